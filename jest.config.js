@@ -1,0 +1,15 @@
+/** Jest runs unit specs (beside the code and in test/unit) and integration suites (test/) in one pass.
+ *  Integration suites share one database that globalSetup prepares (a real server from
+ *  TEST_DATABASE_URL, or embedded PGlite), so the suite runs in band. */
+module.exports = {
+  testEnvironment: 'node',
+  rootDir: '.',
+  roots: ['<rootDir>/src', '<rootDir>/test'],
+  testMatch: ['**/*.spec.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 60000,
+  slowTestThreshold: 30,
+};

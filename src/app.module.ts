@@ -1,0 +1,54 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { CommonModule } from './common/common.module';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { AdminTokenGuard } from './common/http/admin-token.guard';
+import { buildLoggerParams } from './common/logging/pino-options';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { RuntimeSettings } from './config/runtime-settings';
+import { DatabaseModule } from './database/database.module';
+import { GatewayModule } from './gateway/gateway.module';
+import { HealthModule } from './health/health.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  runtime: RuntimeSettings;
+  /** Where JSON log lines go; stdout when unset. Tests capture them to check redaction. */
+  logDestination?: DestinationStream;
+  poolSize?: number;
+}
+
+@Global()
+@Module({})
+class RuntimeModule {}
+
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(options.config),
+        {
+          module: RuntimeModule,
+          providers: [{ provide: RuntimeSettings, useValue: options.runtime }],
+          exports: [RuntimeSettings],
+        },
+        LoggerModule.forRoot(buildLoggerParams(options.config.logLevel, options.logDestination)),
+        CommonModule,
+        DatabaseModule.forRoot({ url: options.runtime.databaseUrl, poolSize: options.poolSize }),
+        ScheduleModule.forRoot(),
+        HealthModule,
+        GatewayModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: AdminTokenGuard },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

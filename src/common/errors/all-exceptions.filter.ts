@@ -1,0 +1,35 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+
+/**
+ * Answers HttpExceptions in Nest's shape and turns anything else into a bare 500 that leaks nothing;
+ * the unexpected error is logged with its context (the logger redacts secrets).
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const response = ctx.getResponse<Response>();
+    const request = ctx.getRequest<Request>();
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const body = exception.getResponse();
+      response.status(status).json(typeof body === 'string' ? { statusCode: status, error: exception.name, message: body } : body);
+      return;
+    }
+    if (isBodyParserError(exception)) {
+      response.status(HttpStatus.BAD_REQUEST).json({ statusCode: 400, error: 'Bad Request', message: 'Request body is not valid JSON' });
+      return;
+    }
+    this.logger.error({ err: exception, method: request.method, path: request.path }, 'Unexpected error while handling a request');
+    response
+      .status(HttpStatus.INTERNAL_SERVER_ERROR)
+      .json({ statusCode: 500, error: 'Internal Server Error', message: 'Internal server error; see the daemon log' });
+  }
+}
+
+function isBodyParserError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { type?: string }).type === 'entity.parse.failed';
+}

@@ -1,0 +1,13 @@
+import { ValidationPipe } from '@nestjs/common';
+
+/** Unknown fields are rejected, every field is checked, and the message names each bad field. */
+export function buildValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    forbidUnknownValues: true,
+    stopAtFirstError: false,
+  });
+}

@@ -1,0 +1,15 @@
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
+
+/** Flips once the process starts shutting down: readiness answers 503 and jobs stop taking work. */
+@Injectable()
+export class ShutdownSignal implements BeforeApplicationShutdown {
+  private stopping = false;
+
+  get isShuttingDown(): boolean {
+    return this.stopping;
+  }
+
+  beforeApplicationShutdown(): void {
+    this.stopping = true;
+  }
+}

@@ -1,0 +1,34 @@
+/** The daemon's configuration, read once at boot from the environment and then immutable. */
+export class AppConfig {
+  readonly port: number;
+  readonly adminToken: string;
+  /** True when ADMIN_TOKEN was not set and a random one was made for this run. */
+  readonly adminTokenGenerated: boolean;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  /** Unset: the built-in sandbox is started in-process and the gateway points at it. */
+  readonly providerUrl: string | undefined;
+  readonly providerApiKey: string;
+  readonly providerShopId: string;
+  readonly providerTimeoutMs: number;
+  readonly providerMaxConcurrency: number;
+  readonly schedulerEnabled: boolean;
+  readonly billingIntervalMs: number;
+  readonly dunningRetryDelaysMs: readonly number[];
+  readonly dunningRetryDelays: readonly string[];
+  readonly dunningFinalAction: 'cancel' | 'unpaid';
+  readonly testClock: boolean;
+  readonly payoutIdentityId: string | undefined;
+  readonly payoutWalletId: string | undefined;
+  readonly logLevel: string;
+  readonly production: boolean;
+
+  constructor(values: Omit<AppConfig, 'usesSandbox'>) {
+    Object.assign(this, values);
+    Object.freeze(this);
+  }
+
+  get usesSandbox(): boolean {
+    return this.providerUrl === undefined;
+  }
+}

@@ -1,0 +1,132 @@
+import { Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+const toBool = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off', ''].includes(v)) return false;
+  return value;
+};
+const emptyToUndefined = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+export const DURATION_LIST_PATTERN = /^\s*(\d+\s*[smhdw])(\s*,\s*\d+\s*[smhdw])*\s*$/;
+
+/** The raw environment as the contract names it; validated once at boot. */
+export class EnvSchema {
+  @Transform(toInt)
+  @IsInt({ message: 'PORT must be an integer between 1 and 65535' })
+  @Min(1, { message: 'PORT must be an integer between 1 and 65535' })
+  @Max(65535, { message: 'PORT must be an integer between 1 and 65535' })
+  PORT: number = 3000;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters (generate one with: openssl rand -hex 32)' })
+  @MaxLength(512)
+  ADMIN_TOKEN?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, {
+    message: 'DATABASE_URL must look like postgres://user:password@host:5432/dbname (or unset it to use the embedded database)',
+  })
+  DATABASE_URL?: string;
+
+  @IsString()
+  @MinLength(1)
+  DATA_DIR: string = './data';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'PROVIDER_URL must be an http(s) URL such as https://api.example.com (or unset it to use the built-in sandbox)' },
+  )
+  PROVIDER_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  PROVIDER_API_KEY?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(40, { message: 'PROVIDER_SHOP_ID must be at most 40 characters' })
+  PROVIDER_SHOP_ID?: string;
+
+  @Transform(toInt)
+  @IsInt({ message: 'PROVIDER_TIMEOUT_MS must be an integer number of milliseconds (100..300000)' })
+  @Min(100, { message: 'PROVIDER_TIMEOUT_MS must be an integer number of milliseconds (100..300000)' })
+  @Max(300000, { message: 'PROVIDER_TIMEOUT_MS must be an integer number of milliseconds (100..300000)' })
+  PROVIDER_TIMEOUT_MS: number = 10000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'PROVIDER_MAX_CONCURRENCY must be an integer between 1 and 1024' })
+  @Min(1, { message: 'PROVIDER_MAX_CONCURRENCY must be an integer between 1 and 1024' })
+  @Max(1024, { message: 'PROVIDER_MAX_CONCURRENCY must be an integer between 1 and 1024' })
+  PROVIDER_MAX_CONCURRENCY: number = 16;
+
+  @Transform(toBool)
+  @IsBoolean({ message: 'SCHEDULER_ENABLED must be true or false' })
+  SCHEDULER_ENABLED: boolean = true;
+
+  @Transform(toInt)
+  @IsInt({ message: 'BILLING_INTERVAL_MS must be an integer number of milliseconds (100..86400000)' })
+  @Min(100, { message: 'BILLING_INTERVAL_MS must be an integer number of milliseconds (100..86400000)' })
+  @Max(86400000, { message: 'BILLING_INTERVAL_MS must be an integer number of milliseconds (100..86400000)' })
+  BILLING_INTERVAL_MS: number = 60000;
+
+  @Matches(DURATION_LIST_PATTERN, {
+    message: 'DUNNING_RETRY_DELAYS must be a comma-separated list of durations such as 1d,3d,12h (units s, m, h, d, w)',
+  })
+  DUNNING_RETRY_DELAYS: string = '1d,3d,5d,7d';
+
+  @IsIn(['cancel', 'unpaid'], { message: 'DUNNING_FINAL_ACTION must be cancel or unpaid' })
+  DUNNING_FINAL_ACTION: 'cancel' | 'unpaid' = 'cancel';
+
+  @Transform(toBool)
+  @IsBoolean({ message: 'TEST_CLOCK must be true or false' })
+  TEST_CLOCK: boolean = false;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  PAYOUT_IDENTITY_ID?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  PAYOUT_WALLET_ID?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+  })
+  LOG_LEVEL: string = 'info';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
+}

@@ -1,0 +1,34 @@
+import { DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export interface DataSourceTuning {
+  /** Pool size of this process. */
+  poolSize?: number;
+  /** Apply pending migrations when the DataSource initializes. */
+  migrationsRun?: boolean;
+  applicationName?: string;
+}
+
+/** The one definition of the database connection, shared by the daemon, the tests and the migration CLI. */
+export function buildDataSourceOptions(url: string, tuning: DataSourceTuning = {}): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    migrationsRun: tuning.migrationsRun ?? false,
+    // Migrations are the only way the schema changes.
+    synchronize: false,
+    // gen_random_uuid() is core in PostgreSQL 13+ and works on PGlite, where extensions do not.
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
+    logging: ['error'],
+    extra: {
+      max: tuning.poolSize ?? 10,
+      application_name: tuning.applicationName ?? 'billing-daemon',
+      connectionTimeoutMillis: 10000,
+    },
+  };
+}

@@ -1,0 +1,3 @@
+/** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const MIGRATIONS: Function[] = [];

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Provider HTTP lives only here. */
+@Module({})
+export class GatewayModule {}

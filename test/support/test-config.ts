@@ -1,0 +1,15 @@
+import { AppConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/config/load-config';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+/** Config for an app under test: the given variables over quiet, fast defaults. */
+export function testConfig(env: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    SCHEDULER_ENABLED: 'false',
+    PROVIDER_TIMEOUT_MS: '2000',
+    ...env,
+  });
+}
