@@ -1,6 +1,7 @@
 import { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export interface DataSourceTuning {
   /** Pool size of this process. */
@@ -21,6 +22,7 @@ export function buildDataSourceOptions(url: string, tuning: DataSourceTuning = {
     migrationsRun: tuning.migrationsRun ?? false,
     // Migrations are the only way the schema changes.
     synchronize: false,
+    namingStrategy: new SnakeNamingStrategy(),
     // gen_random_uuid() is core in PostgreSQL 13+ and works on PGlite, where extensions do not.
     uuidExtension: 'pgcrypto',
     installExtensions: false,

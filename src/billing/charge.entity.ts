@@ -1,0 +1,102 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+
+export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' | 'failed' | 'canceled';
+
+/** Where the engine is inside one charge; each step is resumable after a crash. */
+export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' | 'awaiting_card' | 'done';
+
+/** Statuses the engine still works on. */
+export const OPEN_CHARGE_STATUSES: ChargeStatus[] = ['pending', 'processing', 'retrying', 'failed'];
+
+/**
+ * One billing period of one subscription, charged at most once: the unique (subscription, period)
+ * constraint makes a second charge for a period impossible, whatever runs concurrently.
+ */
+@Entity('charges')
+@Unique('charges_subscription_period_uq', ['subscriptionId', 'periodStart'])
+@Index('charges_created_idx', ['createdAt', 'id'])
+@Index('charges_subscription_idx', ['subscriptionId', 'createdAt'])
+// Claims read this partial index only: finished charges never slow the queue down.
+@Index('charges_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
+export class Charge {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  subscriptionId: string;
+
+  @Column({ type: 'uuid' })
+  customerId: string;
+
+  @Column({ type: 'int' })
+  periodIndex: number;
+
+  @Column({ type: 'timestamptz' })
+  periodStart: Date;
+
+  @Column({ type: 'timestamptz' })
+  periodEnd: Date;
+
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  amount: number;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 12 })
+  status: ChargeStatus;
+
+  @Column({ type: 'varchar', length: 16 })
+  step: ChargeStep;
+
+  /** externalID of the invoice create: stable for the life of the charge. */
+  @Column({ type: 'varchar', length: 40 })
+  invoiceExternalId: string;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  providerInvoiceId: string | null;
+
+  /** Number of payment attempts that reached a definite outcome (declines and the success). */
+  @Column({ type: 'int', default: 0 })
+  attemptCount: number;
+
+  /** Business time at which the engine should work on it next; null once nothing is left to do. */
+  @Column({ type: 'timestamptz', nullable: true })
+  nextAttemptAt: Date | null;
+
+  /** Real time before which it is not retried after a technical failure (provider down, network). */
+  @Column({ type: 'timestamptz', nullable: true })
+  notBefore: Date | null;
+
+  @Column({ type: 'int', default: 0 })
+  technicalFailures: number;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  lastErrorCode: string | null;
+
+  /** The card binding that was declined hard; collection resumes when the active binding differs. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  declinedBindingId: string | null;
+
+  /** Business time when dunning started (the first decline); the ladder is counted from the attempts. */
+  @Column({ type: 'timestamptz', nullable: true })
+  dunningStartedAt: Date | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  leaseOwner: string | null;
+
+  /** Real (database) time at which the lease lapses and another worker may take over. */
+  @Column({ type: 'timestamptz', nullable: true })
+  leaseUntil: Date | null;
+
+  /** Bumped on every claim; every write checks it, so a worker that lost its lease cannot write. */
+  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
+  fence: number;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

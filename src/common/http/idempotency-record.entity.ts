@@ -1,0 +1,23 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+/** The first answer to a POST with an Idempotency-Key, replayed for repeats with the same body. */
+@Entity('idempotency_records')
+export class IdempotencyRecord {
+  /** sha256 of method, path and key. */
+  @PrimaryColumn({ type: 'char', length: 64 })
+  scopeHash: string;
+
+  /** sha256 of the request body: a repeat with another body is refused with 409. */
+  @Column({ type: 'char', length: 64 })
+  bodyHash: string;
+
+  /** Null while the first request is still being handled. */
+  @Column({ type: 'int', nullable: true })
+  statusCode: number | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  responseBody: unknown;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,45 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+/** `unknown`: the create call's outcome is not known yet; the follower resolves it from the customer's events. */
+export type BindingStatus = 'pending' | 'succeeded' | 'failed' | 'unknown';
+
+/** One card binding attempt of a customer, started by us (create-binding) or seen in the provider's events. */
+@Entity('customer_bindings')
+@Index('customer_bindings_customer_idx', ['customerId', 'createdAt'])
+export class CustomerBinding {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  customerId: string;
+
+  @Index('customer_bindings_provider_id_uq', { unique: true, where: 'provider_binding_id IS NOT NULL' })
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  providerBindingId: string | null;
+
+  /** Sent as externalID on create-binding; null for bindings made through the hosted form. */
+  @Index('customer_bindings_external_id_uq', { unique: true, where: 'external_id IS NOT NULL' })
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  externalId: string | null;
+
+  @Column({ type: 'varchar', length: 10 })
+  status: BindingStatus;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  errorCode: string | null;
+
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  cardBin: string | null;
+
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  cardLastDigits: string | null;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  cardPaymentSystem: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

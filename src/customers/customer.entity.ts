@@ -1,0 +1,64 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type CustomerStatus = 'unready' | 'ready';
+
+/**
+ * A payer known to the provider. The customer access token is handed back once at creation and never
+ * stored. Only the card's non-secret details (bin, last digits, payment system) are kept.
+ */
+@Entity('customers')
+@Index('customers_created_idx', ['createdAt', 'id'])
+@Index('customers_sync_due_idx', ['nextSyncAt'], { where: 'next_sync_at IS NOT NULL' })
+export class Customer {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Index('customers_provider_id_uq', { unique: true })
+  @Column({ type: 'varchar', length: 40 })
+  providerCustomerId: string;
+
+  @Column({ type: 'varchar', length: 40 })
+  shopId: string;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  email: string | null;
+
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  phone: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, unknown>;
+
+  @Column({ type: 'varchar', length: 10 })
+  status: CustomerStatus;
+
+  /** The provider binding id of the active card (the newest succeeded binding). */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  activeBindingId: string | null;
+
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  cardBin: string | null;
+
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  cardLastDigits: string | null;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  cardPaymentSystem: string | null;
+
+  /** Id of the last customer event read from the provider (operation 4 paging). */
+  @Column({ type: 'int', nullable: true })
+  lastEventId: number | null;
+
+  /** When the follower should next read this customer at the provider; null when nothing is in progress. */
+  @Column({ type: 'timestamptz', nullable: true })
+  nextSyncAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  readyAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

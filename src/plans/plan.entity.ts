@@ -1,0 +1,74 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+
+export type PlanInterval = 'day' | 'week' | 'month' | 'year';
+export type PlanStatus = 'active' | 'archived';
+export type TaxRate = '0%' | '10%' | '18%' | '20%' | '10/110' | '18/118' | '20/120';
+
+export interface PlanLine {
+  product: string;
+  price: number;
+  quantity: number;
+  taxRate?: TaxRate;
+}
+
+export interface PlanDunning {
+  /** Durations such as `1d`, `12h`, each counted from the previous attempt. */
+  retryDelays: string[];
+  finalAction: 'cancel' | 'unpaid';
+}
+
+/** A price list entry. Prices, lines, currency and interval never change: a new price is a new plan. */
+@Entity('plans')
+@Index('plans_created_idx', ['createdAt', 'id'])
+export class Plan {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  product: string;
+
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  description: string | null;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 5 })
+  interval: PlanInterval;
+
+  @Column({ type: 'int' })
+  intervalCount: number;
+
+  @Column({ type: 'int' })
+  trialDays: number;
+
+  @Column({ type: 'jsonb' })
+  lines: PlanLine[];
+
+  /** Sum of price × quantity over the lines, in minor units. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  amount: number;
+
+  @Column({ type: 'varchar', length: 40 })
+  shopId: string;
+
+  /** Null: the environment's ladder (DUNNING_RETRY_DELAYS, DUNNING_FINAL_ACTION) applies. */
+  @Column({ type: 'jsonb', nullable: true })
+  dunning: PlanDunning | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, unknown>;
+
+  @Column({ type: 'varchar', length: 10, default: 'active' })
+  status: PlanStatus;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,75 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export type SubscriptionStatus = 'incomplete' | 'trialing' | 'active' | 'past_due' | 'paused' | 'unpaid' | 'canceled';
+
+/** Statuses whose periods keep being billed. */
+export const BILLABLE_STATUSES: SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
+
+/**
+ * A customer on a plan. Periods are derived from `billingAnchor` in `timezone` (period k starts at
+ * anchor + k intervals, clamped to month ends), so a late or retried charge never shifts the schedule.
+ */
+@Entity('subscriptions')
+@Index('subscriptions_created_idx', ['createdAt', 'id'])
+@Index('subscriptions_customer_idx', ['customerId', 'createdAt'])
+// The billing pass finds due subscriptions through this index, never by scanning all rows.
+@Index('subscriptions_due_idx', ['nextBillingAt'], { where: "next_billing_at IS NOT NULL AND status IN ('trialing', 'active', 'past_due')" })
+export class Subscription {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  customerId: string;
+
+  @Column({ type: 'uuid' })
+  planId: string;
+
+  @Column({ type: 'varchar', length: 12 })
+  status: SubscriptionStatus;
+
+  /** IANA zone in which calendar periods are computed. */
+  @Column({ type: 'varchar', length: 64 })
+  timezone: string;
+
+  @Column({ type: 'timestamptz' })
+  startAt: Date;
+
+  /** Start of period 0 (after any trial). Null while incomplete: it is fixed when the customer becomes ready. */
+  @Column({ type: 'timestamptz', nullable: true })
+  billingAnchor: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  trialEndsAt: Date | null;
+
+  /** Index of the next period to bill (0-based from billingAnchor). */
+  @Column({ type: 'int', default: 0 })
+  nextPeriodIndex: number;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  currentPeriodStart: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  currentPeriodEnd: Date | null;
+
+  /** When the next period is due; null when nothing is scheduled (incomplete, paused, ended). */
+  @Column({ type: 'timestamptz', nullable: true })
+  nextBillingAt: Date | null;
+
+  @Column({ type: 'boolean', default: false })
+  cancelAtPeriodEnd: boolean;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  canceledAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  pausedAt: Date | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, unknown>;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}
