@@ -13,6 +13,11 @@ import { RuntimeSettings } from './config/runtime-settings';
 import { DatabaseModule } from './database/database.module';
 import { GatewayModule } from './gateway/gateway.module';
 import { HealthModule } from './health/health.module';
+import { BillingModule } from './billing/billing.module';
+import { CustomersModule } from './customers/customers.module';
+import { PayoutsModule } from './payouts/payouts.module';
+import { PlansModule } from './plans/plans.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -44,6 +49,11 @@ export class AppModule {
         ScheduleModule.forRoot(),
         HealthModule,
         GatewayModule,
+        PlansModule,
+        CustomersModule,
+        SubscriptionsModule,
+        BillingModule,
+        PayoutsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AdminTokenGuard },

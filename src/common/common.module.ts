@@ -1,13 +1,35 @@
 import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
 import { Clock } from './clock/clock';
+import { ClockRefreshInterceptor } from './clock/clock-refresh.interceptor';
 import { SystemClock } from './clock/system-clock';
+import { TestClockController } from './clock/test-clock.controller';
+import { TestClockState } from './clock/test-clock.entity';
+import { TestClockService } from './clock/test-clock.service';
+import { IdempotencyInterceptor } from './http/idempotency.interceptor';
+import { IdempotencyRecord } from './http/idempotency-record.entity';
 import { MetricsService } from './metrics/metrics.service';
 import { ShutdownSignal } from './shutdown-signal';
 
-/** Cross-cutting services every domain may use: the clock, metrics, shutdown state. */
+/** Cross-cutting services every domain may use: the clock, metrics, shutdown state, idempotent POSTs. */
 @Global()
 @Module({
-  providers: [{ provide: Clock, useClass: SystemClock }, MetricsService, ShutdownSignal],
+  imports: [TypeOrmModule.forFeature([TestClockState, IdempotencyRecord])],
+  controllers: [TestClockController],
+  providers: [
+    {
+      provide: Clock,
+      inject: [AppConfig, DataSource],
+      useFactory: (config: AppConfig, dataSource: DataSource) => (config.testClock ? new TestClockService(dataSource) : new SystemClock()),
+    },
+    MetricsService,
+    ShutdownSignal,
+    { provide: APP_INTERCEPTOR, useClass: ClockRefreshInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+  ],
   exports: [Clock, MetricsService, ShutdownSignal],
 })
 export class CommonModule {}

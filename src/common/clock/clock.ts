@@ -4,4 +4,7 @@
  */
 export abstract class Clock {
   abstract now(): Date;
+
+  /** Re-reads shared clock state; called before each billing pass and admin request. */
+  async refresh(): Promise<void> {}
 }

@@ -1,0 +1,14 @@
+import { IsISO8601, IsOptional, Matches, ValidateIf } from 'class-validator';
+import { DURATION_PATTERN } from '../duration';
+
+/** Exactly one of `now` (ISO date-time) or `advance` (a duration such as 30d). */
+export class SetTestClockDto {
+  @ValidateIf((o: SetTestClockDto) => o.advance === undefined || o.now !== undefined)
+  @IsISO8601({ strict: true }, { message: 'now must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00.000Z; send either now or advance' })
+  now?: string;
+
+  @IsOptional()
+  @ValidateIf((o: SetTestClockDto) => o.now === undefined)
+  @Matches(DURATION_PATTERN, { message: 'advance must be a duration such as 30d, 12h or 15m; send either now or advance' })
+  advance?: string;
+}

@@ -1,0 +1,45 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { createApp } from '../../src/app.factory';
+import { RuntimeSettings } from '../../src/config/runtime-settings';
+import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { SandboxHandle, SandboxOptions, startSandbox } from '../../src/sandbox/sandbox-server';
+import { testConfig, TEST_ADMIN_TOKEN } from './test-config';
+import { testDatabaseUrl } from './test-database';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  sandbox: SandboxHandle;
+  /** supertest against the admin API, with the admin token already set. */
+  api: () => TestAgent;
+  close(): Promise<void>;
+}
+
+const FAST_DELAYS = { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 };
+
+/** The whole daemon over real HTTP: the test database, a real sandbox on its own port, no scheduler unless asked. */
+export async function startTestApp(
+  options: { env?: Record<string, string>; sandbox?: SandboxHandle; sandboxOptions?: Partial<SandboxOptions> } = {},
+): Promise<TestApp> {
+  const sandbox =
+    options.sandbox ??
+    (await startSandbox({ port: 0, apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, quiet: true, delays: FAST_DELAYS, ...options.sandboxOptions }));
+  const config = testConfig(options.env);
+  const app = await createApp({ config, runtime: new RuntimeSettings(testDatabaseUrl(), sandbox.url) });
+  await app.init();
+  const server = app.getHttpServer();
+  return {
+    app,
+    sandbox,
+    api: () => {
+      const agent = request.agent(server);
+      agent.set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`);
+      return agent;
+    },
+    async close() {
+      await app.close();
+      if (!options.sandbox) await sandbox.close();
+    },
+  };
+}
