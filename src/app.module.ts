@@ -14,6 +14,7 @@ import { DatabaseModule } from './database/database.module';
 import { GatewayModule } from './gateway/gateway.module';
 import { HealthModule } from './health/health.module';
 import { BillingModule } from './billing/billing.module';
+import { BillingTuning } from './billing/billing-tuning';
 import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
@@ -25,6 +26,8 @@ export interface AppModuleOptions {
   /** Where JSON log lines go; stdout when unset. Tests capture them to check redaction. */
   logDestination?: DestinationStream;
   poolSize?: number;
+  /** Engine knobs; tests shorten leases and backoffs. */
+  billingTuning?: Partial<BillingTuning>;
 }
 
 @Global()
@@ -40,8 +43,11 @@ export class AppModule {
         ConfigModule.forRoot(options.config),
         {
           module: RuntimeModule,
-          providers: [{ provide: RuntimeSettings, useValue: options.runtime }],
-          exports: [RuntimeSettings],
+          providers: [
+            { provide: RuntimeSettings, useValue: options.runtime },
+            { provide: BillingTuning, useValue: BillingTuning.defaults(options.config, options.billingTuning) },
+          ],
+          exports: [RuntimeSettings, BillingTuning],
         },
         LoggerModule.forRoot(buildLoggerParams(options.config.logLevel, options.logDestination)),
         CommonModule,

@@ -14,6 +14,8 @@ export const BILLABLE_STATUSES: SubscriptionStatus[] = ['trialing', 'active', 'p
 @Index('subscriptions_customer_idx', ['customerId', 'createdAt'])
 // The billing pass finds due subscriptions through this index, never by scanning all rows.
 @Index('subscriptions_due_idx', ['nextBillingAt'], { where: "next_billing_at IS NOT NULL AND status IN ('trialing', 'active', 'past_due')" })
+// Incomplete subscriptions are activated when their customer becomes ready.
+@Index('subscriptions_incomplete_idx', ['customerId'], { where: "status = 'incomplete'" })
 export class Subscription {
   @PrimaryGeneratedColumn('uuid')
   id: string;

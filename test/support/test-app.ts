@@ -1,7 +1,9 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
+import type { DestinationStream } from 'pino';
 import { createApp } from '../../src/app.factory';
+import { BillingTuning } from '../../src/billing/billing-tuning';
 import { RuntimeSettings } from '../../src/config/runtime-settings';
 import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { SandboxHandle, SandboxOptions, startSandbox } from '../../src/sandbox/sandbox-server';
@@ -20,13 +22,25 @@ const FAST_DELAYS = { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, wi
 
 /** The whole daemon over real HTTP: the test database, a real sandbox on its own port, no scheduler unless asked. */
 export async function startTestApp(
-  options: { env?: Record<string, string>; sandbox?: SandboxHandle; sandboxOptions?: Partial<SandboxOptions> } = {},
+  options: {
+    env?: Record<string, string>;
+    sandbox?: SandboxHandle;
+    sandboxOptions?: Partial<SandboxOptions>;
+    /** Captures the JSON log lines (set LOG_LEVEL in env to see them). */
+    logDestination?: DestinationStream;
+    billingTuning?: Partial<BillingTuning>;
+  } = {},
 ): Promise<TestApp> {
   const sandbox =
     options.sandbox ??
     (await startSandbox({ port: 0, apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, quiet: true, delays: FAST_DELAYS, ...options.sandboxOptions }));
   const config = testConfig(options.env);
-  const app = await createApp({ config, runtime: new RuntimeSettings(testDatabaseUrl(), sandbox.url) });
+  const app = await createApp({
+    config,
+    runtime: new RuntimeSettings(testDatabaseUrl(), sandbox.url),
+    logDestination: options.logDestination,
+    billingTuning: options.billingTuning,
+  });
   await app.init();
   const server = app.getHttpServer();
   return {

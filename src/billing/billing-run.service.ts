@@ -1,0 +1,224 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { ShutdownSignal } from '../common/shutdown-signal';
+import { Customer } from '../customers/customer.entity';
+import { Plan } from '../plans/plan.entity';
+import { periodStart } from '../subscriptions/billing-calendar';
+import { recordSubscriptionEvent } from '../subscriptions/subscription-audit';
+import { BILLABLE_STATUSES, Subscription } from '../subscriptions/subscription.entity';
+import { BillingMetricsService } from './billing-metrics.service';
+import { BillingTuning } from './billing-tuning';
+import { Charge } from './charge.entity';
+import { ChargeOutcome, ChargeProcessorService, invoiceExternalId } from './charge-processor.service';
+import { ChargeQueueService } from './charge-queue.service';
+import { randomUUID } from 'node:crypto';
+
+export interface BillingRunSummary {
+  /** Charges worked on in this pass (new periods, retries and open outcomes). */
+  due: number;
+  succeeded: number;
+  declined: number;
+  unknown: number;
+  /** Due subscriptions not charged because their customer has no usable card yet. */
+  skippedNotReady: number;
+  /** Periods that became charges in this pass. */
+  created: number;
+}
+
+/**
+ * One billing pass: activate subscriptions whose customer became ready, wake charges that waited for
+ * a new card, turn due periods into charges, then work every due charge. Any number of replicas can
+ * run passes at once: periods are claimed with SKIP LOCKED and a unique (subscription, period), charges
+ * with leases.
+ */
+@Injectable()
+export class BillingRunService {
+  private readonly logger = new Logger(BillingRunService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly queue: ChargeQueueService,
+    private readonly processor: ChargeProcessorService,
+    private readonly tuning: BillingTuning,
+    private readonly metrics: BillingMetricsService,
+    private readonly shutdown: ShutdownSignal,
+  ) {}
+
+  async runPass(concurrency: number): Promise<BillingRunSummary> {
+    await this.clock.refresh();
+    const now = this.clock.now();
+    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
+    await this.activateReadySubscriptions(now);
+    await this.wakeChargesWithNewCard(now);
+    // Each round advances every due subscription by one period, so a daemon that was down catches up
+    // on every missed period (none is skipped); the cap only bounds one pass.
+    for (let round = 0; round < 1000 && !this.shutdown.isShuttingDown; round++) {
+      const advanced = await this.materializeDuePeriods(now);
+      summary.created += advanced;
+      if (advanced === 0) break;
+    }
+    summary.skippedNotReady = await this.countDueNotReady(now);
+
+    while (!this.shutdown.isShuttingDown) {
+      const claims = await this.queue.claim(now, Math.max(1, Math.min(this.tuning.claimBatchSize, concurrency * 2)));
+      if (claims.length === 0) break;
+      summary.due += claims.length;
+      const outcomes = await mapWithConcurrency(claims, concurrency, (claim) => this.processor.process(claim));
+      for (const outcome of outcomes) this.count(summary, outcome);
+    }
+    await this.updateBacklogGauges(now);
+    this.metrics.passes.inc();
+    this.logger.log({ ...summary, at: now.toISOString() }, 'Billing pass finished');
+    return summary;
+  }
+
+  private count(summary: BillingRunSummary, outcome: ChargeOutcome): void {
+    if (outcome === 'succeeded') summary.succeeded++;
+    else if (outcome === 'declined' || outcome === 'failed') summary.declined++;
+    else if (outcome === 'unknown' || outcome === 'pending') summary.unknown++;
+  }
+
+  /** Incomplete subscriptions start billing as soon as their customer is ready: the first charge is due now. */
+  private async activateReadySubscriptions(now: Date): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const rows = await em
+        .getRepository(Subscription)
+        .createQueryBuilder('s')
+        .innerJoin(Customer, 'c', 'c.id = s.customerId')
+        .where("s.status = 'incomplete'")
+        .andWhere("c.status = 'ready'")
+        .limit(this.tuning.materializeBatchSize)
+        .setLock('pessimistic_write', undefined, ['s'])
+        .setOnLocked('skip_locked')
+        .getMany();
+      for (const s of rows) {
+        s.status = 'active';
+        s.billingAnchor = s.startAt > now ? s.startAt : now;
+        s.nextBillingAt = s.billingAnchor;
+        s.nextPeriodIndex = 0;
+        await em.save(s);
+        await recordSubscriptionEvent(em, s, 'activated', now, { from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } });
+      }
+    });
+  }
+
+  /** A charge that waited for a new card after a hard decline is due again once the active card changed. */
+  private async wakeChargesWithNewCard(now: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE charges ch
+          SET step = 'create_payment', status = 'retrying', next_attempt_at = $1, not_before = NULL, declined_binding_id = NULL
+         FROM customers c
+        WHERE ch.step = 'awaiting_card' AND c.id = ch.customer_id AND c.status = 'ready'
+          AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
+      [now],
+    );
+  }
+
+  /** Turns due periods into charges, at most one batch per call; returns how many subscriptions it advanced. */
+  private async materializeDuePeriods(now: Date): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      const due = await em
+        .getRepository(Subscription)
+        .createQueryBuilder('s')
+        .innerJoin(Customer, 'c', 'c.id = s.customerId')
+        .where('s.nextBillingAt <= :now', { now })
+        .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
+        .andWhere("c.status = 'ready'")
+        .orderBy('s.nextBillingAt', 'ASC')
+        .limit(this.tuning.materializeBatchSize)
+        .setLock('pessimistic_write', undefined, ['s'])
+        .setOnLocked('skip_locked')
+        .getMany();
+      if (due.length === 0) return 0;
+      const planIds = [...new Set(due.map((s) => s.planId))];
+      const plans = new Map((await em.getRepository(Plan).findBy({ id: In(planIds) })).map((p) => [p.id, p]));
+      for (const s of due) {
+        const plan = plans.get(s.planId) as Plan;
+        const anchor = s.billingAnchor as Date;
+        const boundary = s.nextBillingAt as Date;
+        if (s.cancelAtPeriodEnd) {
+          const from = s.status;
+          s.status = 'canceled';
+          s.canceledAt = boundary;
+          s.nextBillingAt = null;
+          s.cancelAtPeriodEnd = false;
+          await em.save(s);
+          await recordSubscriptionEvent(em, s, 'canceled', now, { from, to: 'canceled', data: { reason: 'canceled at period end' } });
+          continue;
+        }
+        const index = s.nextPeriodIndex;
+        const start = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
+        const end = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index + 1);
+        const chargeId = randomUUID();
+        // The unique (subscription, period) makes a second charge for a period impossible, whoever races.
+        const inserted = await em
+          .createQueryBuilder()
+          .insert()
+          .into(Charge)
+          .values({
+            id: chargeId,
+            subscriptionId: s.id,
+            customerId: s.customerId,
+            periodIndex: index,
+            periodStart: start,
+            periodEnd: end,
+            amount: plan.amount,
+            currency: plan.currency,
+            status: 'pending',
+            step: 'create_invoice',
+            invoiceExternalId: invoiceExternalId(chargeId),
+            nextAttemptAt: now,
+          })
+          .orIgnore()
+          .execute();
+        const from = s.status;
+        s.nextPeriodIndex = index + 1;
+        s.currentPeriodStart = start;
+        s.currentPeriodEnd = end;
+        s.nextBillingAt = end;
+        if (s.status === 'trialing') s.status = 'active';
+        await em.save(s);
+        if (from !== s.status) await recordSubscriptionEvent(em, s, 'trial_ended', now, { from, to: s.status });
+        if ((inserted.identifiers?.length ?? 0) > 0) {
+          await recordSubscriptionEvent(em, s, 'period_billed', now, { data: { chargeId, periodStart: start.toISOString(), periodEnd: end.toISOString(), amount: plan.amount } });
+        }
+      }
+      return due.length;
+    });
+  }
+
+  private async countDueNotReady(now: Date): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+        WHERE s.next_billing_at <= $1 AND s.status IN ('trialing', 'active', 'past_due') AND c.status <> 'ready'`,
+      [now],
+    );
+    return row.n as number;
+  }
+
+  private async updateBacklogGauges(now: Date): Promise<void> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS n, min(next_attempt_at) AS oldest FROM charges WHERE next_attempt_at <= $1`,
+      [now],
+    );
+    this.metrics.dueBacklog.set(row.n as number);
+    this.metrics.oldestDueAgeSeconds.set(row.oldest ? Math.max(0, (now.getTime() - new Date(row.oldest).getTime()) / 1000) : 0);
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` in flight, keeping the order of results. */
+export async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}

@@ -1,0 +1,66 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { AppConfig } from '../config/app-config';
+import { ShutdownSignal } from '../common/shutdown-signal';
+import { CustomerSyncService } from '../customers/customer-sync.service';
+import { BillingRunService, BillingRunSummary } from './billing-run.service';
+
+const JOB_NAME = 'billing-pass';
+
+/**
+ * Runs the billing work on its own schedule (BILLING_INTERVAL_MS) when SCHEDULER_ENABLED: follow
+ * customers, then one billing pass. Passes never overlap within a process; on shutdown no new pass
+ * starts and the one in flight is awaited.
+ */
+@Injectable()
+export class BillingSchedulerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(BillingSchedulerService.name);
+  private running: Promise<BillingRunSummary> | undefined;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly registry: SchedulerRegistry,
+    private readonly billing: BillingRunService,
+    private readonly customerSync: CustomerSyncService,
+    private readonly shutdown: ShutdownSignal,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.schedulerEnabled) return;
+    this.registry.addInterval(JOB_NAME, setInterval(() => void this.tick(), this.config.billingIntervalMs));
+    setImmediate(() => void this.tick());
+  }
+
+  /** One full pass now, or the one already running (the admin endpoint and the timer share it). */
+  runNow(): Promise<BillingRunSummary> {
+    if (!this.running) {
+      this.running = this.work().finally(() => {
+        this.running = undefined;
+      });
+    }
+    return this.running;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.registry.doesExist('interval', JOB_NAME)) this.registry.deleteInterval(JOB_NAME);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running || this.shutdown.isShuttingDown) return;
+    try {
+      await this.runNow();
+    } catch (error) {
+      this.logger.error({ err: error }, 'Billing pass failed; the next tick tries again');
+    }
+  }
+
+  private async work(): Promise<BillingRunSummary> {
+    // Follow customers first, so a card bound since the last pass is charged in this one.
+    for (let round = 0; round < 20 && !this.shutdown.isShuttingDown; round++) {
+      const { synced } = await this.customerSync.syncDue(100);
+      if (synced < 100) break;
+    }
+    return this.billing.runPass(this.config.providerMaxConcurrency);
+  }
+}

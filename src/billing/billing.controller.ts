@@ -1,0 +1,15 @@
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { BillingSchedulerService } from './billing-scheduler.service';
+
+@Controller('api/v1/billing')
+export class BillingController {
+  constructor(private readonly scheduler: BillingSchedulerService) {}
+
+  /** One full pass now; answers when the work it took is settled or scheduled. */
+  @Post('run')
+  @HttpCode(200)
+  async run() {
+    const { due, succeeded, declined, unknown, skippedNotReady, created } = await this.scheduler.runNow();
+    return { due, succeeded, declined, unknown, skippedNotReady, created };
+  }
+}

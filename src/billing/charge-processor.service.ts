@@ -1,0 +1,389 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { Customer } from '../customers/customer.entity';
+import { failureCodePath } from '../gateway/failure-code';
+import { ProcessingGateway } from '../gateway/processing.gateway';
+import { Invoice, Payment } from '../gateway/provider-api.types';
+import { ProviderError } from '../gateway/provider-error';
+import { Plan } from '../plans/plan.entity';
+import { PlansService } from '../plans/plans.service';
+import { recordSubscriptionEvent } from '../subscriptions/subscription-audit';
+import { Subscription } from '../subscriptions/subscription.entity';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { BillingMetricsService } from './billing-metrics.service';
+import { BillingTuning } from './billing-tuning';
+import { ChargeAttempt } from './charge-attempt.entity';
+import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
+import { classifyDecline, dunningDeadline, nextRetryAt, respectAttemptCap } from './dunning-policy';
+import { LeaseLostError } from './lease-lost.error';
+
+/** What one step of a charge ended with, for the pass summary. */
+export type ChargeOutcome = 'succeeded' | 'declined' | 'unknown' | 'pending' | 'failed' | 'skipped';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const hex = (uuid: string) => uuid.replace(/-/g, '');
+
+export function invoiceExternalId(chargeId: string): string {
+  return `inv${hex(chargeId)}`;
+}
+
+export function paymentExternalId(chargeId: string, attempt: number): string {
+  return `pay${hex(chargeId)}${attempt}`;
+}
+
+/**
+ * Moves one claimed charge through its steps: invoice → payment → outcome. The intent is written
+ * before every provider call, no transaction is held across one, every create carries a stable
+ * externalID, and an unknown outcome is replayed with the same externalID, never retried fresh.
+ */
+@Injectable()
+export class ChargeProcessorService {
+  private readonly logger = new Logger(ChargeProcessorService.name);
+  /** Invoice access tokens live only in memory; after a restart a fresh one is minted. */
+  private readonly tokens = new Map<string, string>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly queue: ChargeQueueService,
+    private readonly gateway: ProcessingGateway,
+    private readonly plans: PlansService,
+    private readonly subscriptions: SubscriptionsService,
+    private readonly clock: Clock,
+    private readonly tuning: BillingTuning,
+    private readonly metrics: BillingMetricsService,
+  ) {}
+
+  async process(claim: ClaimedCharge): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    try {
+      if (charge.step === 'awaiting_card') return await this.applyFinalAction(claim, charge.lastErrorCode ?? 'hard_decline');
+      if (charge.step === 'create_invoice') await this.createInvoice(claim);
+      if (charge.step === 'create_payment') {
+        const outcome = await this.createPayment(claim);
+        if (outcome) return outcome;
+      }
+      if (charge.step === 'await_payment') return await this.awaitPayment(claim);
+      await this.queue.release(claim, { nextAttemptAt: null });
+      return 'skipped';
+    } catch (error) {
+      return this.handleError(claim, error);
+    } finally {
+      if (!['create_payment', 'await_payment'].includes(charge.step)) this.tokens.delete(charge.id);
+    }
+  }
+
+  private async createInvoice(claim: ClaimedCharge): Promise<void> {
+    const charge = claim.charge;
+    const { plan } = await this.context(claim);
+    const dunning = this.plans.effectiveDunning(plan);
+    // Deterministic (the provider compares it on a replay) and past the whole ladder plus a margin.
+    const base = Math.max(charge.periodStart.getTime(), charge.createdAt.getTime());
+    const dueDate = new Date(base + dunning.retryDelaysMs.reduce((a, b) => a + b, 0) + 30 * 86_400_000);
+    const result = await this.gateway.createInvoice({
+      shopID: plan.shopId,
+      dueDate: dueDate.toISOString(),
+      amount: charge.amount,
+      currency: charge.currency,
+      product: plan.product,
+      ...(plan.description ? { description: plan.description } : {}),
+      cart: plan.lines.map((line) => ({
+        product: line.product,
+        price: line.price,
+        quantity: line.quantity,
+        ...(line.taxRate ? { taxMode: { type: 'InvoiceLineTaxVAT' as const, rate: line.taxRate } } : {}),
+      })),
+      metadata: { subscriptionId: charge.subscriptionId, chargeId: charge.id, periodStart: charge.periodStart.toISOString() },
+      externalID: charge.invoiceExternalId,
+    });
+    this.tokens.set(charge.id, result.invoiceAccessToken.payload);
+    await this.queue.write(claim, { providerInvoiceId: result.invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0 });
+  }
+
+  /** Returns an outcome when the charge is left for later; undefined to go on awaiting the payment. */
+  private async createPayment(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
+    const charge = claim.charge;
+    const now = this.clock.now();
+    const attempts = await this.dataSource.getRepository(ChargeAttempt).find({ where: { chargeId: charge.id }, order: { number: 'ASC' } });
+    let attempt = attempts.find((a) => a.status === 'pending' || a.status === 'unknown' || a.status === 'processing');
+    if (!attempt) {
+      const allowedAt = respectAttemptCap(attempts.map((a) => a.attemptedAt), now);
+      if (allowedAt > now) {
+        await this.queue.release(claim, { nextAttemptAt: allowedAt, status: 'retrying' });
+        return 'pending';
+      }
+      const number = attempts.length + 1;
+      // The intent: written (fenced) before the call, so a crash leaves a replayable externalID.
+      attempt = await this.queue.fenced(claim, async (em) => {
+        const created = em.create(ChargeAttempt, {
+          chargeId: charge.id,
+          number,
+          externalId: paymentExternalId(charge.id, number),
+          status: 'pending',
+          attemptedAt: now,
+        });
+        return em.save(created);
+      });
+      if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });
+    }
+    if (attempt.status === 'processing' && attempt.providerPaymentId) {
+      await this.queue.write(claim, { step: 'await_payment', status: 'processing' });
+      return undefined;
+    }
+
+    const { customer } = await this.context(claim);
+    let payment: Payment;
+    try {
+      payment = await this.payWithToken(claim, customer, attempt);
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'unknown_outcome') {
+        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'unknown' });
+      }
+      if (error instanceof ProviderError && error.kind === 'invalid_request') {
+        return this.handlePaymentRefused(claim, attempt, error);
+      }
+      throw error;
+    }
+    await this.queue.fenced(claim, async (em) => {
+      await em.update(ChargeAttempt, { id: attempt.id }, { providerPaymentId: payment.id, status: 'processing' });
+      await this.queue.write(claim, { step: 'await_payment', status: 'processing', technicalFailures: 0 }, em);
+    });
+    return undefined;
+  }
+
+  private async payWithToken(claim: ClaimedCharge, customer: Customer, attempt: ChargeAttempt): Promise<Payment> {
+    const charge = claim.charge;
+    const invoiceId = charge.providerInvoiceId as string;
+    const params = {
+      flow: { type: 'PaymentFlowInstant' as const },
+      payer: { payerType: 'CustomerPayer' as const, customerID: customer.providerCustomerId },
+      externalID: attempt.externalId,
+      metadata: { chargeId: charge.id, attempt: attempt.number },
+    };
+    let token = this.tokens.get(charge.id);
+    if (!token) {
+      token = (await this.gateway.createInvoiceAccessToken(invoiceId)).payload;
+      this.tokens.set(charge.id, token);
+    }
+    try {
+      return await this.gateway.createPayment(invoiceId, token, params);
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.kind !== 'unauthorized') throw error;
+      // The invoice access token expired (it lives three days): renew it once and replay.
+      token = (await this.gateway.createInvoiceAccessToken(invoiceId)).payload;
+      this.tokens.set(charge.id, token);
+      return this.gateway.createPayment(invoiceId, token, params);
+    }
+  }
+
+  /** A 400 on payment creation: the provider refused to start it, so nothing was charged. */
+  private async handlePaymentRefused(claim: ClaimedCharge, attempt: ChargeAttempt, error: ProviderError): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    if (error.code === 'invalidInvoiceStatus') {
+      const invoice = await this.gateway.getInvoice(charge.providerInvoiceId as string);
+      if (invoice.status === 'paid' || invoice.status === 'fulfilled') {
+        // An earlier payment of ours captured it: the charge is done.
+        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'succeeded' });
+        return this.succeed(claim, invoice);
+      }
+      return this.fail(claim, `invoice_${invoice.status}`, attempt);
+    }
+    if (error.code === 'invoicePaymentPending') {
+      // Another payment is still pending on this invoice; wait for it instead of adding one.
+      return this.backOff(claim, error);
+    }
+    const code = /not ready/i.test(error.providerMessage ?? '') ? 'customer_not_ready' : `payment_refused:${error.code ?? 'invalidRequest'}`;
+    await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'declined', errorCode: code });
+    return this.decline(claim, code, this.clock.now());
+  }
+
+  private async awaitPayment(claim: ClaimedCharge): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const attempt = await this.dataSource
+      .getRepository(ChargeAttempt)
+      .findOneOrFail({ where: { chargeId: charge.id, status: 'processing' }, order: { number: 'DESC' } });
+    const deadline = Date.now() + this.tuning.paymentPollMs;
+    let delay = 10;
+    for (;;) {
+      const payment = await this.gateway.getPayment(charge.providerInvoiceId as string, attempt.providerPaymentId as string);
+      if (payment.status === 'captured' || payment.status === 'refunded') {
+        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'succeeded' });
+        return this.succeed(claim);
+      }
+      if (payment.status === 'failed' || payment.status === 'cancelled') {
+        const code = payment.status === 'failed' ? failureCodePath(payment.error) : 'payment_cancelled';
+        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'declined', errorCode: code });
+        return this.decline(claim, code, attempt.attemptedAt);
+      }
+      if (Date.now() + delay > deadline) break;
+      await sleep(delay);
+      delay = Math.min(delay * 2, 1000);
+    }
+    // Still pending: let the next pass look again soon (real time), without holding the lease.
+    await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => "now() + interval '2 seconds'" });
+    return 'pending';
+  }
+
+  private async succeed(claim: ClaimedCharge, _invoice?: Invoice): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const now = this.clock.now();
+    await this.queue.fenced(claim, async (em) => {
+      await this.queue.release(
+        claim,
+        { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + 1, lastErrorCode: null },
+        em,
+      );
+      const s = await this.lockSubscription(em, charge.subscriptionId);
+      if (s && (s.status === 'past_due' || s.status === 'trialing')) {
+        const from = s.status;
+        s.status = 'active';
+        await em.save(s);
+        await recordSubscriptionEvent(em, s, from === 'past_due' ? 'recovered' : 'activated', now, { from, to: 'active', data: { chargeId: charge.id } });
+      }
+      if (s) await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data: { chargeId: charge.id, amount: charge.amount, currency: charge.currency } });
+    });
+    this.tokens.delete(charge.id);
+    this.metrics.charges.inc({ outcome: 'succeeded' });
+    if (charge.attemptCount > 0) this.metrics.dunningAttempts.inc({ result: 'recovered' });
+    return 'succeeded';
+  }
+
+  /** A definite decline: the ladder decides between a retry, waiting for a new card and the final action. */
+  private async decline(claim: ClaimedCharge, code: string, attemptedAt: Date): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const now = this.clock.now();
+    const { plan, customer } = await this.context(claim);
+    const dunning = this.plans.effectiveDunning(plan);
+    const declines = await this.dataSource.getRepository(ChargeAttempt).countBy({ chargeId: charge.id, status: 'declined' });
+    const dunningStartedAt = charge.dunningStartedAt ?? attemptedAt;
+    const kind = classifyDecline(code);
+    this.metrics.charges.inc({ outcome: kind === 'hard' ? 'declined_hard' : 'declined_soft' });
+
+    if (kind === 'soft') {
+      const retryAt = nextRetryAt(dunning.retryDelaysMs, declines, attemptedAt);
+      if (!retryAt) return this.exhaust(claim, code, dunning.finalAction);
+      await this.markPastDue(claim, code, now, {
+        status: 'retrying',
+        step: 'create_payment',
+        nextAttemptAt: retryAt,
+        dunningStartedAt,
+        declinedBindingId: null,
+      });
+      return 'declined';
+    }
+    // Hard: the same card will not pay; wait for a new one until the ladder's window ends.
+    await this.markPastDue(claim, code, now, {
+      status: 'failed',
+      step: 'awaiting_card',
+      nextAttemptAt: dunningDeadline(dunning.retryDelaysMs, dunningStartedAt),
+      dunningStartedAt,
+      declinedBindingId: customer.activeBindingId,
+    });
+    return 'declined';
+  }
+
+  private async markPastDue(claim: ClaimedCharge, code: string, now: Date, changes: Parameters<ChargeQueueService['release']>[1]): Promise<void> {
+    const charge = claim.charge;
+    await this.queue.fenced(claim, async (em) => {
+      await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null }, em);
+      const s = await this.lockSubscription(em, charge.subscriptionId);
+      if (!s) return;
+      if (['active', 'trialing'].includes(s.status)) {
+        const from = s.status;
+        s.status = 'past_due';
+        await em.save(s);
+        await recordSubscriptionEvent(em, s, 'past_due', now, { from, to: 'past_due', data: { chargeId: charge.id } });
+      }
+      await recordSubscriptionEvent(em, s, 'charge_declined', now, {
+        data: { chargeId: charge.id, errorCode: code, nextAttemptAt: changes.nextAttemptAt instanceof Date ? changes.nextAttemptAt.toISOString() : null, waitsForNewCard: changes.step === 'awaiting_card' },
+      });
+    });
+  }
+
+  /** The ladder is over: the charge fails and the final action (cancel or unpaid) applies to the subscription. */
+  private async exhaust(claim: ClaimedCharge, code: string, finalAction: 'cancel' | 'unpaid'): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const now = this.clock.now();
+    await this.queue.fenced(claim, async (em) => {
+      await this.queue.release(
+        claim,
+        { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (charge.step === 'awaiting_card' ? 0 : 1), lastErrorCode: code },
+        em,
+      );
+      const s = await this.lockSubscription(em, charge.subscriptionId);
+      if (!s || s.status === 'canceled') return;
+      await recordSubscriptionEvent(em, s, 'dunning_exhausted', now, { data: { chargeId: charge.id, errorCode: code, finalAction } });
+      if (finalAction === 'cancel') {
+        await this.subscriptions.cancelNow(em, s, now, 'canceled_unpaid');
+      } else if (s.status !== 'unpaid') {
+        const from = s.status;
+        s.status = 'unpaid';
+        s.nextBillingAt = null;
+        await recordSubscriptionEvent(em, s, 'unpaid', now, { from, to: 'unpaid' });
+      }
+      await em.save(s);
+    });
+    this.metrics.charges.inc({ outcome: 'failed' });
+    this.tokens.delete(charge.id);
+    return 'failed';
+  }
+
+  private applyFinalAction(claim: ClaimedCharge, code: string): Promise<ChargeOutcome> {
+    return this.context(claim).then(({ plan }) => this.exhaust(claim, code, this.plans.effectiveDunning(plan).finalAction));
+  }
+
+  /** A failure that is not the card's: nothing was decided; come back later with the same externalIDs. */
+  private async fail(claim: ClaimedCharge, code: string, attempt?: ChargeAttempt): Promise<ChargeOutcome> {
+    if (attempt) await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'declined', errorCode: code });
+    const { plan } = await this.context(claim);
+    return this.exhaust(claim, code, this.plans.effectiveDunning(plan).finalAction);
+  }
+
+  private async backOff(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const failures = charge.technicalFailures + 1;
+    const delayMs = Math.min(this.tuning.technicalBackoffMs * 2 ** (failures - 1), this.tuning.maxTechnicalBackoffMs);
+    const code = error instanceof ProviderError ? `${error.kind}${error.code ? `:${error.code}` : ''}` : 'internal_error';
+    await this.queue.release(claim, {
+      technicalFailures: failures,
+      nextAttemptAt: charge.nextAttemptAt ?? this.clock.now(),
+      notBefore: () => `now() + make_interval(secs => ${delayMs / 1000})`,
+      lastErrorCode: code,
+    });
+    this.metrics.charges.inc({ outcome: 'technical_retry' });
+    return 'unknown';
+  }
+
+  private async handleError(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {
+    if (error instanceof LeaseLostError) {
+      this.logger.warn({ chargeId: claim.charge.id }, 'Lease lost; another worker continues this charge');
+      return 'skipped';
+    }
+    if (error instanceof ProviderError && ['invalid_request', 'conflict', 'not_found'].includes(error.kind) && claim.charge.step === 'create_invoice') {
+      // The provider refuses the invoice itself: retrying will not help; an operator must look.
+      this.logger.error({ chargeId: claim.charge.id, err: error }, 'The provider refused the invoice of this charge');
+      return this.fail(claim, `invoice_refused:${error.code ?? error.kind}`);
+    }
+    this.logger.warn({ chargeId: claim.charge.id, step: claim.charge.step, err: error }, 'Charge step failed; will retry with the same externalID');
+    try {
+      return await this.backOff(claim, error);
+    } catch (releaseError) {
+      if (!(releaseError instanceof LeaseLostError)) this.logger.error({ chargeId: claim.charge.id, err: releaseError }, 'Could not release the charge');
+      return 'skipped';
+    }
+  }
+
+  private async context(claim: ClaimedCharge): Promise<{ plan: Plan; customer: Customer; subscription: Subscription }> {
+    const subscription = await this.dataSource.getRepository(Subscription).findOneByOrFail({ id: claim.charge.subscriptionId });
+    const [plan, customer] = await Promise.all([
+      this.plans.get(subscription.planId),
+      this.dataSource.getRepository(Customer).findOneByOrFail({ id: claim.charge.customerId }),
+    ]);
+    return { plan, customer, subscription };
+  }
+
+  private lockSubscription(em: EntityManager, id: string): Promise<Subscription | null> {
+    return em.getRepository(Subscription).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+}

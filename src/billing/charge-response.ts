@@ -1,0 +1,27 @@
+import { Charge } from './charge.entity';
+import { ChargeAttempt } from './charge-attempt.entity';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[]) {
+  return {
+    id: charge.id,
+    subscriptionId: charge.subscriptionId,
+    customerId: charge.customerId,
+    periodStart: iso(charge.periodStart),
+    periodEnd: iso(charge.periodEnd),
+    amount: charge.amount,
+    currency: charge.currency,
+    status: charge.status,
+    invoiceId: charge.providerInvoiceId,
+    // A charge that waits for a card or is settled has no retry scheduled.
+    nextAttemptAt: charge.status === 'retrying' || charge.status === 'pending' ? iso(charge.nextAttemptAt) : null,
+    waitingForNewCard: charge.step === 'awaiting_card',
+    lastErrorCode: charge.lastErrorCode,
+    attempts: attempts
+      .sort((a, b) => a.number - b.number)
+      .map((a) => ({ number: a.number, paymentId: a.providerPaymentId, status: a.status, errorCode: a.errorCode, createdAt: iso(a.attemptedAt) })),
+    createdAt: iso(charge.createdAt),
+    updatedAt: iso(charge.updatedAt),
+  };
+}

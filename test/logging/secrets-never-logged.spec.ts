@@ -1,0 +1,79 @@
+import { Writable } from 'node:stream';
+import { Client } from 'pg';
+import { ProcessingGateway } from '../../src/gateway/processing.gateway';
+import { startTestApp, TestApp } from '../support/test-app';
+import { TEST_ADMIN_TOKEN } from '../support/test-config';
+import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+
+const PAN = '4242424242424242';
+const CVV = '8137';
+
+/** Every JSON log line the app writes while the test runs. */
+class LogCapture extends Writable {
+  readonly lines: string[] = [];
+
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter((l) => l.length > 0));
+    done();
+  }
+
+  get text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+describe('secrets and card data', () => {
+  let t: TestApp;
+  const logs = new LogCapture();
+
+  beforeAll(async () => {
+    await resetDatabase();
+    t = await startTestApp({ env: { LOG_LEVEL: 'trace' }, logDestination: logs });
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('never reach a log line or a database column, on success and failure paths', async () => {
+    const customer = await t.api().post('/api/v1/customers').send({ email: 'secret-test@example.com' }).expect(201);
+    const customerAccessToken = customer.body.customerAccessToken as string;
+    expect(customerAccessToken.length).toBeGreaterThan(8);
+
+    const gateway = t.app.get(ProcessingGateway);
+    const resource = await gateway.createPaymentResource({
+      paymentTool: { paymentToolType: 'CardData', cardNumber: PAN, expDate: '12/30', cvv: CVV, cardHolder: 'SECRET HOLDER' },
+      clientInfo: { fingerprint: 'secret-test' },
+    });
+    // A refused binding and a refused tokenization make the failure paths log too.
+    await t.api().post(`/api/v1/customers/${customer.body.id}/bindings`).send({ paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession }).expect(202);
+    await t.api().post(`/api/v1/customers/${customer.body.id}/bindings`).send({ paymentToolToken: `bad-${PAN}`, paymentSession: 'nope' });
+    await gateway
+      .createPaymentResource({ paymentTool: { paymentToolType: 'CardData', cardNumber: '4242424242424241', expDate: '12/30', cvv: CVV }, clientInfo: { fingerprint: 'x' } })
+      .catch(() => undefined);
+    await t.api().post('/api/v1/customers').set('Authorization', 'Bearer wrong-token-but-secret').send({}).expect(401);
+
+    const secrets = [PAN, '4242424242424241', CVV, customerAccessToken, resource.paymentToolToken, resource.paymentSession, 'sandbox-api-key', TEST_ADMIN_TOKEN, 'wrong-token-but-secret'];
+    expect(logs.lines.length).toBeGreaterThan(0);
+    for (const secret of secrets) {
+      expect({ secret, found: logs.text.includes(secret) }).toEqual({ secret, found: false });
+    }
+
+    const db = new Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+    try {
+      const tables = await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
+      let dump = '';
+      for (const { tablename } of tables.rows) {
+        const rows = await db.query(`SELECT row_to_json(t)::text AS j FROM "${tablename}" t`);
+        dump += rows.rows.map((r: { j: string }) => r.j).join('\n');
+      }
+      expect(dump).toContain('secret-test@example.com');
+      for (const secret of secrets) {
+        expect({ secret, found: dump.includes(secret) }).toEqual({ secret, found: false });
+      }
+    } finally {
+      await db.end();
+    }
+  });
+});

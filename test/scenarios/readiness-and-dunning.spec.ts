@@ -1,0 +1,125 @@
+import { Scenario, CARDS } from './support/scenario';
+
+const INSUFFICIENT = 'authorization_failed:insufficient_funds';
+
+interface ChargeView {
+  id: string;
+  status: string;
+  nextAttemptAt: string | null;
+  attempts: { number: number; status: string; errorCode: string | null; createdAt: string }[];
+}
+
+describe('readiness and dunning', () => {
+  let s: Scenario;
+  let planId: string;
+
+  beforeEach(async () => {
+    s = await Scenario.start({ DUNNING_RETRY_DELAYS: '1d,3d', DUNNING_FINAL_ACTION: 'unpaid' });
+    await s.setClock('2027-03-01T00:00:00.000Z');
+    planId = (await s.post<{ id: string }>('/api/v1/plans', { name: 'Basic', product: 'Basic', currency: 'RUB', interval: 'month', lines: [{ product: 'Basic', price: 99000 }] })).id;
+  });
+
+  afterEach(async () => {
+    await s.close();
+  });
+
+  const chargesOf = async (subscriptionId: string) =>
+    (await s.get<{ items: ChargeView[] }>(`/api/v1/subscriptions/${subscriptionId}/charges`)).items;
+  const subscription = (id: string) => s.get<{ status: string }>(`/api/v1/subscriptions/${id}`);
+
+  it('never charges a customer who never binds a card, and charges one who binds late on binding', async () => {
+    const never = await s.createCustomer();
+    const late = await s.createCustomer();
+    const neverSub = await s.post<{ id: string; status: string }>('/api/v1/subscriptions', { customerId: never.id, planId });
+    const lateSub = await s.post<{ id: string; status: string }>('/api/v1/subscriptions', { customerId: late.id, planId });
+    expect(neverSub.status).toBe('incomplete');
+
+    await s.setClock('2027-03-10T00:00:00.000Z');
+    await s.runBilling();
+    expect(await chargesOf(lateSub.id)).toHaveLength(0);
+
+    await s.bindCard(late.id, CARDS.success);
+    await s.runBilling();
+    const lateCharges = await chargesOf(lateSub.id);
+    expect(lateCharges).toHaveLength(1);
+    expect(lateCharges[0].status).toBe('succeeded');
+    expect((await subscription(lateSub.id)).status).toBe('active');
+
+    await s.setClock('2027-06-10T00:00:00.000Z');
+    await s.runBilling();
+    expect(await chargesOf(neverSub.id)).toHaveLength(0);
+    expect((await subscription(neverSub.id)).status).toBe('incomplete');
+    const captured = (await s.ledgerPayments()).filter((p) => p.status === 'captured' && p.customerID === never.providerCustomerId);
+    expect(captured).toHaveLength(0);
+  }, 120_000);
+
+  it('retries a soft decline on the ladder, keeps the subscription past_due, then applies the final action', async () => {
+    const customer = await s.createCustomer();
+    await s.bindCard(customer.id, CARDS.success);
+    await s.scriptOutcomes(customer.providerCustomerId, Array(5).fill(INSUFFICIENT));
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId });
+    await s.runBilling();
+    let [charge] = await chargesOf(sub.id);
+    expect(charge.status).toBe('retrying');
+    expect(charge.attempts[0].errorCode).toBe('authorization_failed:insufficient_funds');
+    expect(charge.nextAttemptAt).toBe('2027-03-02T00:00:00.000Z');
+    expect((await subscription(sub.id)).status).toBe('past_due');
+
+    // Not before the ladder says so.
+    await s.setClock('2027-03-01T23:00:00.000Z');
+    await s.runBilling();
+    expect((await chargesOf(sub.id))[0].attempts).toHaveLength(1);
+
+    await s.setClock('2027-03-02T00:00:00.000Z');
+    await s.runBilling();
+    [charge] = await chargesOf(sub.id);
+    expect(charge.attempts).toHaveLength(2);
+    expect(charge.nextAttemptAt).toBe('2027-03-05T00:00:00.000Z');
+
+    await s.setClock('2027-03-05T00:00:00.000Z');
+    await s.runBilling();
+    [charge] = await chargesOf(sub.id);
+    expect(charge.attempts).toHaveLength(3);
+    expect(charge.status).toBe('failed');
+    expect((await subscription(sub.id)).status).toBe('unpaid');
+    expect((await s.ledgerPayments()).filter((p) => p.status === 'captured')).toHaveLength(0);
+  }, 120_000);
+
+  it('recovers on the next retry and returns to active on the original schedule', async () => {
+    const customer = await s.createCustomer();
+    await s.bindCard(customer.id, CARDS.success);
+    await s.scriptOutcomes(customer.providerCustomerId, [INSUFFICIENT]);
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId });
+    await s.runBilling();
+    expect((await subscription(sub.id)).status).toBe('past_due');
+    await s.setClock('2027-03-02T00:00:00.000Z');
+    await s.runBilling();
+    const [charge] = await chargesOf(sub.id);
+    expect(charge.status).toBe('succeeded');
+    const view = await s.get<{ status: string; nextBillingAt: string }>(`/api/v1/subscriptions/${sub.id}`);
+    expect(view.status).toBe('active');
+    expect(view.nextBillingAt).toBe('2027-04-01T00:00:00.000Z');
+  }, 120_000);
+
+  it('stops retrying after a hard decline until a new card is bound, then collects at once', async () => {
+    const customer = await s.createCustomer();
+    await s.bindCard(customer.id, CARDS.success);
+    await s.scriptOutcomes(customer.providerCustomerId, ['authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired']);
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId });
+    await s.runBilling();
+    let [charge] = await chargesOf(sub.id);
+    expect(charge.status).toBe('failed');
+    expect(charge.attempts[0].errorCode).toContain('card_expired');
+
+    await s.setClock('2027-03-03T00:00:00.000Z');
+    await s.runBilling();
+    expect((await chargesOf(sub.id))[0].attempts).toHaveLength(1);
+
+    await s.bindCard(customer.id, CARDS.success);
+    await s.runBilling();
+    [charge] = await chargesOf(sub.id);
+    expect(charge.status).toBe('succeeded');
+    expect(charge.attempts).toHaveLength(2);
+    expect((await subscription(sub.id)).status).toBe('active');
+  }, 120_000);
+});
