@@ -1,0 +1,27 @@
+/** How long the simulated provider takes before an asynchronous operation reaches its next state. */
+export interface SandboxDelays {
+  bindingMs: number;
+  paymentMs: number;
+  authorizeDestinationMs: number;
+  withdrawalMs: number;
+}
+
+export const DEFAULT_SANDBOX_DELAYS: Readonly<SandboxDelays> = Object.freeze({
+  bindingMs: 50,
+  paymentMs: 20,
+  authorizeDestinationMs: 200,
+  withdrawalMs: 100,
+});
+
+/** The sandbox's settings, shared by every service of one sandbox instance; delays can change at run time. */
+export class SandboxConfig {
+  /** Set once the server listens; 3-D Secure redirects point back at it. */
+  baseUrl = '';
+
+  constructor(
+    readonly apiKey: string,
+    readonly shopId: string | undefined,
+    public delays: SandboxDelays,
+    readonly stateFile: string | undefined,
+  ) {}
+}

@@ -1,0 +1,67 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ControlController } from './controllers/control.controller';
+import { HostedFormController } from './controllers/hosted-form.controller';
+import { PaymentResourcesController } from './controllers/payment-resources.controller';
+import { PayresController } from './controllers/payres.controller';
+import { ProcessingCustomersController } from './controllers/processing-customers.controller';
+import { ProcessingInvoicesController } from './controllers/processing-invoices.controller';
+import { WalletController } from './controllers/wallet.controller';
+import { ProviderExchange } from './http/provider-exchange.service';
+import { SandboxConfig } from './sandbox-config';
+import { AccessTokensService } from './services/access-tokens.service';
+import { CardVaultService } from './services/card-vault.service';
+import { CustomersService } from './services/customers.service';
+import { FaultsService } from './services/faults.service';
+import { HostedFormService } from './services/hosted-form.service';
+import { IdempotencyService } from './services/idempotency.service';
+import { InvoicesService } from './services/invoices.service';
+import { LedgerService } from './services/ledger.service';
+import { OutcomeScriptService } from './services/outcome-script.service';
+import { PaymentsService } from './services/payments.service';
+import { PayoutsService } from './services/payouts.service';
+import { RequestLogService } from './services/request-log.service';
+import { SandboxControlService } from './services/sandbox-control.service';
+import { SandboxPersistenceService } from './services/sandbox-persistence.service';
+import { SandboxScheduler } from './services/sandbox-scheduler.service';
+import { WalletService } from './services/wallet.service';
+import { SandboxStateService } from './state/sandbox-state.service';
+
+/** The provider simulator: its own Nest application, separate from the daemon's AppModule. */
+@Module({})
+export class SandboxModule {
+  static forRoot(config: SandboxConfig): DynamicModule {
+    return {
+      module: SandboxModule,
+      controllers: [
+        ProcessingCustomersController,
+        ProcessingInvoicesController,
+        PaymentResourcesController,
+        WalletController,
+        PayresController,
+        ControlController,
+        HostedFormController,
+      ],
+      providers: [
+        { provide: SandboxConfig, useValue: config },
+        SandboxStateService,
+        SandboxPersistenceService,
+        SandboxScheduler,
+        ProviderExchange,
+        AccessTokensService,
+        IdempotencyService,
+        FaultsService,
+        RequestLogService,
+        OutcomeScriptService,
+        CardVaultService,
+        CustomersService,
+        InvoicesService,
+        PaymentsService,
+        WalletService,
+        PayoutsService,
+        LedgerService,
+        HostedFormService,
+        SandboxControlService,
+      ],
+    };
+  }
+}

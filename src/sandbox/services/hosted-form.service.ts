@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { ProviderError } from '../http/provider-error';
+import { errorPage, formPage, resultPage } from '../hosted-form/hosted-form-pages';
+import type { PaymentToolRecord } from '../state/sandbox-records';
+import { SandboxStateService } from '../state/sandbox-state.service';
+import { AccessTokensService } from './access-tokens.service';
+import { CardVaultService } from './card-vault.service';
+import { CustomersService } from './customers.service';
+import { SandboxScheduler } from './sandbox-scheduler.service';
+
+export interface HtmlReply {
+  status: number;
+  html: string;
+}
+
+/** How long the result page waits for the test bank before it says "still processing". */
+const RESULT_WAIT_MS = 5000;
+const RESULT_POLL_MS = 10;
+
+/**
+ * The provider's hosted payment form: the payer enters a card and consents, and the binding starts exactly
+ * as operation 3 starts it. Authorised by the customer access token alone, as in the spec's first flow.
+ */
+@Injectable()
+export class HostedFormService {
+  constructor(
+    private readonly tokens: AccessTokensService,
+    private readonly vault: CardVaultService,
+    private readonly customers: CustomersService,
+    private readonly scheduler: SandboxScheduler,
+    private readonly store: SandboxStateService,
+  ) {}
+
+  show(customerID: unknown, customerAccessToken: unknown): HtmlReply {
+    const access = this.authorized(customerID, customerAccessToken);
+    if (!access) return unauthorized();
+    return { status: 200, html: formPage(access.customerID, access.token) };
+  }
+
+  async submit(fields: Record<string, unknown>, clientIp: string): Promise<HtmlReply> {
+    const access = this.authorized(fields.customerID, fields.customerAccessToken);
+    const customer = access ? this.customers.find(access.customerID) : undefined;
+    if (!access || !customer) return unauthorized();
+    const { customerID, token: customerAccessToken } = access;
+    const text = (name: string): string => (typeof fields[name] === 'string' ? (fields[name] as string).trim() : '');
+    if (text('consent') === '') {
+      return { status: 400, html: formPage(customerID, customerAccessToken, 'Please accept the terms of recurring charges.') };
+    }
+    let tool: PaymentToolRecord;
+    try {
+      tool = this.vault.tokenizeCardData(
+        {
+          cardNumber: text('cardNumber').replace(/[\s-]/g, ''),
+          expDate: text('expDate'),
+          cvv: text('cvv') || undefined,
+          cardHolder: text('cardHolder') || undefined,
+        },
+        { fingerprint: 'sandbox-hosted-form', ip: clientIp },
+      );
+    } catch (e) {
+      if (!(e instanceof ProviderError)) throw e;
+      const message = (e.body as { message?: string } | undefined)?.message ?? 'Card data is invalid';
+      return { status: 400, html: formPage(customerID, customerAccessToken, message) };
+    }
+    const binding = this.customers.startBinding(customer, tool).binding;
+    this.store.changed();
+
+    const deadline = Date.now() + RESULT_WAIT_MS;
+    while (binding.status === 'pending' && Date.now() < deadline) await this.scheduler.sleep(RESULT_POLL_MS);
+    const current = this.customers.bindingStatus(binding.id) ?? binding;
+    return {
+      status: 200,
+      html: resultPage(current.status, { bindingID: current.id, lastDigits: tool.card.lastDigits, message: current.error?.message }),
+    };
+  }
+
+  /** The customer and its live access token, or undefined when the pair does not authorise the form. */
+  private authorized(customerID: unknown, token: unknown): { customerID: string; token: string } | undefined {
+    if (typeof customerID !== 'string' || typeof token !== 'string' || !this.tokens.isCustomerToken(token, customerID)) return undefined;
+    return { customerID, token };
+  }
+}
+
+function unauthorized(): HtmlReply {
+  return { status: 401, html: errorPage('Not authorised', 'This link is not valid or has expired. Ask the merchant for a new one.') };
+}

@@ -1,0 +1,120 @@
+import axios, { AxiosResponse } from 'axios';
+import type { CustomerEvent } from '../../src/gateway/provider-api.types';
+import { EXP_DATE, SandboxClient } from './support/sandbox-client';
+
+describe('sandbox: hosted payment form', () => {
+  let sandbox: SandboxClient;
+
+  beforeAll(async () => {
+    sandbox = await SandboxClient.start();
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(() => sandbox.reset());
+
+  function openForm(customerID: string, token: string): Promise<AxiosResponse<string>> {
+    return axios.get<string>(`${sandbox.url}/sandbox/hosted-form`, { params: { customerID, customerAccessToken: token }, validateStatus: () => true, responseType: 'text' });
+  }
+
+  function submit(fields: Record<string, string>): Promise<AxiosResponse<string>> {
+    return axios.post<string>(`${sandbox.url}/sandbox/hosted-form`, new URLSearchParams(fields).toString(), {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      validateStatus: () => true,
+      responseType: 'text',
+    });
+  }
+
+  async function fields(cardNumber: string, extra: Record<string, string> = {}): Promise<{ customerID: string; form: Record<string, string> }> {
+    const { customer, customerAccessToken } = await sandbox.createCustomer();
+    return {
+      customerID: customer.id,
+      form: { customerID: customer.id, customerAccessToken: customerAccessToken.payload, cardNumber, expDate: EXP_DATE, cvv: '123', cardHolder: 'JOHN DOE', consent: 'yes', ...extra },
+    };
+  }
+
+  it('shows a card form with a consent checkbox to the holder of the customer access token', async () => {
+    const { customer, customerAccessToken } = await sandbox.createCustomer();
+    const res = await openForm(customer.id, customerAccessToken.payload);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    for (const name of ['cardNumber', 'expDate', 'cvv', 'cardHolder', 'consent']) expect(res.data).toContain(`name="${name}"`);
+    expect(res.data).toContain('type="checkbox"');
+    expect(res.data).toContain(customer.id);
+    expect(res.data).toContain('no real money moves');
+  });
+
+  it.each([
+    ['a made-up token', async () => ({ id: (await sandbox.createCustomer()).customer.id, token: 'made-up' })],
+    [
+      "another customer's token",
+      async () => {
+        const a = await sandbox.createCustomer();
+        const b = await sandbox.createCustomer();
+        return { id: a.customer.id, token: b.customerAccessToken.payload };
+      },
+    ],
+    ['the API key', async () => ({ id: (await sandbox.createCustomer()).customer.id, token: 'sandbox-test-api-key' })],
+  ])('answers the form with 401 for %s', async (_label, make) => {
+    const { id, token } = await make();
+    const res = await openForm(id, token);
+    expect(res.status).toBe(401);
+    expect(res.data).not.toContain('name="cardNumber"');
+  });
+
+  it('binds a success card exactly as operation 3 does: the customer becomes ready', async () => {
+    const { customerID, form } = await fields('4242 4242 4242 4242');
+    const res = await submit(form);
+    expect(res.status).toBe(200);
+    expect(res.data).toContain('The card ending 4242 is bound');
+    expect(res.data).not.toContain('4242 4242 4242 4242');
+    expect((await sandbox.getCustomer(customerID)).status).toBe('ready');
+    const events = (await sandbox.call<CustomerEvent[]>('GET', `/v2/processing/customers/${customerID}/events?limit=10`)).data;
+    expect(events.flatMap((e) => e.changes.map((c) => c.changeType))).toEqual([
+      'CustomerBindingStarted',
+      'CustomerBindingInteractionRequested',
+      'CustomerBindingInteractionCompleted',
+      'CustomerBindingStatusChanged',
+    ]);
+    expect((await sandbox.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID, amount: 1000, currency: 'RUB', refunded: true })]);
+  });
+
+  it('reports a declined card and leaves the customer unready', async () => {
+    const { customerID, form } = await fields('4000000000000002');
+    const res = await submit(form);
+    expect(res.status).toBe(200);
+    expect(res.data).toContain('could not be bound: Insufficient Funds');
+    expect((await sandbox.getCustomer(customerID)).status).toBe('unready');
+  });
+
+  it('refuses to bind without the payer consent', async () => {
+    const { customerID, form } = await fields('4242424242424242');
+    delete form.consent;
+    const res = await submit(form);
+    expect(res.status).toBe(400);
+    expect(res.data).toContain('accept the terms');
+    const bindings = await sandbox.call<unknown[]>('GET', `/v2/processing/customers/${customerID}/bindings`);
+    expect(bindings.data).toEqual([]);
+  });
+
+  it('shows the tokenizer error for invalid card data', async () => {
+    const { customerID, form } = await fields('4242424242424241');
+    const res = await submit(form);
+    expect(res.status).toBe(400);
+    expect(res.data).toContain('Invalid cardNumber checksum');
+    expect((await sandbox.call<unknown[]>('GET', `/v2/processing/customers/${customerID}/bindings`)).data).toEqual([]);
+  });
+
+  it('answers a submission with a wrong or expired token with 401 and binds nothing', async () => {
+    const { customerID, form } = await fields('4242424242424242');
+    expect((await submit({ ...form, customerAccessToken: 'made-up' })).status).toBe(401);
+    await sandbox.control('POST', 'expire-tokens');
+    expect((await submit(form)).status).toBe(401);
+    expect((await openForm(customerID, form.customerAccessToken)).status).toBe(401);
+    expect((await sandbox.call<unknown[]>('GET', `/v2/processing/customers/${customerID}/bindings`)).data).toEqual([]);
+  });
+
+  it('serves the 3-D Secure page that binding redirects point at', async () => {
+    const res = await axios.post<string>(`${sandbox.url}/sandbox/acs`, 'PaReq=x&MD=y', { validateStatus: () => true, responseType: 'text' });
+    expect(res.status).toBe(200);
+    expect(res.data).toContain('3-D Secure');
+  });
+});
