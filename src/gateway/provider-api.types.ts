@@ -165,6 +165,8 @@ export interface InvoiceAndToken {
 export interface CustomerPayer {
   payerType: 'CustomerPayer';
   customerID: string;
+  /** Read-only: the provider adds the bound card's public details to payments it returns. */
+  paymentToolDetails?: BankCardDetails;
 }
 
 export interface PaymentParams {
@@ -349,4 +351,18 @@ export interface ExternalIdConflictBody {
   externalID: string;
   id?: string;
   message?: string;
+}
+
+// ---- Event paging (query parameters) ----
+
+/** CAPI event paging: at most `limit` events strictly after `eventID`. */
+export interface EventsQuery {
+  limit: number;
+  eventID?: number;
+}
+
+/** Wallet API withdrawal event paging: the cursor parameter is named `eventCursor`. */
+export interface WithdrawalEventsQuery {
+  limit: number;
+  eventCursor?: number;
 }

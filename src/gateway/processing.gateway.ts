@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import type {
+  AccessToken,
+  Customer,
+  CustomerAndToken,
+  CustomerBinding,
+  CustomerBindingParams,
+  CustomerEvent,
+  CustomerParams,
+  EventsQuery,
+  Invoice,
+  InvoiceAndToken,
+  InvoiceEvent,
+  InvoiceParams,
+  Payment,
+  PaymentParams,
+  PaymentResourceParams,
+  PaymentResourceResult,
+} from './provider-api.types';
+import { ProviderHttpClient } from './provider-http.client';
+
+const seg = encodeURIComponent;
+
+/**
+ * Customers, bindings, invoices and payments (the provider's processing API).
+ * Every method throws ProviderError on failure; creates carrying an externalID are retried on unknown outcomes
+ * (the provider returns the object it already made), creates without one are not.
+ */
+@Injectable()
+export class ProcessingGateway {
+  constructor(private readonly client: ProviderHttpClient) {}
+
+  createCustomer(params: CustomerParams): Promise<CustomerAndToken> {
+    return this.client.call({
+      operation: 'createCustomer',
+      method: 'POST',
+      path: '/v2/processing/customers',
+      body: params,
+      idempotent: params.externalID !== undefined,
+      expect: 'object',
+    });
+  }
+
+  getCustomer(customerId: string): Promise<Customer> {
+    return this.client.call({ operation: 'getCustomer', method: 'GET', path: `/v2/processing/customers/${seg(customerId)}`, idempotent: true, expect: 'object' });
+  }
+
+  createBinding(customerId: string, params: CustomerBindingParams): Promise<CustomerBinding> {
+    return this.client.call({
+      operation: 'createBinding',
+      method: 'POST',
+      path: `/v2/processing/customers/${seg(customerId)}/bindings`,
+      body: params,
+      idempotent: params.externalID !== undefined,
+      expect: 'object',
+    });
+  }
+
+  getBinding(customerId: string, bindingId: string): Promise<CustomerBinding> {
+    return this.client.call({
+      operation: 'getBinding',
+      method: 'GET',
+      path: `/v2/processing/customers/${seg(customerId)}/bindings/${seg(bindingId)}`,
+      idempotent: true,
+      expect: 'object',
+    });
+  }
+
+  getCustomerEvents(customerId: string, query: EventsQuery): Promise<CustomerEvent[]> {
+    return this.client.call({
+      operation: 'getCustomerEvents',
+      method: 'GET',
+      path: `/v2/processing/customers/${seg(customerId)}/events`,
+      query: { limit: query.limit, eventID: query.eventID },
+      idempotent: true,
+      expect: 'array',
+    });
+  }
+
+  createInvoice(params: InvoiceParams): Promise<InvoiceAndToken> {
+    return this.client.call({
+      operation: 'createInvoice',
+      method: 'POST',
+      path: '/v2/processing/invoices',
+      body: params,
+      idempotent: params.externalID !== undefined,
+      expect: 'object',
+    });
+  }
+
+  getInvoice(invoiceId: string): Promise<Invoice> {
+    return this.client.call({ operation: 'getInvoice', method: 'GET', path: `/v2/processing/invoices/${seg(invoiceId)}`, idempotent: true, expect: 'object' });
+  }
+
+  getInvoiceEvents(invoiceId: string, query: EventsQuery): Promise<InvoiceEvent[]> {
+    return this.client.call({
+      operation: 'getInvoiceEvents',
+      method: 'GET',
+      path: `/v2/processing/invoices/${seg(invoiceId)}/events`,
+      query: { limit: query.limit, eventID: query.eventID },
+      idempotent: true,
+      expect: 'array',
+    });
+  }
+
+  /** Mints a new invoice access token (e.g. when the one from createInvoice has expired). Not retried on unknown outcomes. */
+  createInvoiceAccessToken(invoiceId: string): Promise<AccessToken> {
+    return this.client.call({
+      operation: 'createInvoiceAccessToken',
+      method: 'POST',
+      path: `/v2/processing/invoices/${seg(invoiceId)}/access-tokens`,
+      idempotent: false,
+      expect: 'object',
+    });
+  }
+
+  /** Charges the invoice. Authorized by the invoice access token, not the API key (spec operation 6, a v1 path). */
+  createPayment(invoiceId: string, invoiceAccessToken: string, params: PaymentParams): Promise<Payment> {
+    return this.client.call({
+      operation: 'createPayment',
+      method: 'POST',
+      path: `/v1/processing/invoices/${seg(invoiceId)}/payments`,
+      body: params,
+      credential: invoiceAccessToken,
+      idempotent: params.externalID !== undefined,
+      expect: 'object',
+    });
+  }
+
+  getPayment(invoiceId: string, paymentId: string): Promise<Payment> {
+    return this.client.call({
+      operation: 'getPayment',
+      method: 'GET',
+      path: `/v2/processing/invoices/${seg(invoiceId)}/payments/${seg(paymentId)}`,
+      idempotent: true,
+      expect: 'object',
+    });
+  }
+
+  /** Tokenizes card data for a binding. The body holds the card: it never reaches a log or an error. */
+  createPaymentResource(params: PaymentResourceParams): Promise<PaymentResourceResult> {
+    return this.client.call({
+      operation: 'createPaymentResource',
+      method: 'POST',
+      path: '/v2/processing/payment-resources',
+      body: params,
+      idempotent: params.externalID !== undefined,
+      expect: 'object',
+    });
+  }
+}

@@ -1,0 +1,264 @@
+import { randomBytes } from 'node:crypto';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import axios, { AxiosInstance, AxiosResponse } from 'axios';
+import {
+  BulkheadPolicy,
+  bulkhead,
+  ExponentialBackoff,
+  GeneratorFn,
+  handleWhen,
+  IExponentialBackoffOptions,
+  retry,
+  RetryPolicy,
+} from 'cockatiel';
+import type { Counter, Gauge, Histogram } from 'prom-client';
+import { MetricsService } from '../common/metrics/metrics.service';
+import { AppConfig } from '../config/app-config';
+import { RuntimeSettings } from '../config/runtime-settings';
+import { ProviderError, ProviderErrorKind } from './provider-error';
+import { AttemptContext, errorFromResponse, errorFromTransport, errorFromUnreadableBody } from './provider-error.mapper';
+import type { ProviderOperation } from './provider-operation';
+import { DEFAULT_PROVIDER_RETRY_OPTIONS, PROVIDER_RETRY_OPTIONS, ProviderRetryOptions } from './provider-retry.options';
+
+/** One logical provider call; the client may turn it into several HTTP attempts. */
+export interface ProviderRequest {
+  operation: ProviderOperation;
+  method: 'GET' | 'POST';
+  /** Path below the base URL, path parameters already URL-encoded. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** JSON body; never logged nor copied into errors (tokenization bodies hold card data). */
+  body?: object;
+  /** Bearer credential; the merchant API key when unset (createPayment passes the invoice access token). */
+  credential?: string;
+  /**
+   * True when repeating the call cannot apply its effect twice: a read, or a create carrying an externalID
+   * (the provider returns the object it already made). Decides whether an unknown outcome is retried.
+   */
+  idempotent: boolean;
+  /** The JSON shape a 2xx must have; anything else is an unknown outcome. */
+  expect: 'object' | 'array';
+}
+
+type ProviderResult = 'ok' | ProviderErrorKind;
+type Labels = 'operation' | 'result';
+
+/** Idle keep-alive sockets are dropped after this, below the usual 5 s server keep-alive, so we never reuse one the server is closing. */
+const FREE_SOCKET_TIMEOUT_MS = 4_000;
+const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+const USER_AGENT = 'recurring-billing-daemon';
+const BEARER_CREDENTIAL = /^[\x21-\x7e]+$/;
+
+/** Exponential delays (initial, 2×, 4×, … up to the cap) with ±25% jitter so that replicas do not retry in step. */
+const jitteredExponential: GeneratorFn<number> = (attempt = 0, options: IExponentialBackoffOptions<number>) => {
+  const base = Math.min(options.maxDelay, options.initialDelay * options.exponent ** attempt);
+  return [Math.round(base * (0.75 + Math.random() * 0.5)), attempt + 1];
+};
+
+/**
+ * The only place that speaks HTTP to the provider: one keep-alive axios instance, a per-process cap on calls in
+ * flight, fresh X-Request-ID per attempt, classification of every failure into a ProviderError, safe retries
+ * and Prometheus metrics.
+ *
+ * Retries: `not_executed` always; `unknown_outcome` only when the request is idempotent; nothing else.
+ * The cap holds a slot per HTTP attempt, not across backoff sleeps.
+ */
+@Injectable()
+export class ProviderHttpClient implements OnModuleDestroy {
+  private readonly logger = new Logger(ProviderHttpClient.name);
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+  private readonly http: AxiosInstance;
+  private readonly timeoutMs: number;
+  private readonly apiKey: string;
+  private readonly concurrency: BulkheadPolicy;
+  private readonly retryIdempotent: RetryPolicy;
+  private readonly retryNotExecutedOnly: RetryPolicy;
+  private readonly maxRetries: number;
+  private readonly requestsTotal: Counter<Labels>;
+  private readonly requestDuration: Histogram<Labels>;
+  private readonly retriesTotal: Counter<Labels>;
+  private readonly inFlight: Gauge<never>;
+
+  constructor(
+    config: AppConfig,
+    runtime: RuntimeSettings,
+    metrics: MetricsService,
+    @Optional() @Inject(PROVIDER_RETRY_OPTIONS) retryOptions?: ProviderRetryOptions,
+  ) {
+    const maxSockets = config.providerMaxConcurrency;
+    const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const, timeout: FREE_SOCKET_TIMEOUT_MS };
+    this.httpAgent = new http.Agent(agentOptions);
+    this.httpsAgent = new https.Agent(agentOptions);
+    this.timeoutMs = config.providerTimeoutMs;
+    this.apiKey = config.providerApiKey;
+    this.http = axios.create({
+      baseURL: runtime.providerBaseUrl,
+      allowAbsoluteUrls: false,
+      httpAgent: this.httpAgent,
+      httpsAgent: this.httpsAgent,
+      // axios' own proxy support cannot tunnel HTTPS; provider calls go direct.
+      proxy: false,
+      maxRedirects: 0,
+      timeout: this.timeoutMs,
+      validateStatus: () => true,
+      // We parse ourselves: an unreadable 2xx is an unknown outcome, not a string result.
+      responseType: 'text',
+      transformResponse: [(data: unknown) => data],
+      transformRequest: [(data: unknown) => data],
+      maxContentLength: MAX_RESPONSE_BYTES,
+    });
+
+    this.concurrency = bulkhead(maxSockets, Infinity);
+    const options = retryOptions ?? DEFAULT_PROVIDER_RETRY_OPTIONS;
+    this.maxRetries = options.maxRetries;
+    const backoff = () =>
+      new ExponentialBackoff({ generator: jitteredExponential, initialDelay: options.initialDelayMs, maxDelay: options.maxDelayMs, exponent: 2 });
+    const isKind = (error: Error, kinds: ProviderErrorKind[]) => error instanceof ProviderError && kinds.includes(error.kind);
+    this.retryIdempotent = retry(handleWhen((e) => isKind(e, ['not_executed', 'unknown_outcome'])), { maxAttempts: options.maxRetries, backoff: backoff() });
+    this.retryNotExecutedOnly = retry(handleWhen((e) => isKind(e, ['not_executed'])), { maxAttempts: options.maxRetries, backoff: backoff() });
+
+    this.requestsTotal = reuse(metrics, 'billing_provider_requests_total', () =>
+      metrics.counter({ name: 'billing_provider_requests_total', help: 'HTTP requests to the provider, by operation and result', labelNames: ['operation', 'result'] }),
+    );
+    this.requestDuration = reuse(metrics, 'billing_provider_request_duration_seconds', () =>
+      metrics.histogram({
+        name: 'billing_provider_request_duration_seconds',
+        help: 'Duration of HTTP requests to the provider, by operation and result (queueing for a slot excluded)',
+        labelNames: ['operation', 'result'],
+        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      }),
+    );
+    this.retriesTotal = reuse(metrics, 'billing_provider_retries_total', () =>
+      metrics.counter({ name: 'billing_provider_retries_total', help: 'Provider requests repeated by the gateway, by operation and the failure repeated', labelNames: ['operation', 'result'] }),
+    );
+    this.inFlight = reuse(metrics, 'billing_provider_requests_in_flight', () =>
+      metrics.gauge({ name: 'billing_provider_requests_in_flight', help: 'HTTP requests to the provider awaiting a response' }),
+    );
+    for (const policy of [this.retryIdempotent, this.retryNotExecutedOnly]) {
+      policy.onRetry((event) => {
+        if (!('error' in event) || !(event.error instanceof ProviderError)) return;
+        this.retriesTotal.inc({ operation: event.error.operation, result: event.error.kind });
+        this.logger.warn(`${event.error.message}; retry ${event.attempt} of ${this.maxRetries} in ${Math.round(event.delay)} ms`);
+      });
+    }
+  }
+
+  /**
+   * Performs the call and returns the parsed 2xx body, or throws a ProviderError. When every retry is used up the
+   * last error is thrown; a write that ever saw an unknown outcome fails as unknown_outcome, whatever came after.
+   */
+  async call<T>(request: ProviderRequest): Promise<T> {
+    const policy = request.idempotent ? this.retryIdempotent : this.retryNotExecutedOnly;
+    let sawUnknownOutcome = false;
+    try {
+      return await policy.execute(async ({ attempt }) => {
+        try {
+          return await this.concurrency.execute(() => this.send<T>(request, attempt + 1));
+        } catch (error) {
+          if (error instanceof ProviderError && error.kind === 'unknown_outcome') sawUnknownOutcome = true;
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (error instanceof ProviderError && sawUnknownOutcome && request.method !== 'GET' && error.kind !== 'unknown_outcome') {
+        throw ProviderError.stillUnknown(error);
+      }
+      throw error;
+    }
+  }
+
+  /** Drops the keep-alive sockets; Nest calls this on shutdown, tests call it directly. */
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  onModuleDestroy(): void {
+    this.close();
+  }
+
+  private async send<T>(request: ProviderRequest, attempts: number): Promise<T> {
+    const ctx: AttemptContext = { operation: request.operation, requestId: randomBytes(16).toString('hex'), attempts };
+    const credential = request.credential ?? this.apiKey;
+    // A bearer credential is visible ASCII; anything else would be altered on the wire (axios strips CR/LF), so refuse it.
+    if (!BEARER_CREDENTIAL.test(credential)) {
+      throw new ProviderError({ ...ctx, kind: 'unexpected', reason: 'the credential is empty or not a valid bearer token', notApplied: true });
+    }
+    let result: ProviderResult = 'unexpected';
+    const stopTimer = this.requestDuration.startTimer({ operation: request.operation });
+    this.inFlight.inc();
+    // axios' timeout is per socket activity; this one bounds the whole exchange, body included.
+    const abort = new AbortController();
+    let deadlineHit = false;
+    const deadline = setTimeout(() => {
+      deadlineHit = true;
+      abort.abort();
+    }, this.timeoutMs);
+    try {
+      let response: AxiosResponse<unknown>;
+      try {
+        response = await this.http.request<unknown>({
+          method: request.method,
+          url: withQuery(request.path, request.query),
+          data: request.body === undefined ? undefined : JSON.stringify(request.body),
+          headers: {
+            Authorization: `Bearer ${credential}`,
+            'Content-Type': 'application/json; charset=utf-8',
+            'X-Request-ID': ctx.requestId,
+            'Cache-Control': 'no-cache',
+            Accept: 'application/json',
+            'User-Agent': USER_AGENT,
+          },
+          signal: abort.signal,
+        });
+      } catch (error) {
+        throw errorFromTransport(ctx, error, deadlineHit ? this.timeoutMs : undefined);
+      }
+      if (response.status < 200 || response.status > 299) {
+        throw errorFromResponse(ctx, response.status, typeof response.data === 'string' ? response.data : '');
+      }
+      const value = parseBody<T>(ctx, response, request.expect);
+      result = 'ok';
+      return value;
+    } catch (error) {
+      result = error instanceof ProviderError ? error.kind : 'unexpected';
+      throw error;
+    } finally {
+      clearTimeout(deadline);
+      this.inFlight.dec();
+      stopTimer({ result });
+      this.requestsTotal.inc({ operation: request.operation, result });
+    }
+  }
+}
+
+function withQuery(path: string, query: ProviderRequest['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+function parseBody<T>(ctx: AttemptContext, response: AxiosResponse<unknown>, expect: ProviderRequest['expect']): T {
+  if (typeof response.data !== 'string') throw errorFromUnreadableBody(ctx, response.status, 'the response has no body');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(response.data);
+  } catch {
+    throw errorFromUnreadableBody(ctx, response.status, 'the response body is not JSON');
+  }
+  const shapeOk = expect === 'array' ? Array.isArray(parsed) : parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+  if (!shapeOk) throw errorFromUnreadableBody(ctx, response.status, `the response body is not a JSON ${expect}`);
+  return parsed as T;
+}
+
+/** Several clients may share one app registry (tests, a second module instance): register each metric once. */
+function reuse<M>(metrics: MetricsService, name: string, create: () => M): M {
+  return (metrics.registry.getSingleMetric(name) as M | undefined) ?? create();
+}

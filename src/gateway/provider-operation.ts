@@ -1,0 +1,25 @@
+/** Every provider call the gateway makes; also the `operation` label of its metrics and the sandbox's request log. */
+export const PROVIDER_OPERATIONS = [
+  'createCustomer',
+  'getCustomer',
+  'createBinding',
+  'getBinding',
+  'getCustomerEvents',
+  'createInvoice',
+  'getInvoice',
+  'getInvoiceEvents',
+  'createInvoiceAccessToken',
+  'createPayment',
+  'getPayment',
+  'createPaymentResource',
+  'createIdentity',
+  'createWallet',
+  'tokenizeBankCard',
+  'createDestination',
+  'getDestination',
+  'createWithdrawal',
+  'getWithdrawal',
+  'getWithdrawalEvents',
+] as const;
+
+export type ProviderOperation = (typeof PROVIDER_OPERATIONS)[number];

@@ -1,0 +1,268 @@
+import * as net from 'node:net';
+import { inspect } from 'node:util';
+import { Logger } from '@nestjs/common';
+import { ProviderError } from '../../src/gateway/provider-error';
+import type { ProviderOperation } from '../../src/gateway/provider-operation';
+import { PROVIDER_OPERATIONS } from '../../src/gateway/provider-operation';
+import { startSandbox } from '../../src/sandbox/sandbox-server';
+import { gatewaysFor, Harness, SANDBOX_KEY } from './support/gateway-harness';
+import { casesWhere, CARD_OK, createInvoice, createPaymentResource, eventually, Gateways, OPERATION_CASES, OperationCase, tokenizeCard, tomorrow } from './support/operation-cases';
+import { FaultKind, Ledger, LoggedRequest, SandboxControl } from './support/sandbox-control';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+async function caught(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ProviderError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** The id of whatever a create returned (customers and invoices come wrapped with their access token). */
+function objectId(result: unknown): string {
+  const r = result as { id?: string; customer?: { id: string }; invoice?: { id: string }; token?: string; paymentToolToken?: string; payload?: string };
+  const id = r.id ?? r.customer?.id ?? r.invoice?.id;
+  if (id === undefined) throw new Error(`no id in ${JSON.stringify(result)}`);
+  return id;
+}
+
+function expectProtocolHeaders(request: LoggedRequest, credential: string): void {
+  expect(request.headers.authorization).toBe(`Bearer ${credential}`);
+  expect(request.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(request.headers['cache-control']).toBe('no-cache');
+  expect(request.headers['x-request-id']).toMatch(/^.{1,32}$/);
+}
+
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('Provider gateways against the sandbox, over HTTP: every operation', () => {
+  let sandbox: Sandbox;
+  let control: SandboxControl;
+  let gw: Harness;
+  const harnesses: Harness[] = [];
+
+  /** Requests the sandbox logged for `operation` since `before` of them had been logged. */
+  async function loggedSince(operation: ProviderOperation, before: number): Promise<LoggedRequest[]> {
+    return (await control.requests(operation)).slice(before);
+  }
+
+  async function countLogged(operation: ProviderOperation): Promise<number> {
+    return (await control.requests(operation)).length;
+  }
+
+  /** Money movements the call left, once asynchronous completions (binding charges) have had time to land. */
+  async function settledEffects(c: OperationCase): Promise<number> {
+    const count = c.effects as (ledger: Ledger) => number;
+    await eventually(() => control.ledger(), (ledger) => count(ledger) >= 1);
+    await new Promise((r) => setTimeout(r, 60));
+    return count(await control.ledger());
+  }
+
+  function extraHarness(options: Parameters<typeof gatewaysFor>[1], url = sandbox.url): Harness {
+    const h = gatewaysFor(url, options);
+    harnesses.push(h);
+    return h;
+  }
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    sandbox = await startSandbox({
+      port: 0,
+      apiKey: SANDBOX_KEY,
+      shopId: 'sandbox-shop',
+      quiet: true,
+      delays: { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 },
+    });
+    control = new SandboxControl(sandbox.url);
+    gw = gatewaysFor(sandbox.url);
+  });
+
+  beforeEach(async () => {
+    await control.clearFaults();
+    await control.reset();
+  });
+
+  afterAll(async () => {
+    gw?.close();
+    harnesses.forEach((h) => h.close());
+    await sandbox?.close();
+  });
+
+  it('covers all twenty operations', () => {
+    expect(OPERATION_CASES.map((c) => c.operation).sort()).toEqual([...PROVIDER_OPERATIONS].sort());
+  });
+
+  describe.each(OPERATION_CASES)('$operation', (c: OperationCase) => {
+    it('succeeds with one request carrying the protocol headers and the right credential', async () => {
+      const prepared = await c.prepare(gw);
+      const before = await countLogged(c.operation);
+      const result = await prepared.call(gw);
+      expect(result).toEqual(expect.anything());
+      const logged = await loggedSince(c.operation, before);
+      expect(logged).toHaveLength(1);
+      expect(logged[0].status).toBeGreaterThanOrEqual(200);
+      expect(logged[0].status).toBeLessThan(300);
+      expectProtocolHeaders(logged[0], prepared.credential ?? SANDBOX_KEY);
+    });
+
+    it('is refused as unauthorized under a wrong credential, without a retry', async () => {
+      const prepared = await c.prepare(gw);
+      let caller: Gateways = extraHarness({ apiKey: 'wrong-api-key' });
+      if (c.operation === 'createPayment') {
+        // createPayment does not use the API key: its credential is the invoice access token, so expire that instead.
+        await control.expireTokens();
+        caller = gw;
+      }
+      const before = await countLogged(c.operation);
+      const error = await caught(prepared.call(caller));
+      expect([error.kind, error.httpStatus, error.operation]).toEqual(['unauthorized', 401, c.operation]);
+      expect(error.isDefinitelyNotApplied).toBe(true);
+      expect(await loggedSince(c.operation, before)).toHaveLength(1);
+    });
+
+    it('retries a 503 and then succeeds, the effect applied once', async () => {
+      const prepared = await c.prepare(gw);
+      const before = await countLogged(c.operation);
+      await control.fault({ operation: c.operation, kind: 'unavailable', count: 1 });
+      const result = await prepared.call(gw);
+      expect(result).toEqual(expect.anything());
+      const logged = await loggedSince(c.operation, before);
+      expect(logged.map((r) => r.status)).toEqual([503, expect.any(Number)]);
+      expect(logged[1].status).toBeLessThan(300);
+      expect(logged[0].headers['x-request-id']).not.toBe(logged[1].headers['x-request-id']);
+      if (c.effects) expect(await settledEffects(c)).toBe(1);
+    });
+  });
+
+  describe.each(casesWhere('create-with-external-id'))('$operation (carries an externalID)', (c: OperationCase) => {
+    it.each<FaultKind>(['timeout_after_effect', 'reset_after_effect', 'reset_before_effect'])(
+      'after %s: retried with the same externalID, the same object comes back, applied once',
+      async (kind) => {
+        const prepared = await c.prepare(gw);
+        const before = await countLogged(c.operation);
+        await control.fault({ operation: c.operation, kind, count: 1 });
+        const first = await prepared.call(gw);
+        const logged = await loggedSince(c.operation, before);
+        expect(logged).toHaveLength(2);
+        expect(logged[0].body).toEqual(logged[1].body);
+        // Asking again with the same externalID names the same object: the retry did not make a second one.
+        const again = await prepared.call(gw);
+        expect(objectId(again)).toBe(objectId(first));
+        if (c.effects) expect(await settledEffects(c)).toBe(1);
+      },
+    );
+  });
+
+  describe.each(casesWhere('create-without-external-id'))('$operation (no externalID)', (c: OperationCase) => {
+    it.each<FaultKind>(['timeout_after_effect', 'reset_after_effect'])('after %s: unknown_outcome, not retried', async (kind) => {
+      const prepared = await c.prepare(gw);
+      const before = await countLogged(c.operation);
+      await control.fault({ operation: c.operation, kind, count: 1 });
+      const error = await caught(prepared.call(gw));
+      expect(error.kind).toBe('unknown_outcome');
+      expect(error.isOutcomeUnknown).toBe(true);
+      expect(error.attempts).toBe(1);
+      expect(await loggedSince(c.operation, before)).toHaveLength(1);
+    });
+  });
+
+  describe.each(casesWhere('read'))('$operation (a read)', (c: OperationCase) => {
+    it.each<FaultKind>(['timeout_after_effect', 'reset_after_effect'])('after %s: retried and answered', async (kind) => {
+      const prepared = await c.prepare(gw);
+      const before = await countLogged(c.operation);
+      await control.fault({ operation: c.operation, kind, count: 1 });
+      await expect(prepared.call(gw)).resolves.toEqual(expect.anything());
+      expect(await loggedSince(c.operation, before)).toHaveLength(2);
+    });
+  });
+
+  describe('timeouts', () => {
+    it('a create without externalID slower than providerTimeoutMs fails as unknown_outcome after one request', async () => {
+      const before = await countLogged('createPaymentResource');
+      await control.fault({ operation: 'createPaymentResource', kind: 'latency', latencyMs: 900, count: 1 });
+      const started = Date.now();
+      const error = await caught(createPaymentResource(gw));
+      expect([error.kind, error.networkCode]).toEqual(['unknown_outcome', 'ETIMEDOUT']);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(await loggedSince('createPaymentResource', before)).toHaveLength(1);
+    });
+
+    it('a slow read is retried and answered', async () => {
+      const { invoice } = await createInvoice(gw);
+      await control.fault({ operation: 'getInvoice', kind: 'latency', latencyMs: 900, count: 1 });
+      await expect(gw.processing.getInvoice(invoice.id)).resolves.toMatchObject({ id: invoice.id });
+    });
+
+    it('a slow create with externalID is retried and the invoice is made once', async () => {
+      await control.fault({ operation: 'createInvoice', kind: 'latency', latencyMs: 900, count: 1 });
+      const extId = `inv-slow-${Date.now()}`;
+      const dueDate = tomorrow();
+      const created = await createInvoice(gw, 1_000, extId, dueDate);
+      const replay = await createInvoice(gw, 1_000, extId, dueDate);
+      expect(replay.invoice.id).toBe(created.invoice.id);
+    });
+  });
+
+  it('reports a refused connection as not_executed after 3 retries', async () => {
+    const down = extraHarness({}, `http://127.0.0.1:${await closedPort()}`);
+    const error = await caught(down.processing.getInvoice('inv-1'));
+    expect([error.kind, error.networkCode, error.attempts]).toEqual(['not_executed', 'ECONNREFUSED', 4]);
+    expect(error.isDefinitelyNotApplied).toBe(true);
+  });
+
+  it('never has more calls in flight than providerMaxConcurrency', async () => {
+    const capped = extraHarness({ maxConcurrency: 2, timeoutMs: 2_000 });
+    const { invoice } = await createInvoice(gw);
+    await control.fault({ operation: 'getInvoice', kind: 'latency', latencyMs: 150 });
+    const started = Date.now();
+    const finished: number[] = [];
+    await Promise.all(Array.from({ length: 6 }, () => capped.processing.getInvoice(invoice.id).then(() => finished.push(Date.now() - started))));
+    finished.sort((a, b) => a - b);
+    // Two at a time: the calls finish in three waves of two, about 150 ms apart.
+    expect(finished[2] - finished[1]).toBeGreaterThan(75);
+    expect(finished[4] - finished[3]).toBeGreaterThan(75);
+    expect(finished[5]).toBeGreaterThanOrEqual(3 * 150 - 20);
+  });
+
+  it('keeps API keys, tokens and card data out of every error', async () => {
+    const wrongKey = extraHarness({ apiKey: 'wrong-secret-key-0042' });
+    const { invoice, invoiceAccessToken } = await createInvoice(gw);
+    await control.expireTokens();
+    const errors = [
+      await caught(wrongKey.processing.getInvoice(invoice.id)),
+      await caught(
+        gw.processing.createPayment(invoice.id, invoiceAccessToken.payload, {
+          flow: { type: 'PaymentFlowInstant' },
+          payer: { payerType: 'CustomerPayer', customerID: 'nobody' },
+          externalID: 'pay-secret-test',
+        }),
+      ),
+      await caught(
+        gw.processing.createPaymentResource({
+          paymentTool: { paymentToolType: 'CardData', cardNumber: '4242424242424241', expDate: '12/30', cvv: '987', cardHolder: 'JOHN DOE' },
+          clientInfo: { fingerprint: 'fp' },
+        }),
+      ),
+      await caught(wrongKey.wallet.tokenizeBankCard({ type: 'BankCard', cardNumber: CARD_OK, expDate: '12/30', cvv: '987', cardHolder: 'JOHN DOE' })),
+    ];
+    await control.fault({ operation: 'tokenizeBankCard', kind: 'reset_after_effect', count: 1 });
+    errors.push(await caught(tokenizeCard(gw)));
+    expect(errors.map((e) => e.kind)).toEqual(['unauthorized', 'unauthorized', 'invalid_request', 'unauthorized', 'unknown_outcome']);
+    for (const error of errors) {
+      const printed = [error.message, error.stack ?? '', inspect(error, { depth: 10 }), JSON.stringify(error)].join('\n');
+      for (const secret of ['wrong-secret-key-0042', SANDBOX_KEY, invoiceAccessToken.payload, '4242424242424241', CARD_OK, '"cvv"', 'Bearer']) {
+        expect(printed).not.toContain(secret);
+      }
+    }
+  });
+});

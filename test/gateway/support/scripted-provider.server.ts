@@ -1,0 +1,124 @@
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** One request as the scripted server received it. */
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  receivedAt: number;
+}
+
+/** Answers one request; may also misbehave (destroy the socket, never answer). */
+export type ScriptedReply = (res: http.ServerResponse, req: ReceivedRequest) => void;
+
+export const json =
+  (status: number, body?: unknown, headers: http.OutgoingHttpHeaders = {}): ScriptedReply =>
+  (res) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    res.end(body === undefined ? undefined : JSON.stringify(body));
+  };
+
+export const raw =
+  (status: number, text: string): ScriptedReply =>
+  (res) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(text);
+  };
+
+/** Cuts the connection without a response, after the request was read: the provider may have acted. */
+export const reset: ScriptedReply = (res) => res.socket?.destroy();
+
+/** Never answers. */
+export const hang: ScriptedReply = () => undefined;
+
+/** Answers after a delay. */
+export const after =
+  (ms: number, reply: ScriptedReply): ScriptedReply =>
+  (res, req) => {
+    setTimeout(() => reply(res, req), ms);
+  };
+
+/**
+ * A tiny local HTTP server for the client's own tests: replies come from a queue (then a default), every
+ * request is recorded, and the number of requests being handled at once is tracked.
+ */
+export class ScriptedProviderServer {
+  readonly requests: ReceivedRequest[] = [];
+  maxInFlight = 0;
+  private inFlight = 0;
+  private readonly queue: ScriptedReply[] = [];
+  private fallback: ScriptedReply = json(200, {});
+  private readonly sockets = new Set<Socket>();
+  private readonly server = http.createServer((req, res) => this.handle(req, res));
+
+  static async start(): Promise<ScriptedProviderServer> {
+    const s = new ScriptedProviderServer();
+    s.server.on('connection', (socket) => {
+      s.sockets.add(socket);
+      socket.on('close', () => s.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => s.server.listen(0, '127.0.0.1', resolve));
+    return s;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** TCP connections the client currently holds open (keep-alive sockets included). */
+  get openConnections(): number {
+    return this.sockets.size;
+  }
+
+  /** Replies for the next requests, in order; after them every request gets the default. */
+  reply(...replies: ScriptedReply[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  byDefault(reply: ScriptedReply): this {
+    this.fallback = reply;
+    return this;
+  }
+
+  clear(): void {
+    this.requests.length = 0;
+    this.queue.length = 0;
+    this.fallback = json(200, {});
+    this.maxInFlight = 0;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const received: ReceivedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
+      this.requests.push(received);
+      this.inFlight += 1;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      let done = false;
+      const finish = () => {
+        if (!done) {
+          done = true;
+          this.inFlight -= 1;
+        }
+      };
+      res.on('close', finish);
+      res.on('finish', finish);
+      (this.queue.shift() ?? this.fallback)(res, received);
+    });
+  }
+}
