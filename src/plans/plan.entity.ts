@@ -66,7 +66,8 @@ export class Plan {
   @Column({ type: 'varchar', length: 10, default: 'active' })
   status: PlanStatus;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
   @UpdateDateColumn({ type: 'timestamptz' })

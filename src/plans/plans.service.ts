@@ -1,0 +1,130 @@
+import { Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
+import { parseDuration } from '../common/duration';
+import { Page, paginate } from '../common/http/pagination';
+import { AppConfig } from '../config/app-config';
+import { CreatePlanDto } from './create-plan.dto';
+import { ListPlansQueryDto } from './list-plans-query.dto';
+import { Plan, PlanDunning, PlanLine } from './plan.entity';
+import { PlanDunningDto } from './plan-dunning.dto';
+import { UpdatePlanDto } from './update-plan.dto';
+
+/** The dunning ladder that applies to a plan's subscriptions: the plan's own, else the environment's. */
+export interface EffectiveDunning {
+  retryDelaysMs: number[];
+  retryDelays: string[];
+  finalAction: 'cancel' | 'unpaid';
+}
+
+/** Plans are price lists: created, renamed, archived; never repriced (a new price is a new plan). */
+@Injectable()
+export class PlansService {
+  constructor(
+    @InjectRepository(Plan) private readonly plans: Repository<Plan>,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(dto: CreatePlanDto): Promise<Plan> {
+    const lines: PlanLine[] = dto.lines.map((line) => ({
+      product: line.product,
+      price: line.price,
+      quantity: line.quantity ?? 1,
+      ...(line.taxRate !== undefined ? { taxRate: line.taxRate } : {}),
+    }));
+    // The DTO already bounds the total to 10^15, so this sum of safe integers is exact.
+    const amount = lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
+    // Timestamps come from the clock (test clock included) with millisecond precision, which is also
+    // what the list cursor carries: a microsecond database default could skip rows between pages.
+    const now = this.clock.now();
+    const plan = this.plans.create({
+      name: dto.name,
+      product: dto.product,
+      description: dto.description ?? null,
+      currency: dto.currency,
+      interval: dto.interval,
+      intervalCount: dto.intervalCount ?? 1,
+      trialDays: dto.trialDays ?? 0,
+      lines,
+      amount,
+      shopId: dto.shopId ?? this.config.providerShopId,
+      dunning: dto.dunning ? toDunning(dto.dunning) : null,
+      metadata: dto.metadata ?? {},
+      status: 'active',
+      createdAt: now,
+      updatedAt: now,
+    });
+    return this.plans.save(plan);
+  }
+
+  /** Newest first, keyset-paginated; optionally only active or only archived plans. */
+  list(query: ListPlansQueryDto): Promise<Page<Plan>> {
+    const builder = this.plans.createQueryBuilder('plan');
+    if (query.status) builder.where('plan.status = :status', { status: query.status });
+    return paginate(builder, query);
+  }
+
+  /** The plan, archived or not; 404 when there is none. */
+  async get(id: string): Promise<Plan> {
+    const plan = await this.plans.findOneBy({ id });
+    if (!plan) throw new NotFoundException(`plan ${id} not found`);
+    return plan;
+  }
+
+  /**
+   * Changes name, description, dunning or metadata. An archived plan can still be edited: its existing
+   * subscriptions go on and follow its dunning. An empty body changes nothing (not even updatedAt).
+   */
+  async update(id: string, dto: UpdatePlanDto): Promise<Plan> {
+    const changes: Partial<Plan> = {};
+    if (dto.name !== undefined) changes.name = dto.name;
+    if (dto.description !== undefined) changes.description = dto.description;
+    if (dto.dunning !== undefined) changes.dunning = dto.dunning ? toDunning(dto.dunning) : null;
+    if (dto.metadata !== undefined) changes.metadata = dto.metadata;
+    if (Object.keys(changes).length === 0) return this.get(id);
+    // One UPDATE of just these columns: a concurrent archive is never overwritten by a stale read.
+    // (TypeORM's deep-partial type cannot express Record<string, unknown>; the values are plain Plan fields.)
+    const result = await this.plans.update({ id }, { ...changes, updatedAt: this.clock.now() } as QueryDeepPartialEntity<Plan>);
+    if (!result.affected) throw new NotFoundException(`plan ${id} not found`);
+    return this.get(id);
+  }
+
+  /** No new subscriptions from now on; existing ones go on. Archiving an archived plan changes nothing. */
+  async archive(id: string): Promise<Plan> {
+    await this.plans.update({ id, status: 'active' }, { status: 'archived', updatedAt: this.clock.now() });
+    return this.get(id);
+  }
+
+  /** The plan a new subscription may use: 404 when unknown, 422 when archived. */
+  async getForSubscription(id: string): Promise<Plan> {
+    const plan = await this.get(id);
+    if (plan.status === 'archived') {
+      throw new UnprocessableEntityException(`plan ${id} is archived: subscribe to an active plan`);
+    }
+    return plan;
+  }
+
+  /** The plan's own ladder when it has one, else DUNNING_RETRY_DELAYS / DUNNING_FINAL_ACTION. */
+  effectiveDunning(plan: Plan): EffectiveDunning {
+    if (plan.dunning) {
+      return {
+        retryDelays: [...plan.dunning.retryDelays],
+        retryDelaysMs: plan.dunning.retryDelays.map(parseDuration),
+        finalAction: plan.dunning.finalAction,
+      };
+    }
+    return {
+      retryDelays: [...this.config.dunningRetryDelays],
+      retryDelaysMs: [...this.config.dunningRetryDelaysMs],
+      finalAction: this.config.dunningFinalAction,
+    };
+  }
+}
+
+/** A plain object for the jsonb column (not the DTO instance with its class). */
+function toDunning(dto: PlanDunningDto): PlanDunning {
+  return { retryDelays: [...dto.retryDelays], finalAction: dto.finalAction };
+}

@@ -1,0 +1,224 @@
+import { IANAZone } from 'luxon';
+
+/**
+ * Calendar math for billing periods: pure functions, no clock, no Nest.
+ *
+ * Every period is derived from the anchor (period k = anchor's local date-time + k × interval), never
+ * chained from the previous period, so a clamped month end (Jan 31 → Feb 28) does not drift into later
+ * months (Mar 31, not Mar 28). Arithmetic is done on the local wall-clock in the subscription's IANA
+ * zone, then turned back into an instant:
+ * - a wall-clock time that does not exist (spring-forward gap) becomes the first instant after the gap;
+ * - a wall-clock time that exists twice (fall-back) becomes the earlier of the two instants.
+ * (Zones that once skipped a whole calendar day, Pacific/Kiritimati 1994-12-31 and Pacific/Apia
+ * 2011-12-30, make a 00:00 daily period due that day start with the next one; those days are past.)
+ */
+
+export type BillingInterval = 'day' | 'week' | 'month' | 'year';
+
+const MS_PER_MINUTE = 60_000;
+const MS_PER_DAY = 86_400_000;
+
+/** Upper bound on one period: the plan rule "one period is at most 3 years". */
+const MAX_COUNT: Record<BillingInterval, number> = { day: 1096, week: 156, month: 36, year: 3 };
+
+/** Average lengths, only used to estimate an index before correcting it exactly. */
+const AVERAGE_MS: Record<BillingInterval, number> = {
+  day: MS_PER_DAY,
+  week: 7 * MS_PER_DAY,
+  month: (365.2425 / 12) * MS_PER_DAY,
+  year: 365.2425 * MS_PER_DAY,
+};
+
+/** Local wall-clock fields; month is 1..12. */
+interface LocalDateTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millisecond: number;
+}
+
+// An IANA name is one or more `/`-separated segments, each starting with an uppercase letter
+// ("UTC", "Europe/Moscow", "America/Argentina/Buenos_Aires", "Etc/GMT+3"). This keeps out fixed offsets
+// such as "+03:00" that newer ICU versions accept as a time zone but that have no DST rules or history.
+const IANA_NAME = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)*$/;
+
+// Checking a name builds an Intl formatter (about 0.1 ms), so known-good names are remembered. Only
+// valid names are kept, so the cache is bounded by the tz database (about 600 names).
+const validZones = new Set<string>();
+
+/** True for IANA zone names the runtime knows ('UTC', 'Europe/Moscow'); false for offsets and garbage. */
+export function isValidTimeZone(zone: string): boolean {
+  if (validZones.has(zone)) return true;
+  const valid = typeof zone === 'string' && zone.length <= 64 && IANA_NAME.test(zone) && IANAZone.isValidZone(zone);
+  if (valid) validZones.add(zone);
+  return valid;
+}
+
+/** The plan rule "one period is at most 3 years": day ≤ 1096, week ≤ 156, month ≤ 36, year ≤ 3. */
+export function maxPeriodWithinThreeYears(interval: BillingInterval, count: number): boolean {
+  return Object.hasOwn(MAX_COUNT, interval) && Number.isInteger(count) && count >= 1 && count <= MAX_COUNT[interval];
+}
+
+/** Start of period `index` (0-based): the anchor's local date-time in `timezone` plus index × count units. */
+export function periodStart(anchor: Date, timezone: string, interval: BillingInterval, intervalCount: number, index: number): Date {
+  checkCount(interval, intervalCount);
+  checkIndex(index, 'index');
+  // Period 0 is the anchor itself, even when it is the second occurrence of an ambiguous local time.
+  if (index === 0) return new Date(checkDate(anchor, 'anchor'));
+  const zone = ianaZone(timezone);
+  const local = toLocal(checkDate(anchor, 'anchor'), zone);
+  return fromLocal(addUnits(local, interval, index * intervalCount), zone);
+}
+
+/** End of period `index` = start of period `index + 1`. */
+export function periodEnd(anchor: Date, timezone: string, interval: BillingInterval, intervalCount: number, index: number): Date {
+  checkIndex(index, 'index');
+  return periodStart(anchor, timezone, interval, intervalCount, index + 1);
+}
+
+/**
+ * The smallest k ≥ 0 with periodStart(k) ≥ instant (the first period a resumed subscription bills).
+ * Estimated from the average period length, then corrected by a few exact steps, so a subscription
+ * paused for decades costs the same as one paused for a day.
+ */
+export function firstPeriodIndexAtOrAfter(
+  anchor: Date,
+  timezone: string,
+  interval: BillingInterval,
+  intervalCount: number,
+  instant: Date,
+): number {
+  checkCount(interval, intervalCount);
+  const anchorMs = checkDate(anchor, 'anchor');
+  const target = checkDate(instant, 'instant');
+  if (target <= anchorMs) return 0;
+  const start = (k: number) => periodStart(anchor, timezone, interval, intervalCount, k).getTime();
+  let k = Math.max(0, Math.floor((target - anchorMs) / (AVERAGE_MS[interval] * intervalCount)));
+  // The estimate is off by at most a couple of periods (month lengths, DST hours); walk to the exact answer.
+  while (k > 0 && start(k - 1) >= target) k--;
+  while (start(k) < target) k++;
+  return k;
+}
+
+/** `start` plus `days` calendar days in `timezone`, keeping the local time of day (a trial's end). */
+export function addTrialDays(start: Date, timezone: string, days: number): Date {
+  checkIndex(days, 'days');
+  if (days === 0) return new Date(checkDate(start, 'start'));
+  const zone = ianaZone(timezone);
+  return fromLocal(addUnits(toLocal(checkDate(start, 'start'), zone), 'day', days), zone);
+}
+
+function ianaZone(timezone: string): IANAZone {
+  if (!isValidTimeZone(timezone)) throw new RangeError(`"${timezone}" is not an IANA time zone (e.g. Europe/Moscow, UTC)`);
+  return IANAZone.create(timezone);
+}
+
+function checkCount(interval: BillingInterval, count: number): void {
+  if (!Object.hasOwn(MAX_COUNT, interval)) throw new RangeError(`interval must be day, week, month or year, got "${String(interval)}"`);
+  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`intervalCount must be an integer ≥ 1, got ${count}`);
+}
+
+function checkIndex(value: number, name: string): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be an integer ≥ 0, got ${value}`);
+}
+
+function checkDate(date: Date, name: string): number {
+  const ms = date instanceof Date ? date.getTime() : NaN;
+  if (Number.isNaN(ms)) throw new RangeError(`${name} must be a valid Date`);
+  return ms;
+}
+
+/** Milliseconds of a wall-clock reading as if it were UTC (setUTCFullYear keeps years < 100 literal). */
+function wallMs(local: LocalDateTime): number {
+  const d = new Date(0);
+  d.setUTCFullYear(local.year, local.month - 1, local.day);
+  d.setUTCHours(local.hour, local.minute, local.second, local.millisecond);
+  return d.getTime();
+}
+
+function fromWallMs(ms: number): LocalDateTime {
+  const d = new Date(ms);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    millisecond: d.getUTCMilliseconds(),
+  };
+}
+
+function offsetMs(zone: IANAZone, instant: number): number {
+  return zone.offset(instant) * MS_PER_MINUTE;
+}
+
+function toLocal(instant: number, zone: IANAZone): LocalDateTime {
+  return fromWallMs(instant + offsetMs(zone, instant));
+}
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysInMonth(year: number, month: number): number {
+  return month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1];
+}
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** Adds calendar units to a wall-clock reading; month and year ends are clamped (Jan 31 + 1 month = Feb 28/29). */
+function addUnits(local: LocalDateTime, interval: BillingInterval, amount: number): LocalDateTime {
+  switch (interval) {
+    case 'day':
+    case 'week': {
+      const days = interval === 'week' ? amount * 7 : amount;
+      // Whole calendar days on the wall clock, so a day around a DST change is 23 or 25 hours long.
+      const date = fromWallMs(wallMs({ ...local, hour: 0, minute: 0, second: 0, millisecond: 0 }) + days * MS_PER_DAY);
+      return { ...local, year: date.year, month: date.month, day: date.day };
+    }
+    case 'month':
+    case 'year': {
+      const months = interval === 'year' ? amount * 12 : amount;
+      const total = local.year * 12 + (local.month - 1) + months;
+      const year = Math.floor(total / 12);
+      const month = (total % 12) + 1;
+      return { ...local, year, month, day: Math.min(local.day, daysInMonth(year, month)) };
+    }
+  }
+}
+
+/**
+ * The instant a wall-clock reading denotes in `zone`: the earlier one when it occurs twice (fall-back),
+ * the first instant after the gap when it does not occur (spring-forward).
+ */
+function fromLocal(local: LocalDateTime, zone: IANAZone): Date {
+  const wall = wallMs(local);
+  if (Number.isNaN(wall)) throw new RangeError('the period falls outside the dates this calendar supports');
+  // Offsets in force around this wall time; real zones change offset at most once within such a window.
+  const before = offsetMs(zone, wall - 2 * MS_PER_DAY);
+  const after = offsetMs(zone, wall + 2 * MS_PER_DAY);
+  const candidates = [...new Set([before, after])]
+    .map((offset) => wall - offset)
+    .filter((instant) => instant + offsetMs(zone, instant) === wall)
+    .sort((a, b) => a - b);
+  if (candidates.length > 0) return new Date(candidates[0]);
+  // A gap: the transition instant T satisfies T + before <= wall < T + after. Search for the first
+  // instant in that window that already uses the later offset.
+  let low = wall - Math.max(before, after);
+  let high = wall - Math.min(before, after);
+  if (offsetMs(zone, low) === offsetMs(zone, high)) {
+    // Not a simple two-offset gap (should not happen with tzdata); fall back to the pre-gap reading.
+    return new Date(wall - before);
+  }
+  const highOffset = offsetMs(zone, high);
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (offsetMs(zone, mid) === highOffset) high = mid;
+    else low = mid;
+  }
+  return new Date(high);
+}
