@@ -37,7 +37,8 @@ export class CustomerBinding {
   @Column({ type: 'varchar', length: 40, nullable: true })
   cardPaymentSystem: string | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
   @UpdateDateColumn({ type: 'timestamptz' })

@@ -56,7 +56,8 @@ export class Customer {
   @Column({ type: 'timestamptz', nullable: true })
   readyAt: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
   @UpdateDateColumn({ type: 'timestamptz' })

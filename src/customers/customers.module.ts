@@ -1,4 +1,17 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GatewayModule } from '../gateway/gateway.module';
+import { CustomerSyncService } from './customer-sync.service';
+import { CustomerBinding } from './customer-binding.entity';
+import { Customer } from './customer.entity';
+import { CustomersController } from './customers.controller';
+import { CustomersService } from './customers.service';
 
-@Module({})
+/** Customers, card bindings and the follower that keeps them in step with the provider. */
+@Module({
+  imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule],
+  controllers: [CustomersController],
+  providers: [CustomersService, CustomerSyncService],
+  exports: [CustomersService, CustomerSyncService],
+})
 export class CustomersModule {}

@@ -1,0 +1,73 @@
+import type { CustomerBinding } from './customer-binding.entity';
+import type { Customer } from './customer.entity';
+
+export interface CardResponse {
+  bin: string | null;
+  lastDigits: string | null;
+  paymentSystem: string | null;
+}
+
+export interface CustomerResponse {
+  id: string;
+  providerCustomerId: string;
+  status: Customer['status'];
+  card: CardResponse | null;
+  readyAt: string | null;
+  email: string | null;
+  phone: string | null;
+  metadata: Record<string, unknown>;
+  shopId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The creation answer: the only place the customer access token ever appears. */
+export interface CreatedCustomerResponse extends CustomerResponse {
+  customerAccessToken: string;
+}
+
+export interface BindingResponse {
+  id: string;
+  customerId: string;
+  providerBindingId: string | null;
+  /** `api`: started through POST .../bindings; `hosted_form`: found in the provider's events. */
+  source: 'api' | 'hosted_form';
+  status: 'pending' | 'succeeded' | 'failed';
+  errorCode: string | null;
+  card: CardResponse | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toCustomerResponse(customer: Customer): CustomerResponse {
+  const hasCard = customer.activeBindingId !== null && (customer.cardBin !== null || customer.cardLastDigits !== null);
+  return {
+    id: customer.id,
+    providerCustomerId: customer.providerCustomerId,
+    status: customer.status,
+    card: hasCard ? { bin: customer.cardBin, lastDigits: customer.cardLastDigits, paymentSystem: customer.cardPaymentSystem } : null,
+    readyAt: customer.readyAt ? customer.readyAt.toISOString() : null,
+    email: customer.email,
+    phone: customer.phone,
+    metadata: customer.metadata,
+    shopId: customer.shopId,
+    createdAt: customer.createdAt.toISOString(),
+    updatedAt: customer.updatedAt.toISOString(),
+  };
+}
+
+export function toBindingResponse(binding: CustomerBinding): BindingResponse {
+  const hasCard = binding.cardBin !== null || binding.cardLastDigits !== null;
+  return {
+    id: binding.id,
+    customerId: binding.customerId,
+    providerBindingId: binding.providerBindingId,
+    source: binding.externalId === null ? 'hosted_form' : 'api',
+    // `unknown` is our own bookkeeping (the create call's answer was lost); to the caller it is still in progress.
+    status: binding.status === 'unknown' ? 'pending' : binding.status,
+    errorCode: binding.errorCode,
+    card: hasCard ? { bin: binding.cardBin, lastDigits: binding.cardLastDigits, paymentSystem: binding.cardPaymentSystem } : null,
+    createdAt: binding.createdAt.toISOString(),
+    updatedAt: binding.updatedAt.toISOString(),
+  };
+}

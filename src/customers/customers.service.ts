@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { BadGatewayException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, QueryDeepPartialEntity, Repository } from 'typeorm';
+import { Page, paginate } from '../common/http/pagination';
+import { AppConfig } from '../config/app-config';
+import { ProcessingGateway } from '../gateway/processing.gateway';
+import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
+import { ProviderError } from '../gateway/provider-error';
+import { CustomerSyncService } from './customer-sync.service';
+import { CustomerBinding } from './customer-binding.entity';
+import { Customer } from './customer.entity';
+import { BindingResponse, CreatedCustomerResponse, CustomerResponse, toBindingResponse, toCustomerResponse } from './customer.response';
+import type { CreateCustomerDto } from './dto/create-customer.dto';
+import type { StartBindingDto } from './dto/start-binding.dto';
+import { httpErrorForProvider } from './provider-failure';
+import { cardSummaryFrom } from './sync-schedule';
+
+/** Stable provider externalIDs (≤ 40 characters) derived from our own ids, so a repeated call finds the same object. */
+export const customerExternalId = (customerId: string): string => `c${customerId.replace(/-/g, '')}`;
+export const bindingExternalId = (bindingId: string): string => `b${bindingId.replace(/-/g, '')}`;
+
+/** Until the follower first looks at a new binding; it is moved to "now" once the provider has answered. */
+const FIRST_LOOK_AFTER_INTENT_SECONDS = 10;
+
+/**
+ * Customers and their card bindings. The provider owns the truth; this service starts things there and keeps
+ * rows the follower (CustomerSyncService) then keeps up to date. Never holds a transaction across a provider call.
+ */
+@Injectable()
+export class CustomersService {
+  private readonly logger = new Logger(CustomersService.name);
+
+  constructor(
+    @InjectRepository(Customer) private readonly customers: Repository<Customer>,
+    @InjectRepository(CustomerBinding) private readonly bindings: Repository<CustomerBinding>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly gateway: ProcessingGateway,
+    private readonly sync: CustomerSyncService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Creates the customer at the provider, then stores it. The access token is handed back in this answer only:
+   * it is neither stored nor logged.
+   */
+  async create(dto: CreateCustomerDto): Promise<CreatedCustomerResponse> {
+    const id = randomUUID();
+    const shopId = dto.shopId ?? this.config.providerShopId;
+    const metadata = dto.metadata ?? {};
+    let created: CustomerAndToken;
+    try {
+      created = await this.gateway.createCustomer({
+        shopID: shopId,
+        contactInfo: { ...(dto.email !== undefined && { email: dto.email }), ...(dto.phone !== undefined && { phoneNumber: dto.phone }) },
+        metadata: { ...metadata, daemonCustomerId: id },
+        externalID: customerExternalId(id),
+      });
+    } catch (error) {
+      throw this.providerFailure(error, 'create the customer');
+    }
+
+    await this.customers
+      .createQueryBuilder()
+      .insert()
+      .values({
+        id,
+        providerCustomerId: created.customer.id,
+        shopId,
+        email: dto.email ?? null,
+        phone: dto.phone ?? null,
+        // jsonb takes the object as it is; TypeORM's deep-partial type cannot express `unknown` values.
+        metadata: metadata as QueryDeepPartialEntity<Record<string, unknown>>,
+        status: created.customer.status === 'ready' ? 'ready' : 'unready',
+        // Database time, the follower's clock: it starts following the new customer at once.
+        nextSyncAt: () => 'now()',
+      })
+      .execute();
+    const customer = await this.customers.findOneByOrFail({ id });
+    return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
+  }
+
+  async get(id: string): Promise<CustomerResponse> {
+    return toCustomerResponse(await this.find(id));
+  }
+
+  async list(options: { limit?: number; cursor?: string }): Promise<Page<CustomerResponse>> {
+    const page = await paginate(this.customers.createQueryBuilder('customer'), options);
+    return { items: page.items.map(toCustomerResponse), nextCursor: page.nextCursor };
+  }
+
+  async listBindings(customerId: string, options: { limit?: number; cursor?: string }): Promise<Page<BindingResponse>> {
+    await this.find(customerId);
+    const query = this.bindings.createQueryBuilder('binding').where('binding.customerId = :customerId', { customerId });
+    const page = await paginate(query, options);
+    return { items: page.items.map(toBindingResponse), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * Starts a binding with a card the merchant tokenized. The intent (a pending row with its externalID) is written
+   * first, then the provider is called outside any transaction, then its answer is recorded. When the answer is
+   * lost the row becomes `unknown` and the follower finds the binding in the customer's events by that externalID.
+   */
+  async startBinding(customerId: string, dto: StartBindingDto): Promise<{ id: string; status: 'pending' }> {
+    const customer = await this.find(customerId);
+    const bindingId = randomUUID();
+    const externalId = bindingExternalId(bindingId);
+    await this.dataSource.transaction(async (em) => {
+      // Customer first, like the follower, so the two never wait on each other in opposite order. The early sync
+      // time makes the follower look even if this process dies before the provider answers.
+      await em.query(`UPDATE customers SET next_sync_at = LEAST(next_sync_at, now() + make_interval(secs => $2)) WHERE id = $1`, [
+        customer.id,
+        FIRST_LOOK_AFTER_INTENT_SECONDS,
+      ]);
+      await em.getRepository(CustomerBinding).insert({ id: bindingId, customerId: customer.id, externalId, status: 'pending' });
+    });
+
+    let binding: ProviderBinding;
+    try {
+      binding = await this.gateway.createBinding(customer.providerCustomerId, {
+        paymentResource: { paymentToolToken: dto.paymentToolToken, paymentSession: dto.paymentSession },
+        externalID: externalId,
+      });
+    } catch (error) {
+      // A 409 says a binding with our externalID exists after all: that one is followed, not undone.
+      if (error instanceof ProviderError && error.isDefinitelyNotApplied && error.kind !== 'conflict') {
+        // Nothing exists at the provider: undo the intent, so a refused request changes nothing.
+        await this.dataSource.query(`DELETE FROM customer_bindings WHERE id = $1 AND provider_binding_id IS NULL`, [bindingId]);
+        throw this.providerFailure(error, 'start the binding');
+      }
+      // The binding may exist: keep the row and let the follower resolve it from the events.
+      this.logger.warn(`Binding ${bindingId} of customer ${customer.id}: create-binding outcome unknown, the follower will resolve it: ${describe(error)}`);
+      await this.dataSource.query(`UPDATE customer_bindings SET status = 'unknown', updated_at = now() WHERE id = $1 AND status = 'pending'`, [bindingId]);
+      await this.followNow(customer.id);
+      return { id: bindingId, status: 'pending' };
+    }
+
+    const card = cardSummaryFrom(binding.paymentResource?.paymentToolDetails);
+    // Only a row still in progress takes the answer: the follower may already have recorded a later status.
+    await this.bindings
+      .createQueryBuilder()
+      .update()
+      .set({
+        providerBindingId: binding.id,
+        status: binding.status,
+        errorCode: binding.status === 'failed' ? (binding.error?.code ?? null) : null,
+        ...(card && { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem }),
+      })
+      .where('id = :id AND status IN (:...open)', { id: bindingId, open: ['pending', 'unknown'] })
+      .execute();
+    await this.followNow(customer.id);
+    return { id: bindingId, status: 'pending' };
+  }
+
+  /** Reads the provider now, as the follower would, and answers the customer. */
+  async refresh(id: string): Promise<CustomerResponse> {
+    const result = await this.sync.syncNow(id);
+    if (!result) throw notFound(id);
+    if (result.outcome === 'not_found') {
+      throw new BadGatewayException(`The provider no longer knows customer ${id}; the daemon has stopped following it`);
+    }
+    if (result.error) throw httpErrorForProvider(result.error, 'read the customer');
+    if (result.outcome === 'error') throw new Error(`Refreshing customer ${id} failed; see the daemon log`);
+    return this.get(id);
+  }
+
+  private async find(id: string): Promise<Customer> {
+    const customer = await this.customers.findOneBy({ id });
+    if (!customer) throw notFound(id);
+    return customer;
+  }
+
+  /** The follower looks at the customer on its next pass (an earlier time already set stays). */
+  private async followNow(customerId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE customers SET next_sync_at = LEAST(next_sync_at, now()) WHERE id = $1`, [customerId]);
+  }
+
+  private providerFailure(error: unknown, action: string): Error {
+    if (!(error instanceof ProviderError)) return error instanceof Error ? error : new Error(String(error));
+    this.logger.warn(`Could not ${action}: ${error.message}`);
+    return httpErrorForProvider(error, action);
+  }
+}
+
+function notFound(id: string): NotFoundException {
+  return new NotFoundException(`Customer ${id} not found`);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

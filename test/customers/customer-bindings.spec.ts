@@ -1,0 +1,199 @@
+import { startTestApp, TestApp } from '../support/test-app';
+import { resetDatabase } from '../support/test-database';
+import {
+  bindCard,
+  createCustomer,
+  dataSource,
+  getCustomer,
+  INSUFFICIENT_FUNDS_CARD,
+  listBindings,
+  providerBindings,
+  SECOND_SUCCESS_CARD,
+  sleep,
+  SUCCESS_CARD,
+  syncUntil,
+  syncUntilBindingsSettled,
+  tableText,
+  THREE_DS_FAILURE_CARD,
+  tokenizeCard,
+} from './customer-test-helpers';
+
+describe('Card bindings and the follower', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  beforeEach(async () => {
+    await resetDatabase();
+  });
+
+  const nextSyncAt = async (customerId: string): Promise<Date | null> =>
+    (await dataSource(testApp).query<{ next_sync_at: Date | null }[]>('SELECT next_sync_at FROM customers WHERE id = $1', [customerId]))[0].next_sync_at;
+
+  it('binds a card from the merchant form: 202 pending, then ready with the card once the follower has looked', async () => {
+    const customer = await createCustomer(testApp, { email: 'payer@example.com' });
+    const accepted = await bindCard(testApp, customer.id, SUCCESS_CARD);
+    expect(accepted).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'pending' });
+
+    const { value: ready, totals } = await syncUntil(testApp, async () => {
+      const read = await getCustomer(testApp, customer.id);
+      return read.status === 'ready' ? read : undefined;
+    });
+    expect(totals.becameReady).toBe(1);
+    expect(ready.card).toEqual({ bin: '424242', lastDigits: '4242', paymentSystem: 'visa' });
+    expect(ready.readyAt).toEqual(expect.any(String));
+
+    const [binding] = await listBindings(testApp, customer.id);
+    expect(binding).toMatchObject({ id: accepted.id, customerId: customer.id, source: 'api', status: 'succeeded', errorCode: null });
+    expect(binding.providerBindingId).toEqual(expect.any(String));
+    expect(JSON.stringify(binding)).not.toMatch(/paymentToolToken|paymentSession/);
+
+    // The provider saw one binding carrying our externalID.
+    const atProvider = await providerBindings(testApp, customer.providerCustomerId);
+    expect(atProvider.map((b) => b.externalID)).toEqual([`b${accepted.id.replace(/-/g, '')}`]);
+
+    // Nothing left to learn: the follower stops following it.
+    expect(await nextSyncAt(customer.id)).toBeNull();
+    // No card number, token or session anywhere.
+    const stored = `${await tableText(testApp, 'customers')}\n${await tableText(testApp, 'customer_bindings')}`;
+    expect(stored).not.toContain(SUCCESS_CARD);
+    expect(stored).not.toContain(atProvider[0].paymentResource.paymentToolToken);
+    expect(stored).not.toContain(atProvider[0].paymentResource.paymentSession);
+    expect(JSON.stringify(ready)).not.toContain(SUCCESS_CARD);
+
+    const metrics = await testApp.api().get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/billing_customers_synced_total\{result="became_ready"\} [1-9]/);
+  });
+
+  it.each([
+    ['insufficient funds', INSUFFICIENT_FUNDS_CARD],
+    ['3-D Secure failure', THREE_DS_FAILURE_CARD],
+  ])('records a failed binding (%s) with its code and keeps the customer unready', async (_name, card) => {
+    const customer = await createCustomer(testApp);
+    const accepted = await bindCard(testApp, customer.id, card);
+
+    const [binding] = await syncUntilBindingsSettled(testApp, customer.id, 1);
+    expect(binding).toMatchObject({ id: accepted.id, status: 'failed', errorCode: expect.stringMatching(/_failed$/) });
+
+    const read = await getCustomer(testApp, customer.id);
+    expect(read).toMatchObject({ status: 'unready', card: null, readyAt: null });
+    // Still unready: the follower keeps looking (the payer may try another card).
+    expect(await nextSyncAt(customer.id)).not.toBeNull();
+  });
+
+  it('makes the newest successful binding the active card', async () => {
+    const customer = await createCustomer(testApp);
+    await bindCard(testApp, customer.id, SUCCESS_CARD);
+    await syncUntil(testApp, async () => (await getCustomer(testApp, customer.id)).card?.lastDigits === '4242');
+    const firstReadyAt = (await getCustomer(testApp, customer.id)).readyAt;
+
+    // A failing card does not replace it.
+    await bindCard(testApp, customer.id, INSUFFICIENT_FUNDS_CARD);
+    await syncUntilBindingsSettled(testApp, customer.id, 2);
+    expect((await getCustomer(testApp, customer.id)).card).toEqual({ bin: '424242', lastDigits: '4242', paymentSystem: 'visa' });
+
+    const second = await bindCard(testApp, customer.id, SECOND_SUCCESS_CARD);
+    const { value } = await syncUntil(testApp, async () => {
+      const read = await getCustomer(testApp, customer.id);
+      return read.card?.lastDigits === '4444' ? read : undefined;
+    });
+    expect(value.card).toEqual({ bin: '555555', lastDigits: '4444', paymentSystem: 'mastercard' });
+    expect(value.status).toBe('ready');
+    expect(value.readyAt).toBe(firstReadyAt);
+
+    const rows = await dataSource(testApp).query<{ active_binding_id: string }[]>('SELECT active_binding_id FROM customers WHERE id = $1', [customer.id]);
+    const secondRow = (await listBindings(testApp, customer.id)).find((b) => b.id === second.id);
+    expect(rows[0].active_binding_id).toBe(secondRow?.providerBindingId);
+  });
+
+  it('finds a binding made through the hosted payment form on its own', async () => {
+    const customer = await createCustomer(testApp);
+    const form = await fetch(`${testApp.sandbox.url}/sandbox/hosted-form`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        customerID: customer.providerCustomerId,
+        customerAccessToken: customer.customerAccessToken ?? '',
+        cardNumber: SUCCESS_CARD,
+        expDate: '12/30',
+        cvv: '123',
+        cardHolder: 'TEST',
+        consent: 'on',
+      }).toString(),
+    });
+    expect(form.status).toBe(200);
+
+    const { value } = await syncUntil(testApp, async () => {
+      const read = await getCustomer(testApp, customer.id);
+      return read.status === 'ready' ? read : undefined;
+    });
+    expect(value.card).toEqual({ bin: '424242', lastDigits: '4242', paymentSystem: 'visa' });
+    const bindings = await listBindings(testApp, customer.id);
+    expect(bindings).toHaveLength(1);
+    expect(bindings[0]).toMatchObject({ source: 'hosted_form', status: 'succeeded' });
+    const externalIds = await dataSource(testApp).query<{ external_id: string | null }[]>('SELECT external_id FROM customer_bindings');
+    expect(externalIds).toEqual([{ external_id: null }]);
+  });
+
+  it('refresh reads the provider at once and answers the customer', async () => {
+    const customer = await createCustomer(testApp);
+    const unchanged = await testApp.api().post(`/api/v1/customers/${customer.id}/refresh`).expect(200);
+    expect(unchanged.body).toMatchObject({ id: customer.id, status: 'unready', card: null });
+    expect(unchanged.body).not.toHaveProperty('customerAccessToken');
+
+    await bindCard(testApp, customer.id, SUCCESS_CARD);
+    let body: { status: string; card: unknown } = unchanged.body;
+    for (let i = 0; i < 50 && body.status !== 'ready'; i += 1) {
+      await sleep(50);
+      body = (await testApp.api().post(`/api/v1/customers/${customer.id}/refresh`).expect(200)).body;
+    }
+    expect(body).toMatchObject({ status: 'ready', card: { bin: '424242', lastDigits: '4242', paymentSystem: 'visa' } });
+    expect(await nextSyncAt(customer.id)).toBeNull();
+  });
+
+  it('passes a refused payment tool on as 422 with the provider code, keeping no binding', async () => {
+    const customer = await createCustomer(testApp);
+    const response = await testApp
+      .api()
+      .post(`/api/v1/customers/${customer.id}/bindings`)
+      .send({ paymentToolToken: 'not-a-real-token', paymentSession: 'not-a-session' })
+      .expect(422);
+    expect(response.body).toMatchObject({ statusCode: 422, providerCode: 'invalidPaymentToolToken' });
+    expect(JSON.stringify(response.body)).not.toContain('not-a-real-token');
+    expect(await listBindings(testApp, customer.id)).toEqual([]);
+  });
+
+  it('refuses a session that does not belong to the token with 422, keeping no binding', async () => {
+    const customer = await createCustomer(testApp);
+    const tool = await tokenizeCard(testApp, SUCCESS_CARD);
+    const response = await testApp
+      .api()
+      .post(`/api/v1/customers/${customer.id}/bindings`)
+      .send({ paymentToolToken: tool.paymentToolToken, paymentSession: 'another-session' })
+      .expect(422);
+    expect(response.body.providerCode).toBe('invalidPaymentSession');
+    expect(await listBindings(testApp, customer.id)).toEqual([]);
+  });
+
+  it.each([
+    ['a missing paymentToolToken', { paymentSession: 's' }, 'paymentToolToken'],
+    ['a missing paymentSession', { paymentToolToken: 't' }, 'paymentSession'],
+    ['an empty paymentToolToken', { paymentToolToken: '', paymentSession: 's' }, 'paymentToolToken'],
+    ['a paymentToolToken over 2000 characters', { paymentToolToken: 't'.repeat(2001), paymentSession: 's' }, 'paymentToolToken'],
+    ['a paymentSession over 1000 characters', { paymentToolToken: 't', paymentSession: 's'.repeat(1001) }, 'paymentSession'],
+    ['an unknown field (a card number)', { paymentToolToken: 't', paymentSession: 's', cardNumber: SUCCESS_CARD }, 'cardNumber'],
+  ])('refuses a binding with %s: 400 naming the field, nothing started', async (_case, body, field) => {
+    const customer = await createCustomer(testApp);
+    const response = await testApp.api().post(`/api/v1/customers/${customer.id}/bindings`).send(body).expect(400);
+    expect(JSON.stringify(response.body.message)).toContain(field);
+    expect(JSON.stringify(response.body)).not.toContain(SUCCESS_CARD);
+    expect(await listBindings(testApp, customer.id)).toEqual([]);
+    expect(await providerBindings(testApp, customer.providerCustomerId)).toEqual([]);
+  });
+});
