@@ -7,6 +7,10 @@ import { CustomerBinding } from '../customers/customer-binding.entity';
 import { Plan } from '../plans/plan.entity';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionEvent } from '../subscriptions/subscription-event.entity';
+import { Payout } from '../payouts/payout.entity';
+import { PayoutBatch } from '../payouts/payout-batch.entity';
+import { PayoutDestination } from '../payouts/payout-destination.entity';
+import { PayoutSetup } from '../payouts/payout-setup.entity';
 
 /** Every entity of the daemon; each domain adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -20,4 +24,8 @@ export const ENTITIES: Function[] = [
   ChargeAttempt,
   TestClockState,
   IdempotencyRecord,
+  PayoutSetup,
+  PayoutDestination,
+  PayoutBatch,
+  Payout,
 ];

@@ -1,11 +1,17 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /** Append-only audit trail: one row per change of a subscription, never updated or deleted. */
 @Entity('subscription_events')
-@Index('subscription_events_subscription_idx', ['subscriptionId', 'createdAt', 'id'])
+@Index('subscription_events_subscription_idx', ['subscriptionId', 'seq'])
 export class SubscriptionEvent {
   @PrimaryGeneratedColumn('uuid')
   id: string;
+
+  /** Order of writing: events of one transaction share a timestamp, never a sequence number. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
 
   @Column({ type: 'uuid' })
   subscriptionId: string;
@@ -27,6 +33,7 @@ export class SubscriptionEvent {
   @Column({ type: 'timestamptz' })
   occurredAt: Date;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 }

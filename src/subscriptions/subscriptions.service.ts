@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Charge } from '../billing/charge.entity';
 import { Clock } from '../common/clock/clock';
-import { Page, paginate } from '../common/http/pagination';
+import { DEFAULT_PAGE_SIZE, Page, paginate } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { Customer } from '../customers/customer.entity';
 import { PlansService } from '../plans/plans.service';
@@ -91,10 +91,20 @@ export class SubscriptionsService {
     return paginate(qb, query);
   }
 
+  /** The audit trail, newest first, in the order the events were written. */
   async events(id: string, query: ListQueryDto): Promise<Page<SubscriptionEvent>> {
     await this.get(id);
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const qb = this.dataSource.getRepository(SubscriptionEvent).createQueryBuilder('e').where('e.subscriptionId = :id', { id });
-    return paginate(qb, query);
+    if (query.cursor) {
+      const before = Number(Buffer.from(query.cursor, 'base64url').toString());
+      if (!Number.isSafeInteger(before)) throw new BadRequestException(['cursor must be a nextCursor value returned by this list']);
+      qb.andWhere('e.seq < :before', { before });
+    }
+    const rows = await qb.orderBy('e.seq', 'DESC').limit(limit + 1).getMany();
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > limit && last ? Buffer.from(String(last.seq)).toString('base64url') : null };
   }
 
   async cancel(id: string, atPeriodEnd: boolean): Promise<Subscription> {
@@ -126,9 +136,10 @@ export class SubscriptionsService {
   }
 
   async resume(id: string): Promise<Subscription> {
+    // Read outside the transaction: the plan never changes its schedule, and no other connection is used inside one.
+    const plan = await this.plans.get((await this.get(id)).planId);
     return this.change(id, async (em, s, now) => {
       if (s.status !== 'paused') throw new ConflictException(`Only a paused subscription can be resumed; this one is ${s.status}`);
-      const plan = await this.plans.get(s.planId);
       if (!s.billingAnchor) {
         s.status = 'incomplete';
       } else {

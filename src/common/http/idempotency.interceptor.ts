@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { DataSource } from 'typeorm';
+import { withoutSecrets } from '../logging/redact';
 import { IdempotencyRecord } from './idempotency-record.entity';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -62,7 +63,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
               await this.dataSource.query('UPDATE idempotency_records SET status_code = $2, response_body = $3 WHERE scope_hash = $1', [
                 scopeHash,
                 status,
-                JSON.stringify(body ?? null),
+                // Tokens are answered once and never stored: a replay answers them as null.
+                JSON.stringify(withoutSecrets(body ?? null)),
               ]);
               return body;
             }),

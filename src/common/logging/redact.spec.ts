@@ -1,4 +1,4 @@
-import { REDACTED, redactText, redactValue } from './redact';
+import { REDACTED, redactText, redactValue, withoutSecrets } from './redact';
 
 describe('redaction', () => {
   it('masks card numbers in free text, grouped or not', () => {
@@ -32,5 +32,15 @@ describe('redaction', () => {
     const out = redactValue(new Error('bad card 4242424242424242')) as { message: string; stack: string };
     expect(out.message).toBe(`bad card ${REDACTED}`);
     expect(out.stack).not.toContain('4242424242424242');
+  });
+});
+
+describe('withoutSecrets', () => {
+  it('nulls secret values for storage and keeps everything else', () => {
+    expect(withoutSecrets({ id: 'c1', customerAccessToken: 'jwt', nested: [{ token: 't', n: 1 }] })).toEqual({
+      id: 'c1',
+      customerAccessToken: null,
+      nested: [{ token: null, n: 1 }],
+    });
   });
 });

@@ -10,6 +10,17 @@ const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
 
 export const REDACTED = '[REDACTED]';
 
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
+
+/** A copy of `value` with every secret key's value set to null (for storage, where a marker would mislead). */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? null : withoutSecrets(v)]));
+}
+
 /** Masks card-number shapes and bearer credentials in free text. */
 export function redactText(text: string): string {
   return text.replace(PAN_LIKE, REDACTED).replace(BEARER, `$1${REDACTED}`).replace(URL_PASSWORD, `$1${REDACTED}@`);

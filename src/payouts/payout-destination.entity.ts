@@ -1,0 +1,65 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+
+/**
+ * creating: written before the provider call that creates it; Unauthorized/Authorized: the provider's status;
+ * failed: the create's outcome stayed unknown, so the card token (never stored) is gone with the request.
+ */
+export type PayoutDestinationStatus = 'creating' | 'Unauthorized' | 'Authorized' | 'failed';
+
+/**
+ * A payout card at the provider. Card data and the card token are credentials: neither is ever stored,
+ * only the non-secret details the provider hands back (bin, last digits, payment system).
+ */
+@Entity('payout_destinations')
+@Unique('payout_destinations_external_id_uq', ['externalId'])
+@Index('payout_destinations_created_idx', ['createdAt', 'id'])
+// The follower reads this partial index only: authorized destinations never slow it down.
+@Index('payout_destinations_sync_due_idx', ['nextSyncAt'], { where: 'next_sync_at IS NOT NULL' })
+export class PayoutDestination {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  providerDestinationId: string | null;
+
+  /** externalID of the provider create, so a repeat after an unknown outcome returns the same destination. */
+  @Column({ type: 'varchar', length: 40 })
+  externalId: string;
+
+  @Column({ type: 'varchar', length: 40 })
+  identityId: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  bin: string | null;
+
+  @Column({ type: 'varchar', length: 4, nullable: true })
+  lastDigits: string | null;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  paymentSystem: string | null;
+
+  @Column({ type: 'varchar', length: 12 })
+  status: PayoutDestinationStatus;
+
+  /** Business time of the next provider read while Unauthorized; null when there is nothing to follow. */
+  @Column({ type: 'timestamptz', nullable: true })
+  nextSyncAt: Date | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, unknown>;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  authorizedAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

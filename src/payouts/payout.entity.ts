@@ -1,0 +1,96 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+
+/**
+ * pending: not (known to be) at the provider yet, or waiting for its destination; processing: the withdrawal
+ * exists and is Pending; succeeded / failed: final.
+ */
+export type PayoutStatus = 'pending' | 'processing' | 'succeeded' | 'failed';
+
+export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['pending', 'processing', 'succeeded', 'failed'];
+
+/**
+ * One payout to one destination, making at most one withdrawal: its externalID is fixed at creation and is the
+ * only one ever sent, so every repeat (after a fault, a crash or on another replica) names the same withdrawal.
+ */
+@Entity('payouts')
+@Unique('payouts_withdrawal_external_id_uq', ['withdrawalExternalId'])
+@Index('payouts_created_idx', ['createdAt', 'id'])
+@Index('payouts_batch_status_idx', ['batchId', 'status'])
+// Claims read this partial index only: finished payouts never slow the queue down.
+@Index('payouts_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
+// Payouts waiting for a destination are woken together when it becomes Authorized.
+@Index('payouts_destination_pending_idx', ['destinationId'], { where: "status = 'pending'" })
+export class Payout {
+  /** Made by the daemon before the insert, so the externalID can be derived from it. */
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ type: 'uuid' })
+  destinationId: string;
+
+  @Column({ type: 'uuid', nullable: true })
+  batchId: string | null;
+
+  /** The wallet at creation: every repeat of the withdrawal create must carry the very same body. */
+  @Column({ type: 'varchar', length: 40 })
+  walletId: string;
+
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  amount: number;
+
+  @Column({ type: 'char', length: 3 })
+  currency: string;
+
+  @Column({ type: 'varchar', length: 12 })
+  status: PayoutStatus;
+
+  /** 'w' + the id's hex: stable for the life of the payout. */
+  @Column({ type: 'varchar', length: 40 })
+  withdrawalExternalId: string;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  providerWithdrawalId: string | null;
+
+  /** Provider failure code path (e.g. authorization_failed:insufficient_funds) or the refusal that failed it. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  failureCode: string | null;
+
+  /** Business time at which the processor should work on it next; null once final. */
+  @Column({ type: 'timestamptz', nullable: true })
+  nextAttemptAt: Date | null;
+
+  /** Real time before which it is not retried after a technical failure (provider down, network). */
+  @Column({ type: 'timestamptz', nullable: true })
+  notBefore: Date | null;
+
+  @Column({ type: 'int', default: 0 })
+  technicalFailures: number;
+
+  /** Business time the withdrawal was seen created: the age of a pending withdrawal counts from here. */
+  @Column({ type: 'timestamptz', nullable: true })
+  submittedAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  leaseOwner: string | null;
+
+  /** Real (database) time at which the lease lapses and another worker may take over. */
+  @Column({ type: 'timestamptz', nullable: true })
+  leaseUntil: Date | null;
+
+  /** Bumped on every claim; every write checks it, so a worker that lost its lease cannot write. */
+  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
+  fence: number;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  metadata: Record<string, unknown>;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}
