@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { Page } from '../common/http/pagination';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
@@ -12,8 +12,8 @@ export class CustomersController {
   constructor(private readonly customers: CustomersService) {}
 
   @Post()
-  create(@Body() dto: CreateCustomerDto): Promise<CreatedCustomerResponse> {
-    return this.customers.create(dto);
+  create(@Body() dto: CreateCustomerDto, @Headers('idempotency-key') idempotencyKey?: string): Promise<CreatedCustomerResponse> {
+    return this.customers.create(dto, idempotencyKey);
   }
 
   @Get()

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { BadGatewayException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, QueryDeepPartialEntity, Repository } from 'typeorm';
@@ -44,7 +44,11 @@ export class CustomersService {
    * Creates the customer at the provider, then stores it. The access token is handed back in this answer only:
    * it is neither stored nor logged.
    */
-  async create(dto: CreateCustomerDto): Promise<CreatedCustomerResponse> {
+  /**
+   * Creates the customer at the provider, then here. With an Idempotency-Key the provider externalID is
+   * derived from it, so a client retrying after a lost answer gets the same provider customer, not a second one.
+   */
+  async create(dto: CreateCustomerDto, idempotencyKey?: string): Promise<CreatedCustomerResponse> {
     const id = randomUUID();
     const shopId = dto.shopId ?? this.config.providerShopId;
     const metadata = dto.metadata ?? {};
@@ -54,7 +58,7 @@ export class CustomersService {
         shopID: shopId,
         contactInfo: { ...(dto.email !== undefined && { email: dto.email }), ...(dto.phone !== undefined && { phoneNumber: dto.phone }) },
         metadata: { ...metadata, daemonCustomerId: id },
-        externalID: customerExternalId(id),
+        externalID: idempotencyKey ? `c${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}` : customerExternalId(id),
       });
     } catch (error) {
       throw this.providerFailure(error, 'create the customer');
@@ -75,8 +79,10 @@ export class CustomersService {
         // Database time, the follower's clock: it starts following the new customer at once.
         nextSyncAt: () => 'now()',
       })
+      // A replay of an earlier create answers the provider customer that row already holds.
+      .orIgnore()
       .execute();
-    const customer = await this.customers.findOneByOrFail({ id });
+    const customer = await this.customers.findOneByOrFail({ providerCustomerId: created.customer.id });
     return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
   }
 

@@ -17,15 +17,8 @@ import {
 import type { PlanInterval } from './plan.entity';
 import { PlanDunningDto } from './plan-dunning.dto';
 import { PlanLineDto } from './plan-line.dto';
-import {
-  IsMetadata,
-  LinesTotalAtMost,
-  MAX_AMOUNT,
-  StorableText,
-  OptionalNotNull,
-  PeriodAtMostThreeYears,
-  PLAN_INTERVALS,
-} from './plan-validation';
+import { IsMetadata, OptionalNotNull, StorableText } from '../common/http/validators';
+import { LinesTotalAtMost, MAX_AMOUNT, PeriodAtMostThreeYears, PLAN_INTERVALS } from './plan-validation';
 
 /** `POST /api/v1/plans`. Types are checked strictly: "5" is not a number here. */
 export class CreatePlanDto {

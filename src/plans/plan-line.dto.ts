@@ -1,6 +1,7 @@
 import { IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
 import type { TaxRate } from './plan.entity';
-import { MAX_AMOUNT, StorableText, OptionalNotNull, TAX_RATES } from './plan-validation';
+import { OptionalNotNull, StorableText } from '../common/http/validators';
+import { MAX_AMOUNT, TAX_RATES } from './plan-validation';
 
 /** One cart line of the invoice each period: what the provider's InvoiceLine accepts. */
 export class PlanLineDto {

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, Length, MaxLength, ValidateNested } from 'class-validator';
 import { PlanDunningDto } from './plan-dunning.dto';
-import { IsMetadata, StorableText, OptionalNotNull } from './plan-validation';
+import { IsMetadata, OptionalNotNull, StorableText } from '../common/http/validators';
 
 /**
  * `PATCH /api/v1/plans/:id`: only what does not change the price. Anything else (price, lines,

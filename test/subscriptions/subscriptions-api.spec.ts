@@ -39,7 +39,7 @@ describe('subscriptions, charges, billing runs and the test clock over the admin
     [{ customerId: '00000000-0000-4000-8000-000000000000', planId: 5 }, 'planId must be a UUID'],
     [{ customerId: '00000000-0000-4000-8000-000000000000', planId: '00000000-0000-4000-8000-000000000000', timezone: 'Mars/Olympus' }, 'timezone must be an IANA time zone'],
     [{ customerId: '00000000-0000-4000-8000-000000000000', planId: '00000000-0000-4000-8000-000000000000', startAt: 'yesterday' }, 'startAt must be an ISO 8601'],
-    [{ customerId: '00000000-0000-4000-8000-000000000000', planId: '00000000-0000-4000-8000-000000000000', metadata: [1] }, 'metadata must be an object'],
+    [{ customerId: '00000000-0000-4000-8000-000000000000', planId: '00000000-0000-4000-8000-000000000000', metadata: [1] }, 'metadata must be a JSON object'],
     [{ customerId: '00000000-0000-4000-8000-000000000000', planId: '00000000-0000-4000-8000-000000000000', price: 1 }, 'property price should not exist'],
   ])('rejects bad input %j with 400 naming the field, creating nothing', async (body, message) => {
     const before = await countRows('subscriptions');

@@ -53,7 +53,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
 
     return from(
-      this.dataSource.query('INSERT INTO idempotency_records (scope_hash, body_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING scope_hash', [scopeHash, bodyHash]) as Promise<unknown[]>,
+      // A first request that died mid-way (crash) leaves an unanswered record: after five minutes a
+      // repeat with the same body takes it over instead of being refused forever.
+      this.dataSource.query(
+        `INSERT INTO idempotency_records (scope_hash, body_hash) VALUES ($1, $2)
+         ON CONFLICT (scope_hash) DO UPDATE SET created_at = now()
+          WHERE idempotency_records.status_code IS NULL AND idempotency_records.body_hash = EXCLUDED.body_hash
+            AND idempotency_records.created_at < now() - interval '5 minutes'
+         RETURNING scope_hash`,
+        [scopeHash, bodyHash],
+      ) as Promise<unknown[]>,
     ).pipe(
       mergeMap((inserted) => {
         if (inserted.length > 0) {

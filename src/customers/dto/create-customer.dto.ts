@@ -1,21 +1,5 @@
-import { IsEmail, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateBy, ValidationOptions, buildMessage } from 'class-validator';
-
-export const MAX_METADATA_KEYS = 50;
-
-/** A free-form JSON object (not an array, not null) with at most `max` top-level keys. */
-function HasAtMostKeys(max: number, options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'hasAtMostKeys',
-      constraints: [max],
-      validator: {
-        validate: (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length <= max,
-        defaultMessage: buildMessage((prefix) => `${prefix}$property must be an object with at most $constraint1 keys`, options),
-      },
-    },
-    options,
-  );
-}
+import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsMetadata } from '../../common/http/validators';
 
 /** POST /api/v1/customers. Every field is optional: the provider only needs a shop. */
 export class CreateCustomerDto {
@@ -32,8 +16,7 @@ export class CreateCustomerDto {
   phone?: string;
 
   @IsOptional()
-  @IsObject({ message: 'metadata must be a JSON object' })
-  @HasAtMostKeys(MAX_METADATA_KEYS)
+  @IsMetadata()
   metadata?: Record<string, unknown>;
 
   @IsOptional()

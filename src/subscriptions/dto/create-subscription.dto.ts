@@ -1,4 +1,5 @@
-import { IsISO8601, IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsMetadata } from '../../common/http/validators';
 
 export class CreateSubscriptionDto {
   @IsUUID(undefined, { message: 'customerId must be a UUID' })
@@ -17,6 +18,6 @@ export class CreateSubscriptionDto {
   timezone?: string;
 
   @IsOptional()
-  @IsObject({ message: 'metadata must be an object' })
+  @IsMetadata()
   metadata?: Record<string, unknown>;
 }
