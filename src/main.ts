@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { createApp } from './app.factory';
+import { ShutdownSignal } from './common/shutdown-signal';
 import { ConfigError } from './config/config-error';
 import { loadConfig } from './config/load-config';
 import { RuntimeSettings } from './config/runtime-settings';
@@ -59,6 +60,8 @@ async function bootstrap(): Promise<void> {
     closing = true;
     bootLog('info', `${signal} received: finishing in-flight work and shutting down`);
     try {
+      // Readiness answers 503 and no job claims new work from here on.
+      app.get(ShutdownSignal).begin();
       await app.close();
       await sandbox?.close();
       await embedded?.stop();

@@ -9,6 +9,7 @@ import { Invoice, Payment } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
+import { firstPeriodIndexAtOrAfter, periodStart } from '../subscriptions/billing-calendar';
 import { recordSubscriptionEvent } from '../subscriptions/subscription-audit';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -228,6 +229,7 @@ export class ChargeProcessorService {
   private async succeed(claim: ClaimedCharge, _invoice?: Invoice): Promise<ChargeOutcome> {
     const charge = claim.charge;
     const now = this.clock.now();
+    const { plan } = await this.context(claim);
     await this.queue.fenced(claim, async (em) => {
       await this.queue.release(
         claim,
@@ -235,11 +237,17 @@ export class ChargeProcessorService {
         em,
       );
       const s = await this.lockSubscription(em, charge.subscriptionId);
-      if (s && (s.status === 'past_due' || s.status === 'trialing')) {
+      if (s && (s.status === 'past_due' || s.status === 'trialing' || s.status === 'unpaid')) {
         const from = s.status;
         s.status = 'active';
+        if (from === 'unpaid' && s.billingAnchor) {
+          // Billing stopped while unpaid; it resumes at the next boundary of the original schedule.
+          const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
+          s.nextPeriodIndex = index;
+          s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
+        }
         await em.save(s);
-        await recordSubscriptionEvent(em, s, from === 'past_due' ? 'recovered' : 'activated', now, { from, to: 'active', data: { chargeId: charge.id } });
+        await recordSubscriptionEvent(em, s, from === 'trialing' ? 'activated' : 'recovered', now, { from, to: 'active', data: { chargeId: charge.id } });
       }
       if (s) await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data: { chargeId: charge.id, amount: charge.amount, currency: charge.currency } });
     });
@@ -333,11 +341,21 @@ export class ChargeProcessorService {
     return this.context(claim).then(({ plan }) => this.exhaust(claim, code, this.plans.effectiveDunning(plan).finalAction));
   }
 
-  /** A failure that is not the card's: nothing was decided; come back later with the same externalIDs. */
+  /**
+   * The provider refused the charge itself (not the card): an operator must look. The charge stops and
+   * can be retried by hand; the subscription keeps its status, since the payer did nothing wrong.
+   */
   private async fail(claim: ClaimedCharge, code: string, attempt?: ChargeAttempt): Promise<ChargeOutcome> {
+    const charge = claim.charge;
     if (attempt) await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'declined', errorCode: code });
-    const { plan } = await this.context(claim);
-    return this.exhaust(claim, code, this.plans.effectiveDunning(plan).finalAction);
+    const now = this.clock.now();
+    await this.queue.fenced(claim, async (em) => {
+      await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, em);
+      await recordSubscriptionEvent(em, { id: charge.subscriptionId }, 'charge_failed', now, { data: { chargeId: charge.id, errorCode: code, needsOperator: true } });
+    });
+    this.metrics.charges.inc({ outcome: 'failed' });
+    this.tokens.delete(charge.id);
+    return 'failed';
   }
 
   private async backOff(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {

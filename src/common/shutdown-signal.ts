@@ -9,7 +9,11 @@ export class ShutdownSignal implements BeforeApplicationShutdown {
     return this.stopping;
   }
 
-  beforeApplicationShutdown(): void {
+  begin(): void {
     this.stopping = true;
+  }
+
+  beforeApplicationShutdown(): void {
+    this.begin();
   }
 }
