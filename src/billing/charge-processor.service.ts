@@ -323,7 +323,7 @@ export class ChargeProcessorService {
       if (!s || s.status === 'canceled') return;
       await recordSubscriptionEvent(em, s, 'dunning_exhausted', now, { data: { chargeId: charge.id, errorCode: code, finalAction } });
       if (finalAction === 'cancel') {
-        await this.subscriptions.cancelNow(em, s, now, 'canceled_unpaid');
+        await this.subscriptions.cancelNow(em, s, now, 'canceled_unpaid', charge.id);
       } else if (s.status !== 'unpaid') {
         const from = s.status;
         s.status = 'unpaid';

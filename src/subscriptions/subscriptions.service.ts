@@ -1,6 +1,6 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { Charge } from '../billing/charge.entity';
 import { Clock } from '../common/clock/clock';
 import { DEFAULT_PAGE_SIZE, Page, paginate } from '../common/http/pagination';
@@ -155,8 +155,8 @@ export class SubscriptionsService {
     });
   }
 
-  /** Ends the subscription now and drops its charges that have no payment in flight. */
-  async cancelNow(em: EntityManager, s: Subscription, now: Date, type: string): Promise<void> {
+  /** Ends the subscription now and drops its charges that have no payment in flight (but `keepChargeId`). */
+  async cancelNow(em: EntityManager, s: Subscription, now: Date, type: string, keepChargeId?: string): Promise<void> {
     const from = s.status;
     s.status = 'canceled';
     s.canceledAt = now;
@@ -164,7 +164,7 @@ export class SubscriptionsService {
     s.cancelAtPeriodEnd = false;
     await em.update(
       Charge,
-      { subscriptionId: s.id, status: In([...CANCELABLE_CHARGE_STATUSES]) },
+      { subscriptionId: s.id, status: In([...CANCELABLE_CHARGE_STATUSES]), ...(keepChargeId ? { id: Not(keepChargeId) } : {}) },
       { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null, leaseUntil: null },
     );
     await recordSubscriptionEvent(em, s, type, now, { from, to: 'canceled' });

@@ -4,6 +4,7 @@ const INSUFFICIENT = 'authorization_failed:insufficient_funds';
 
 interface ChargeView {
   id: string;
+  periodStart: string;
   status: string;
   nextAttemptAt: string | null;
   attempts: { number: number; status: string; errorCode: string | null; createdAt: string }[];
@@ -122,4 +123,58 @@ describe('readiness and dunning', () => {
     expect(charge.attempts).toHaveLength(2);
     expect((await subscription(sub.id)).status).toBe('active');
   }, 120_000);
+
+  it('follows a per-plan ladder but never makes more than 15 attempts in 30 days', async () => {
+    const plan = await s.post<{ id: string }>('/api/v1/plans', {
+      name: 'Aggressive',
+      product: 'Aggressive',
+      currency: 'RUB',
+      interval: 'month',
+      lines: [{ product: 'A', price: 1000 }],
+      dunning: { retryDelays: Array(15).fill('1h'), finalAction: 'cancel' },
+    });
+    const customer = await s.createCustomer();
+    await s.bindCard(customer.id, CARDS.success);
+    await s.scriptOutcomes(customer.providerCustomerId, Array(20).fill(INSUFFICIENT));
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId: plan.id });
+    const start = Date.parse('2027-03-01T00:00:00.000Z');
+    for (let hour = 0; hour <= 20; hour++) {
+      await s.setClock(new Date(start + hour * 3_600_000).toISOString());
+      await s.runBilling();
+    }
+    let [charge] = await chargesOf(sub.id);
+    expect(charge.attempts).toHaveLength(15);
+    expect(charge.status).toBe('retrying');
+    // The 16th attempt waits until the first one has left the 30-day window.
+    expect(Date.parse(charge.nextAttemptAt as string)).toBeGreaterThan(start + 30 * 86_400_000);
+
+    await s.setClock(new Date(start + 31 * 86_400_000).toISOString());
+    await s.runBilling();
+    charge = (await chargesOf(sub.id)).find((c) => c.periodStart === '2027-03-01T00:00:00.000Z') as ChargeView;
+    expect(charge.attempts).toHaveLength(16);
+    expect(charge.status).toBe('failed');
+    expect((await subscription(sub.id)).status).toBe('canceled');
+    const times = charge.attempts.map((a) => Date.parse(a.createdAt));
+    for (const t of times) {
+      expect(times.filter((u) => u > t - 30 * 86_400_000 && u <= t).length).toBeLessThanOrEqual(15);
+    }
+  }, 120_000);
+
+  it('exposes what happened as Prometheus metrics', async () => {
+    const customer = await s.createCustomer();
+    await s.bindCard(customer.id, CARDS.success);
+    await s.scriptOutcomes(customer.providerCustomerId, [INSUFFICIENT]);
+    await s.post('/api/v1/subscriptions', { customerId: customer.id, planId });
+    await s.runBilling();
+    await s.setClock('2027-03-02T00:00:00.000Z');
+    await s.runBilling();
+    const metrics = await (await s.api().get('/metrics')).text;
+    expect(metrics).toMatch(/billing_charges_total\{outcome="succeeded"\} 1/);
+    expect(metrics).toMatch(/billing_charges_total\{outcome="declined_soft"\} 1/);
+    expect(metrics).toMatch(/billing_dunning_attempts_total\{result="recovered"\} 1/);
+    expect(metrics).toMatch(/billing_provider_request_duration_seconds_count\{operation="createInvoice",result="ok"\} 1/);
+    expect(metrics).toContain('billing_due_backlog');
+    expect(metrics).toContain('billing_oldest_due_age_seconds');
+    expect(metrics).toContain('billing_lease_takeovers_total');
+  }, 60_000);
 });
