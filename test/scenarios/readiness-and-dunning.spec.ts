@@ -93,10 +93,14 @@ describe('readiness and dunning', () => {
     const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId });
     await s.runBilling();
     expect((await subscription(sub.id)).status).toBe('past_due');
+    // Days pass: the invoice access token the daemon holds has expired by the retry.
+    await fetch(`${s.sandbox.url}/sandbox/expire-tokens`, { method: 'POST' });
     await s.setClock('2027-03-02T00:00:00.000Z');
     await s.runBilling();
     const [charge] = await chargesOf(sub.id);
     expect(charge.status).toBe('succeeded');
+    expect(await s.sandboxRequests('createInvoiceAccessToken')).toHaveLength(1);
+    expect(await s.sandboxRequests('createInvoice')).toHaveLength(1);
     const view = await s.get<{ status: string; nextBillingAt: string }>(`/api/v1/subscriptions/${sub.id}`);
     expect(view.status).toBe('active');
     expect(view.nextBillingAt).toBe('2027-04-01T00:00:00.000Z');
