@@ -139,7 +139,8 @@ export class ChargeProcessorService {
       payment = await this.payWithToken(claim, customer, attempt);
     } catch (error) {
       if (error instanceof ProviderError && error.kind === 'unknown_outcome') {
-        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'unknown' });
+        // Only from pending: a worker that lost its lease must not overwrite an outcome already recorded.
+        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id, status: 'pending' }, { status: 'unknown' });
       }
       if (error instanceof ProviderError && error.kind === 'invalid_request') {
         return this.handlePaymentRefused(claim, attempt, error);
