@@ -1,4 +1,5 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post, Body } from '@nestjs/common';
+import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { BillingSchedulerService } from './billing-scheduler.service';
 
 @Controller('api/v1/billing')
@@ -8,7 +9,7 @@ export class BillingController {
   /** One full pass now; answers when the work it took is settled or scheduled. */
   @Post('run')
   @HttpCode(200)
-  async run() {
+  async run(@Body() _body: EmptyBodyDto) {
     const { due, succeeded, declined, unknown, skippedNotReady, created } = await this.scheduler.runNow();
     return { due, succeeded, declined, unknown, skippedNotReady, created };
   }

@@ -1,4 +1,5 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Body } from '@nestjs/common';
+import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { toChargeResponse } from './charge-response';
@@ -27,7 +28,7 @@ export class ChargesController {
 
   @Post('charges/:id/retry')
   @HttpCode(200)
-  async retry(@Param('id', UUID_PARAM) id: string) {
+  async retry(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto) {
     const { charge, attempts } = await this.charges.retry(id);
     return toChargeResponse(charge, attempts);
   }

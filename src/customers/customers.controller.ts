@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { Page } from '../common/http/pagination';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
@@ -39,7 +40,7 @@ export class CustomersController {
 
   @Post(':id/refresh')
   @HttpCode(200)
-  refresh(@Param('id', UUID_PARAM) id: string): Promise<CustomerResponse> {
+  refresh(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto): Promise<CustomerResponse> {
     return this.customers.refresh(id);
   }
 }

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { Page } from '../common/http/pagination';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePlanDto } from './create-plan.dto';
@@ -35,7 +36,7 @@ export class PlansController {
 
   @Post(':id/archive')
   @HttpCode(HttpStatus.OK)
-  async archive(@Param('id', UUID_PARAM) id: string): Promise<PlanResponse> {
+  async archive(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto): Promise<PlanResponse> {
     return toPlanResponse(await this.plans.archive(id));
   }
 }

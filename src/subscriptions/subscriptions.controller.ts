@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CancelSubscriptionDto } from './dto/cancel-subscription.dto';
@@ -41,13 +42,13 @@ export class SubscriptionsController {
 
   @Post(':id/pause')
   @HttpCode(200)
-  async pause(@Param('id', UUID_PARAM) id: string) {
+  async pause(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto) {
     return toSubscriptionResponse(await this.subscriptions.pause(id));
   }
 
   @Post(':id/resume')
   @HttpCode(200)
-  async resume(@Param('id', UUID_PARAM) id: string) {
+  async resume(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto) {
     return toSubscriptionResponse(await this.subscriptions.resume(id));
   }
 }

@@ -159,4 +159,22 @@ describe('subscriptions, charges, billing runs and the test clock over the admin
     const moved = await s.post<{ now: string }>('/api/v1/test-clock', { advance: '1d' }, 200);
     expect(Date.parse(moved.now) - Date.parse(now.now)).toBe(86_400_000);
   });
+
+  it('refuses fields on actions that take no body, and bad list filters, changing nothing', async () => {
+    const sub = await s.post<{ id: string; status: string }>('/api/v1/subscriptions', { customerId, planId });
+    const before = await countRows('subscription_events');
+    expect((await s.api().post(`/api/v1/subscriptions/${sub.id}/pause`).send({ until: 'tomorrow' })).status).toBe(400);
+    expect((await s.api().post('/api/v1/billing/run').send({ dryRun: true })).status).toBe(400);
+    expect((await s.api().get('/api/v1/charges?status=lost')).status).toBe(400);
+    expect((await s.api().get('/api/v1/charges?subscriptionId=12')).status).toBe(400);
+    expect((await s.api().get('/api/v1/charges?limit=0')).status).toBe(400);
+    expect((await s.api().get('/api/v1/charges?cursor=%24%24')).status).toBe(400);
+    expect((await s.get<{ status: string }>(`/api/v1/subscriptions/${sub.id}`)).status).toBe(sub.status);
+    expect(await countRows('subscription_events')).toBe(before);
+  });
+
+  it('answers a billing run with its counts', async () => {
+    const result = await s.post<Record<string, number>>('/api/v1/billing/run', {}, 200);
+    expect(Object.keys(result).sort()).toEqual(['created', 'declined', 'due', 'skippedNotReady', 'succeeded', 'unknown']);
+  });
 });

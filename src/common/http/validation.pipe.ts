@@ -7,7 +7,8 @@ export function buildValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    forbidUnknownValues: true,
+    // Off so that bodiless actions (an empty DTO class) validate; whitelisting still refuses any unknown field.
+    forbidUnknownValues: false,
     stopAtFirstError: false,
   });
 }
