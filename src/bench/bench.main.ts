@@ -9,7 +9,9 @@ import { RuntimeSettings } from '../config/runtime-settings';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { runMigrations } from '../database/run-migrations';
 import { ProcessingGateway } from '../gateway/processing.gateway';
-import { startSandbox } from '../sandbox/sandbox-server';
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 /**
  * Charges settled per second by one process against the sandbox, with and without ten times as many
@@ -23,7 +25,8 @@ async function main(): Promise<void> {
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(undefined);
   const url = process.env.DATABASE_URL ?? (embedded?.url as string);
   await runMigrations(url);
-  const sandbox = await startSandbox({ port: 0, apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, quiet: true, delays: { bindingMs: 1, paymentMs: 1, authorizeDestinationMs: 1, withdrawalMs: 1 } });
+  // The provider runs in its own process, as a real one would: the daemon's CPU is measured alone.
+  const sandbox = await startSandboxProcess();
   const config = loadConfig({ ...process.env, ADMIN_TOKEN: 'bench-admin-token-0123456789', TEST_CLOCK: 'true', SCHEDULER_ENABLED: 'false', LOG_LEVEL: 'warn' });
   const app = await createApp({ config, runtime: new RuntimeSettings(url, sandbox.url) });
   await app.init();
@@ -54,12 +57,47 @@ async function main(): Promise<void> {
   } finally {
     await db.end();
     await app.close();
-    await sandbox.close();
+    sandbox.close();
     await embedded?.stop();
   }
 }
 
 const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function startSandboxProcess(): Promise<{ url: string; close(): void }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [join(__dirname, '..', 'sandbox', 'sandbox.main.js')], {
+    env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_API_KEY },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      const res = await fetch(`${url}/sandbox/config`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ delays: { bindingMs: 1, paymentMs: 1, authorizeDestinationMs: 1, withdrawalMs: 1 } }),
+      });
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 200) throw new Error('the sandbox process did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, close: () => child.kill('SIGTERM') };
+}
 
 interface ReadyCustomer {
   id: string;

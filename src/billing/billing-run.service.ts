@@ -12,7 +12,7 @@ import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import { Charge } from './charge.entity';
 import { ChargeOutcome, ChargeProcessorService, invoiceExternalId } from './charge-processor.service';
-import { ChargeQueueService } from './charge-queue.service';
+import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
 import { randomUUID } from 'node:crypto';
 
 export interface BillingRunSummary {
@@ -62,17 +62,49 @@ export class BillingRunService {
     }
     summary.skippedNotReady = await this.countDueNotReady(now);
 
-    while (!this.shutdown.isShuttingDown) {
-      const claims = await this.queue.claim(now, Math.max(1, Math.min(this.tuning.claimBatchSize, concurrency * 2)));
-      if (claims.length === 0) break;
-      summary.due += claims.length;
-      const outcomes = await mapWithConcurrency(claims, concurrency, (claim) => this.processor.process(claim));
-      for (const outcome of outcomes) this.count(summary, outcome);
-    }
+    await this.workDueCharges(now, concurrency, summary);
     await this.updateBacklogGauges(now);
     this.metrics.passes.inc();
     this.logger.log({ ...summary, at: now.toISOString() }, 'Billing pass finished');
     return summary;
+  }
+
+  /**
+   * `concurrency` workers take claimed charges from a shared buffer, refilled one batch at a time, so a
+   * slow charge never holds the others back; the pass ends when a claim finds nothing due.
+   */
+  private async workDueCharges(now: Date, concurrency: number, summary: BillingRunSummary): Promise<void> {
+    const buffer: ClaimedCharge[] = [];
+    const batchSize = Math.max(1, Math.min(this.tuning.claimBatchSize, concurrency));
+    let drained = false;
+    let claiming: Promise<void> | undefined;
+    const refill = () => {
+      claiming ??= this.queue
+        .claim(now, batchSize)
+        .then((claims) => {
+          if (claims.length === 0) drained = true;
+          buffer.push(...claims);
+        })
+        .finally(() => {
+          claiming = undefined;
+        });
+      return claiming;
+    };
+    const worker = async () => {
+      while (!this.shutdown.isShuttingDown) {
+        const claim = buffer.shift();
+        if (!claim) {
+          if (drained) return;
+          await refill();
+          continue;
+        }
+        summary.due++;
+        this.count(summary, await this.processor.process(claim));
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    // Claimed but not started (shutdown): let them go at once rather than wait for the lease.
+    for (const claim of buffer) await this.queue.release(claim, {}).catch(() => undefined);
   }
 
   private count(summary: BillingRunSummary, outcome: ChargeOutcome): void {
@@ -207,18 +239,4 @@ export class BillingRunService {
     this.metrics.dueBacklog.set(row.n as number);
     this.metrics.oldestDueAgeSeconds.set(row.oldest ? Math.max(0, (now.getTime() - new Date(row.oldest).getTime()) / 1000) : 0);
   }
-}
-
-/** Runs `work` over `items` with at most `limit` in flight, keeping the order of results. */
-export async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }

@@ -20,6 +20,12 @@ import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
 import { classifyDecline, dunningDeadline, nextRetryAt, respectAttemptCap } from './dunning-policy';
 import { LeaseLostError } from './lease-lost.error';
 
+interface ChargeContext {
+  plan: Plan;
+  customer: Customer;
+  subscription: Subscription;
+}
+
 /** What one step of a charge ended with, for the pass summary. */
 export type ChargeOutcome = 'succeeded' | 'declined' | 'unknown' | 'pending' | 'failed' | 'skipped';
 
@@ -44,6 +50,9 @@ export class ChargeProcessorService {
   private readonly logger = new Logger(ChargeProcessorService.name);
   /** Invoice access tokens live only in memory; after a restart a fresh one is minted. */
   private readonly tokens = new Map<string, string>();
+  private readonly contexts = new WeakMap<ClaimedCharge, Promise<ChargeContext>>();
+  /** The attempt just created in this claim, so awaiting it needs no read. */
+  private readonly openAttempts = new WeakMap<ClaimedCharge, ChargeAttempt>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -115,17 +124,18 @@ export class ChargeProcessorService {
         return 'pending';
       }
       const number = attempts.length + 1;
-      // The intent: written (fenced) before the call, so a crash leaves a replayable externalID.
-      attempt = await this.queue.fenced(claim, async (em) => {
-        const created = em.create(ChargeAttempt, {
-          chargeId: charge.id,
-          number,
-          externalId: paymentExternalId(charge.id, number),
-          status: 'pending',
-          attemptedAt: now,
-        });
-        return em.save(created);
-      });
+      // The intent, written before the call (and only while this worker holds the charge), so a crash
+      // leaves a replayable externalID behind.
+      const externalId = paymentExternalId(charge.id, number);
+      const inserted: { id: string }[] = await this.dataSource.query(
+        `INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at)
+         SELECT $1, $2, $3, 'pending', $4 WHERE EXISTS (SELECT 1 FROM charges WHERE id = $1 AND fence = $5)
+         RETURNING id`,
+        [charge.id, number, externalId, now, claim.fence],
+      );
+      const insertedId = inserted[0]?.id;
+      if (!insertedId) throw new LeaseLostError(charge.id);
+      attempt = Object.assign(new ChargeAttempt(), { id: insertedId, chargeId: charge.id, number, externalId, status: 'pending' as const, attemptedAt: now, providerPaymentId: null, errorCode: null });
       if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });
     }
     if (attempt.status === 'processing' && attempt.providerPaymentId) {
@@ -147,10 +157,19 @@ export class ChargeProcessorService {
       }
       throw error;
     }
-    await this.queue.fenced(claim, async (em) => {
-      await em.update(ChargeAttempt, { id: attempt.id }, { providerPaymentId: payment.id, status: 'processing' });
-      await this.queue.write(claim, { step: 'await_payment', status: 'processing', technicalFailures: 0 }, em);
-    });
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [recorded]: [unknown[], number] = await this.dataSource.query(
+      `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = now()
+                   WHERE id = $1 AND fence = $2 RETURNING id)
+       UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = now()
+        WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
+      [charge.id, claim.fence, payment.id, attempt.id],
+    );
+    if (recorded.length === 0) throw new LeaseLostError(charge.id);
+    Object.assign(charge, { step: 'await_payment', status: 'processing', technicalFailures: 0 });
+    attempt.providerPaymentId = payment.id;
+    attempt.status = 'processing';
+    this.openAttempts.set(claim, attempt);
     return undefined;
   }
 
@@ -202,9 +221,9 @@ export class ChargeProcessorService {
 
   private async awaitPayment(claim: ClaimedCharge): Promise<ChargeOutcome> {
     const charge = claim.charge;
-    const attempt = await this.dataSource
-      .getRepository(ChargeAttempt)
-      .findOneOrFail({ where: { chargeId: charge.id, status: 'processing' }, order: { number: 'DESC' } });
+    const attempt =
+      this.openAttempts.get(claim) ??
+      (await this.dataSource.getRepository(ChargeAttempt).findOneOrFail({ where: { chargeId: charge.id, status: 'processing' }, order: { number: 'DESC' } }));
     const deadline = Date.now() + this.tuning.paymentPollMs;
     let delay = 10;
     for (;;) {
@@ -230,14 +249,15 @@ export class ChargeProcessorService {
   private async succeed(claim: ClaimedCharge, _invoice?: Invoice): Promise<ChargeOutcome> {
     const charge = claim.charge;
     const now = this.clock.now();
-    const { plan } = await this.context(claim);
-    await this.queue.fenced(claim, async (em) => {
+    const { plan, subscription } = await this.context(claim);
+    await this.dataSource.transaction(async (em) => {
       await this.queue.release(
         claim,
         { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + 1, lastErrorCode: null },
         em,
       );
-      const s = await this.lockSubscription(em, charge.subscriptionId);
+      // The common case (an active subscription) needs no lock: only an event is added.
+      const s = subscription.status === 'active' ? subscription : await this.lockSubscription(em, charge.subscriptionId);
       if (s && (s.status === 'past_due' || s.status === 'trialing' || s.status === 'unpaid')) {
         const from = s.status;
         s.status = 'active';
@@ -294,7 +314,7 @@ export class ChargeProcessorService {
 
   private async markPastDue(claim: ClaimedCharge, code: string, now: Date, changes: Parameters<ChargeQueueService['release']>[1]): Promise<void> {
     const charge = claim.charge;
-    await this.queue.fenced(claim, async (em) => {
+    await this.dataSource.transaction(async (em) => {
       await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null }, em);
       const s = await this.lockSubscription(em, charge.subscriptionId);
       if (!s) return;
@@ -314,7 +334,7 @@ export class ChargeProcessorService {
   private async exhaust(claim: ClaimedCharge, code: string, finalAction: 'cancel' | 'unpaid'): Promise<ChargeOutcome> {
     const charge = claim.charge;
     const now = this.clock.now();
-    await this.queue.fenced(claim, async (em) => {
+    await this.dataSource.transaction(async (em) => {
       await this.queue.release(
         claim,
         { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (charge.step === 'awaiting_card' ? 0 : 1), lastErrorCode: code },
@@ -350,7 +370,7 @@ export class ChargeProcessorService {
     const charge = claim.charge;
     if (attempt) await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'declined', errorCode: code });
     const now = this.clock.now();
-    await this.queue.fenced(claim, async (em) => {
+    await this.dataSource.transaction(async (em) => {
       await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, em);
       await recordSubscriptionEvent(em, { id: charge.subscriptionId }, 'charge_failed', now, { data: { chargeId: charge.id, errorCode: code, needsOperator: true } });
     });
@@ -393,13 +413,23 @@ export class ChargeProcessorService {
     }
   }
 
-  private async context(claim: ClaimedCharge): Promise<{ plan: Plan; customer: Customer; subscription: Subscription }> {
-    const subscription = await this.dataSource.getRepository(Subscription).findOneByOrFail({ id: claim.charge.subscriptionId });
-    const [plan, customer] = await Promise.all([
-      this.plans.get(subscription.planId),
-      this.dataSource.getRepository(Customer).findOneByOrFail({ id: claim.charge.customerId }),
-    ]);
-    return { plan, customer, subscription };
+  /** Subscription, plan and customer of the charge, read once per claim (outside any transaction). */
+  private context(claim: ClaimedCharge): Promise<ChargeContext> {
+    let context = this.contexts.get(claim);
+    if (!context) {
+      context = this.dataSource
+        .getRepository(Subscription)
+        .findOneByOrFail({ id: claim.charge.subscriptionId })
+        .then(async (subscription) => {
+          const [plan, customer] = await Promise.all([
+            this.plans.get(subscription.planId),
+            this.dataSource.getRepository(Customer).findOneByOrFail({ id: claim.charge.customerId }),
+          ]);
+          return { plan, customer, subscription };
+        });
+      this.contexts.set(claim, context);
+    }
+    return context;
   }
 
   private lockSubscription(em: EntityManager, id: string): Promise<Subscription | null> {

@@ -67,18 +67,6 @@ export class ChargeQueueService {
     Object.assign(claim.charge, changes);
   }
 
-  /** Runs `work` in a transaction that first proves the lease is still held (the fence check locks the row). */
-  async fenced<T>(claim: ClaimedCharge, work: (em: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (em) => {
-      const result = await em.update(Charge, { id: claim.charge.id, fence: claim.fence }, { updatedAt: () => 'now()' });
-      if (!result.affected) {
-        this.metrics.leaseLost.inc();
-        throw new LeaseLostError(claim.charge.id);
-      }
-      return work(em);
-    });
-  }
-
   /** Lets the charge go, to be picked up at `nextAttemptAt` (business time) and not before `notBeforeMs` from now (real time). */
   async release(claim: ClaimedCharge, changes: QueryDeepPartialEntity<Charge>, em?: EntityManager): Promise<void> {
     await this.write(claim, { ...changes, leaseOwner: null, leaseUntil: null }, em);
