@@ -57,7 +57,8 @@ export class PayoutDestination {
   @Column({ type: 'timestamptz', nullable: true })
   authorizedAt: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
   @UpdateDateColumn({ type: 'timestamptz' })

@@ -88,7 +88,8 @@ export class Payout {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
   @UpdateDateColumn({ type: 'timestamptz' })

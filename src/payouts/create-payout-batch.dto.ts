@@ -1,0 +1,14 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
+import { CreatePayoutDto } from './create-payout.dto';
+import { MAX_BATCH_ITEMS } from './payout-limits';
+
+/** POST /api/v1/payouts/batches: 1..10000 payouts accepted or refused together. */
+export class CreatePayoutBatchDto {
+  @IsArray()
+  @ArrayMinSize(1, { message: `items must hold 1..${MAX_BATCH_ITEMS} payouts` })
+  @ArrayMaxSize(MAX_BATCH_ITEMS, { message: `items must hold 1..${MAX_BATCH_ITEMS} payouts` })
+  @ValidateNested({ each: true })
+  @Type(() => CreatePayoutDto)
+  items: CreatePayoutDto[];
+}

@@ -1,0 +1,21 @@
+import { IsInt, IsObject, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
+
+const AMOUNT_MESSAGE = 'amount must be a whole number of minor units, at least 1';
+
+/** POST /api/v1/payouts, and one item of a batch. */
+export class CreatePayoutDto {
+  @IsUUID('all', { message: 'destinationId must be the id of a payout destination (a UUID)' })
+  destinationId: string;
+
+  @IsInt({ message: AMOUNT_MESSAGE })
+  @Min(1, { message: AMOUNT_MESSAGE })
+  @Max(Number.MAX_SAFE_INTEGER, { message: AMOUNT_MESSAGE })
+  amount: number;
+
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code such as RUB (^[A-Z]{3}$)' })
+  currency: string;
+
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}

@@ -1,0 +1,234 @@
+import { BadGatewayException, BadRequestException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
+import type { Destination, DestinationParams } from '../gateway/provider-api.types';
+import { ProviderError } from '../gateway/provider-error';
+import { WalletGateway } from '../gateway/wallet.gateway';
+import { isExpired } from './card-checks';
+import { CreatePayoutDestinationDto } from './create-payout-destination.dto';
+import { PayoutDestination } from './payout-destination.entity';
+import { PayoutSetupService } from './payout-setup.service';
+import { PayoutTuning } from './payout-tuning';
+import { httpErrorFromProvider } from './provider-http-error';
+import { returnedRows } from './returned-rows';
+
+/** Rounds of the destination create within one request when its outcome stays unknown (the gateway retries inside each). */
+const CREATE_ROUNDS = 2;
+const CREATE_ROUND_PAUSE_MS = 250;
+/** Destinations the follower reads per pass. */
+const FOLLOW_BATCH = 100;
+/** How long an Authorized destination is served from memory: a batch to one card reads its row once, not per payout. */
+const AUTHORIZED_CACHE_MS = 5_000;
+
+/** Pushing next_sync_at forward is the claim: another replica skips these until the next poll. */
+const FOLLOW_CLAIM_SQL = `
+  WITH picked AS (
+    SELECT id FROM payout_destinations WHERE next_sync_at <= $1 ORDER BY next_sync_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+  UPDATE payout_destinations d SET next_sync_at = $1::timestamptz + make_interval(secs => $3::double precision / 1000)
+    FROM picked
+   WHERE d.id = picked.id
+  RETURNING d.id`;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Setup order steps 3 to 5: tokenize the card, bind the token to the identity as a destination, follow it until
+ * Authorized. Card data and the token live only in the request that tokenizes them.
+ */
+@Injectable()
+export class PayoutDestinationsService {
+  private readonly logger = new Logger(PayoutDestinationsService.name);
+  /** One provider read per destination at a time in this process, however many payouts wait for it. */
+  private readonly reads = new Map<string, Promise<PayoutDestination>>();
+  private readonly authorized = new Map<string, { destination: PayoutDestination; until: number }>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly wallets: WalletGateway,
+    private readonly setup: PayoutSetupService,
+    private readonly tuning: PayoutTuning,
+  ) {}
+
+  async get(id: string): Promise<PayoutDestination> {
+    const destination = await this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
+    if (!destination) throw new NotFoundException(`Payout destination ${id} not found`);
+    return destination;
+  }
+
+  async create(dto: CreatePayoutDestinationDto): Promise<PayoutDestination> {
+    if ((dto.card === undefined) === (dto.cardToken === undefined)) {
+      throw new BadRequestException(['send exactly one of card or cardToken']);
+    }
+    if (dto.card && isExpired(dto.card.expDate, this.clock.now())) {
+      throw new UnprocessableEntityException(['card.expDate is in the past: the card has expired']);
+    }
+    const setup = await this.setup.require();
+    if (dto.currency !== setup.currency) {
+      throw new UnprocessableEntityException([`currency must be the payout wallet's currency ${setup.currency}`]);
+    }
+
+    let token: string;
+    let card: Pick<PayoutDestination, 'bin' | 'lastDigits' | 'paymentSystem'> = { bin: null, lastDigits: null, paymentSystem: null };
+    if (dto.card) {
+      try {
+        const tokenized = await this.wallets.tokenizeBankCard({
+          type: 'BankCard',
+          cardNumber: dto.card.cardNumber,
+          expDate: dto.card.expDate,
+          cardHolder: dto.card.cardHolder,
+          cvv: dto.card.cvv,
+        });
+        token = tokenized.token;
+        card = { bin: tokenized.bin ?? null, lastDigits: tokenized.lastDigits ?? null, paymentSystem: tokenized.paymentSystem ?? null };
+      } catch (error) {
+        if (error instanceof ProviderError) throw httpErrorFromProvider(error, 'card');
+        throw error;
+      }
+    } else {
+      token = dto.cardToken as string;
+    }
+
+    // The intent is written before the create, so a destination the provider may hold is never unaccounted for.
+    const repository = this.dataSource.getRepository(PayoutDestination);
+    const id = randomUUID();
+    await repository.insert({
+      id,
+      externalId: `d${id.replace(/-/g, '')}`,
+      identityId: setup.identityId,
+      name: dto.name,
+      currency: dto.currency,
+      status: 'creating',
+      ...card,
+      metadata: (dto.metadata ?? {}) as QueryDeepPartialEntity<Record<string, unknown>>,
+    });
+
+    let created: Destination;
+    try {
+      created = await this.createAtProvider({
+        name: dto.name,
+        identity: setup.identityId,
+        currency: dto.currency,
+        resource: { type: 'BankCardDestinationResource', token },
+        metadata: { ...(dto.metadata ?? {}), destinationId: id },
+        externalID: `d${id.replace(/-/g, '')}`,
+      });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.isDefinitelyNotApplied) {
+        await repository.delete({ id });
+      } else {
+        // The token is gone with this request, so the create cannot be resumed later: keep the row as a record.
+        await repository.update({ id }, { status: 'failed' });
+        this.logger.warn(`Destination ${id}: the create's outcome stayed unknown (${error.message}); send the card again for a new destination`);
+        // Harmless if it was made after all: a destination moves no money, and this one is never used.
+        throw new BadGatewayException('The provider did not confirm the destination; send the request again to create it.');
+      }
+      throw httpErrorFromProvider(error, dto.card ? 'card' : 'cardToken');
+    }
+
+    const now = this.clock.now();
+    await repository.update(
+      { id },
+      {
+        providerDestinationId: created.id,
+        status: created.status,
+        bin: card.bin ?? created.resource?.bin ?? null,
+        lastDigits: card.lastDigits ?? created.resource?.lastDigits ?? null,
+        paymentSystem: card.paymentSystem ?? created.resource?.paymentSystem ?? null,
+        nextSyncAt: created.status === 'Authorized' ? null : new Date(now.getTime() + this.tuning.destinationPollMs),
+        authorizedAt: created.status === 'Authorized' ? now : null,
+      },
+    );
+    this.logger.log(`Destination ${id} created at the provider as ${created.id} (${created.status})`);
+    return this.get(id);
+  }
+
+  /**
+   * The destination as a payout needs it: an Unauthorized one due for a read is read at the provider first.
+   * Throws ProviderError when that read fails.
+   */
+  async current(id: string): Promise<PayoutDestination | null> {
+    const cached = this.authorized.get(id);
+    if (cached && cached.until > performance.now()) return cached.destination;
+    const destination = await this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
+    if (destination?.status === 'Authorized') this.authorized.set(id, { destination, until: performance.now() + AUTHORIZED_CACHE_MS });
+    if (!destination || destination.status !== 'Unauthorized') return destination;
+    if (destination.nextSyncAt !== null && destination.nextSyncAt > this.clock.now()) return destination;
+    return this.refresh(destination);
+  }
+
+  /** A withdrawal was refused because the destination is not authorized (any more): follow it again from now. */
+  async markUnauthorized(id: string): Promise<void> {
+    this.authorized.delete(id);
+    await this.dataSource.getRepository(PayoutDestination).update({ id }, { status: 'Unauthorized', nextSyncAt: this.clock.now(), authorizedAt: null });
+  }
+
+  /** Reads every Unauthorized destination that is due; returns how many were read. Read failures are retried later. */
+  async followDue(): Promise<number> {
+    const now = this.clock.now();
+    const rows = returnedRows<{ id: string }>(await this.dataSource.query(FOLLOW_CLAIM_SQL, [now, FOLLOW_BATCH, this.tuning.destinationPollMs]));
+    let read = 0;
+    for (const { id } of rows) {
+      const destination = await this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
+      if (!destination || destination.status !== 'Unauthorized') continue;
+      try {
+        await this.refresh(destination);
+        read++;
+      } catch (error) {
+        this.logger.warn(`Destination ${id}: reading it at the provider failed (${error instanceof Error ? error.message : String(error)}); trying again later`);
+      }
+    }
+    return read;
+  }
+
+  /** Operation 11 with its externalID; an unknown outcome is repeated with the same externalID within this request. */
+  private async createAtProvider(params: DestinationParams): Promise<Destination> {
+    let sawUnknown = false;
+    for (let round = 1; ; round++) {
+      try {
+        return await this.wallets.createDestination(params);
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        sawUnknown ||= error.kind === 'unknown_outcome';
+        const repeatable = error.kind === 'unknown_outcome' || error.kind === 'not_executed';
+        if (!repeatable || round >= CREATE_ROUNDS) {
+          // A refusal after an unknown outcome may be caused by the first attempt having worked.
+          throw sawUnknown && error.kind !== 'unknown_outcome' ? ProviderError.stillUnknown(error) : error;
+        }
+        await sleep(CREATE_ROUND_PAUSE_MS);
+      }
+    }
+  }
+
+  private refresh(destination: PayoutDestination): Promise<PayoutDestination> {
+    const inFlight = this.reads.get(destination.id);
+    if (inFlight) return inFlight;
+    const read = this.read(destination).finally(() => this.reads.delete(destination.id));
+    this.reads.set(destination.id, read);
+    return read;
+  }
+
+  /** Operation 12; on Authorized the payouts waiting for this destination are made due at once. */
+  private async read(destination: PayoutDestination): Promise<PayoutDestination> {
+    if (destination.providerDestinationId === null) return destination;
+    const remote = await this.wallets.getDestination(destination.providerDestinationId);
+    const now = this.clock.now();
+    const repository = this.dataSource.getRepository(PayoutDestination);
+    if (remote.status === 'Authorized') {
+      await repository.update({ id: destination.id, status: 'Unauthorized' }, { status: 'Authorized', nextSyncAt: null, authorizedAt: now });
+      await this.dataSource.query(
+        `UPDATE payouts SET next_attempt_at = $2, updated_at = now() WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,
+        [destination.id, now],
+      );
+      this.logger.log(`Destination ${destination.id} is Authorized`);
+      return { ...destination, status: 'Authorized', nextSyncAt: null, authorizedAt: now };
+    }
+    const nextSyncAt = new Date(now.getTime() + this.tuning.destinationPollMs);
+    await repository.update({ id: destination.id, status: 'Unauthorized' }, { nextSyncAt });
+    return { ...destination, nextSyncAt };
+  }
+}

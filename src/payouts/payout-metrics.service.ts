@@ -1,0 +1,81 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Counter } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { MetricsService } from '../common/metrics/metrics.service';
+
+interface PendingSnapshot {
+  pending: number;
+  oldestAgeSeconds: number;
+}
+
+/** How long one database read serves both pending-withdrawal gauges of a scrape. */
+const SNAPSHOT_TTL_MS = 1_000;
+
+/** Payout metrics: outcomes as they happen, and the withdrawals still pending read from the database at scrape time. */
+@Injectable()
+export class PayoutMetricsService {
+  private readonly logger = new Logger(PayoutMetricsService.name);
+  readonly payouts: Counter<'outcome'>;
+  readonly technicalFailures: Counter<'kind'>;
+  readonly leaseTakeovers: Counter<never>;
+  readonly leaseLost: Counter<never>;
+  private snapshot: { at: number; value: Promise<PendingSnapshot> } | undefined;
+
+  constructor(
+    metrics: MetricsService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {
+    this.payouts = metrics.counter({ name: 'billing_payouts_total', help: 'Payouts that reached a final status, by outcome (succeeded, failed)', labelNames: ['outcome'] });
+    this.technicalFailures = metrics.counter({
+      name: 'billing_payout_technical_failures_total',
+      help: 'Payout steps left for a later retry after a provider or network fault, by provider error kind',
+      labelNames: ['kind'],
+    });
+    this.leaseTakeovers = metrics.counter({ name: 'billing_payout_lease_takeovers_total', help: 'Payouts claimed after another worker let its lease lapse' });
+    this.leaseLost = metrics.counter({ name: 'billing_payout_lease_lost_total', help: 'Payout writes refused because the worker no longer held the lease' });
+    const readSnapshot = () => this.readSnapshot();
+    // prom-client calls `collect` with the gauge as `this` at every scrape.
+    const read = (pick: (s: PendingSnapshot) => number) =>
+      async function (this: { set(value: number): void }) {
+        const value = await readSnapshot();
+        if (value) this.set(pick(value));
+      };
+    metrics.gauge({ name: 'billing_withdrawals_pending', help: 'Payouts whose withdrawal is at the provider and not final yet', collect: read((s) => s.pending) });
+    metrics.gauge({
+      name: 'billing_withdrawal_oldest_pending_age_seconds',
+      help: 'Age of the oldest withdrawal still pending at the provider (0 when none)',
+      collect: read((s) => s.oldestAgeSeconds),
+    });
+  }
+
+  /** One query per scrape for both gauges; a failed read leaves the last values (the scrape still succeeds). */
+  private async readSnapshot(): Promise<PendingSnapshot | undefined> {
+    const now = performance.now();
+    if (!this.snapshot || now - this.snapshot.at > SNAPSHOT_TTL_MS) {
+      this.snapshot = { at: now, value: this.query() };
+    }
+    try {
+      return await this.snapshot.value;
+    } catch (error) {
+      this.snapshot = undefined;
+      this.logger.warn({ err: error }, 'Could not read pending withdrawals for the metrics');
+      return undefined;
+    }
+  }
+
+  private async query(): Promise<PendingSnapshot> {
+    // The partial work index holds only open payouts, so this stays cheap however many are final.
+    const rows: { pending: number; oldest: Date | null }[] = await this.dataSource.query(
+      `SELECT count(*)::int AS pending, min(submitted_at) AS oldest FROM payouts WHERE next_attempt_at IS NOT NULL AND status = 'processing'`,
+    );
+    const row = rows[0];
+    const oldest = row?.oldest ? new Date(row.oldest).getTime() : undefined;
+    return {
+      pending: row?.pending ?? 0,
+      oldestAgeSeconds: oldest === undefined ? 0 : Math.max(0, (this.clock.now().getTime() - oldest) / 1000),
+    };
+  }
+}

@@ -1,0 +1,251 @@
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { Clock } from '../common/clock/clock';
+import { ShutdownSignal } from '../common/shutdown-signal';
+import { failureCodePath } from '../gateway/failure-code';
+import type { Withdrawal } from '../gateway/provider-api.types';
+import { ProviderError } from '../gateway/provider-error';
+import { WalletGateway } from '../gateway/wallet.gateway';
+import { PayoutDestinationsService } from './payout-destinations.service';
+import { PayoutLeaseLostError } from './payout-lease-lost.error';
+import { PayoutMetricsService } from './payout-metrics.service';
+import { ClaimedPayout, PayoutQueueService } from './payout-queue.service';
+import { PayoutTuning } from './payout-tuning';
+
+export interface PayoutRunSummary {
+  /** Claimed payout steps worked on. */
+  steps: number;
+  succeeded: number;
+  failed: number;
+}
+
+type FinalOutcome = 'succeeded' | 'failed';
+
+/** Provider refusals that prove the withdrawal was not made and never will be with this request. */
+const DEFINITE_REFUSALS: ReadonlySet<string> = new Set(['invalid_request', 'business_rule', 'not_found']);
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Works payouts through their life: wait for the destination, create the withdrawal (operation 13) with the payout's
+ * one externalID, follow it (operation 14) until Succeeded or Failed.
+ *
+ * Exactly once: the externalID is fixed when the payout is made and is the only one ever sent for it, so a repeat
+ * after a fault, a crash, or on another replica names the same withdrawal; a payout is failed only on a definite
+ * refusal, never on an unknown outcome. Claims are leases with fencing: a worker that lost its lease cannot write.
+ */
+@Injectable()
+export class PayoutProcessorService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(PayoutProcessorService.name);
+  private running: Promise<PayoutRunSummary> | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly tuning: PayoutTuning,
+    private readonly wallets: WalletGateway,
+    private readonly destinations: PayoutDestinationsService,
+    private readonly queue: PayoutQueueService,
+    private readonly metrics: PayoutMetricsService,
+    private readonly shutdown: ShutdownSignal,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Works until nothing is due, `concurrency` payouts at a time; a call while a run is going joins that run. */
+  runOnce(): Promise<PayoutRunSummary> {
+    if (!this.running) {
+      this.running = this.work().finally(() => {
+        this.running = undefined;
+      });
+    }
+    return this.running;
+  }
+
+  /** Stops claiming; the steps in flight finish (polling ones leave early) before shutdown goes on. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.running?.catch(() => undefined);
+  }
+
+  private get halted(): boolean {
+    return this.stopping || this.shutdown.isShuttingDown;
+  }
+
+  private async work(): Promise<PayoutRunSummary> {
+    const summary: PayoutRunSummary = { steps: 0, succeeded: 0, failed: 0 };
+    await this.clock.refresh();
+    await this.destinations.followDue().catch((error: unknown) => this.logger.warn({ err: error }, 'Following destinations failed; the next run tries again'));
+    const inFlight = new Set<Promise<void>>();
+    // Claimed in batches and started as workers free up: one claim query per batch rather than per payout.
+    const waiting: ClaimedPayout[] = [];
+    let claimFailure: unknown;
+    for (;;) {
+      if (waiting.length === 0 && inFlight.size < this.tuning.concurrency && !this.halted && claimFailure === undefined) {
+        try {
+          waiting.push(...(await this.queue.claim(this.clock.now(), this.tuning.claimBatchSize)));
+        } catch (error) {
+          // Let the steps in flight finish before reporting: they hold leases and provider calls.
+          claimFailure = error;
+        }
+      }
+      if (this.halted) {
+        await Promise.all(waiting.splice(0).map((claim) => this.queue.release(claim).catch(() => undefined)));
+      }
+      while (waiting.length > 0 && inFlight.size < this.tuning.concurrency) {
+        const claim = waiting.shift() as ClaimedPayout;
+        summary.steps++;
+        const task: Promise<void> = this.step(claim, summary).finally(() => inFlight.delete(task));
+        inFlight.add(task);
+      }
+      if (inFlight.size === 0) break;
+      await Promise.race(inFlight);
+    }
+    if (claimFailure !== undefined) throw claimFailure;
+    return summary;
+  }
+
+  private async step(claim: ClaimedPayout, summary: PayoutRunSummary): Promise<void> {
+    try {
+      const outcome = claim.payout.status === 'pending' ? await this.submit(claim) : await this.follow(claim, undefined);
+      if (outcome === 'succeeded') summary.succeeded++;
+      if (outcome === 'failed') summary.failed++;
+    } catch (error) {
+      if (error instanceof PayoutLeaseLostError) {
+        this.logger.warn(error.message);
+        return;
+      }
+      await this.technicalFailure(claim, error).catch((e: unknown) => {
+        if (!(e instanceof PayoutLeaseLostError)) this.logger.error({ err: e }, `Payout ${claim.payout.id}: could not record a technical failure`);
+      });
+    }
+  }
+
+  /** Status pending: wait for an Authorized destination, then create (or replay) the withdrawal. */
+  private async submit(claim: ClaimedPayout): Promise<FinalOutcome | undefined> {
+    const payout = claim.payout;
+    const destination = await this.destinations.current(payout.destinationId);
+    if (!destination || destination.providerDestinationId === null || destination.status === 'failed' || destination.status === 'creating') {
+      return this.finish(claim, 'failed', { failureCode: 'destination_unavailable' });
+    }
+    if (destination.status !== 'Authorized') {
+      const now = this.clock.now();
+      const recheck = destination.nextSyncAt && destination.nextSyncAt > now ? destination.nextSyncAt : new Date(now.getTime() + this.tuning.destinationPollMs);
+      await this.queue.write(claim, { nextAttemptAt: recheck }, true);
+      return undefined;
+    }
+
+    let withdrawal: Pick<Withdrawal, 'id' | 'status' | 'failure'>;
+    try {
+      // The body is rebuilt from stored values only: a replay must equal the first request for the provider to dedupe it.
+      withdrawal = await this.wallets.createWithdrawal({
+        wallet: payout.walletId,
+        destination: destination.providerDestinationId,
+        body: { amount: payout.amount, currency: payout.currency },
+        externalID: payout.withdrawalExternalId,
+        metadata: { payoutId: payout.id },
+      });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.kind === 'business_rule' && /destination unauthori[sz]ed/i.test(error.providerMessage ?? '')) {
+        await this.destinations.markUnauthorized(destination.id);
+        await this.queue.write(claim, { nextAttemptAt: new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) }, true);
+        return undefined;
+      }
+      if (error.kind === 'conflict' && error.conflictingId) {
+        // The provider holds a withdrawal under this payout's externalID: it is this payout's, whatever its body.
+        this.logger.warn(`Payout ${payout.id}: externalID already used by withdrawal ${error.conflictingId}; following that one`);
+        withdrawal = { id: error.conflictingId, status: 'Pending' };
+      } else if (DEFINITE_REFUSALS.has(error.kind)) {
+        return this.finish(claim, 'failed', { failureCode: refusalCode(error) });
+      } else {
+        // Unknown outcome, provider down, refused credentials: keep the payout as it is and replay the same request later.
+        throw error;
+      }
+    }
+
+    const now = this.clock.now();
+    if (withdrawal.status !== 'Pending') return this.settle(claim, withdrawal);
+    await this.queue.write(claim, { status: 'processing', providerWithdrawalId: withdrawal.id, submittedAt: now, technicalFailures: 0, notBefore: null });
+    return this.follow(claim, this.tuning.pollDelayMs);
+  }
+
+  /**
+   * Status processing: read the withdrawal until it is final, for up to inlinePollMs; then leave it for a later pass.
+   * `firstDelayMs` is the wait before the first read (a withdrawal just made is still Pending).
+   */
+  private async follow(claim: ClaimedPayout, firstDelayMs: number | undefined): Promise<FinalOutcome | undefined> {
+    const withdrawalId = claim.payout.providerWithdrawalId as string;
+    const started = performance.now();
+    let delay = firstDelayMs ?? 0;
+    for (;;) {
+      if (delay > 0) await sleep(delay);
+      const withdrawal = await this.wallets.getWithdrawal(withdrawalId);
+      if (withdrawal.status !== 'Pending') return this.settle(claim, withdrawal);
+      delay = Math.min(Math.max(delay * 2, this.tuning.pollDelayMs), this.tuning.maxPollDelayMs);
+      if (this.halted || performance.now() - started + delay > this.tuning.inlinePollMs) {
+        const now = this.clock.now();
+        const age = claim.payout.submittedAt ? now.getTime() - claim.payout.submittedAt.getTime() : 0;
+        // Old withdrawals are read less often: a quarter of their age, within the poll bounds.
+        const wait = Math.min(Math.max(delay, age / 4), this.tuning.maxPollDelayMs);
+        await this.queue.write(claim, { nextAttemptAt: new Date(now.getTime() + wait), technicalFailures: 0, notBefore: null }, true);
+        return undefined;
+      }
+    }
+  }
+
+  private settle(claim: ClaimedPayout, withdrawal: Pick<Withdrawal, 'id' | 'status' | 'failure'>): Promise<FinalOutcome> {
+    if (withdrawal.status === 'Succeeded') return this.finish(claim, 'succeeded', { providerWithdrawalId: withdrawal.id });
+    return this.finish(claim, 'failed', { providerWithdrawalId: withdrawal.id, failureCode: failureCodePath(withdrawal.failure) });
+  }
+
+  private async finish(claim: ClaimedPayout, outcome: FinalOutcome, details: { providerWithdrawalId?: string; failureCode?: string }): Promise<FinalOutcome> {
+    const now = this.clock.now();
+    await this.queue.write(
+      claim,
+      {
+        status: outcome,
+        ...(details.providerWithdrawalId ? { providerWithdrawalId: details.providerWithdrawalId, submittedAt: claim.payout.submittedAt ?? now } : {}),
+        failureCode: details.failureCode ?? null,
+        nextAttemptAt: null,
+        notBefore: null,
+        completedAt: now,
+      },
+      true,
+    );
+    this.metrics.payouts.inc({ outcome });
+    if (outcome === 'failed') this.logger.log(`Payout ${claim.payout.id} failed: ${details.failureCode ?? 'unknown'}`);
+    return outcome;
+  }
+
+  /** Leaves the payout as it is, to be tried again (the same request) after a growing pause in real time. */
+  private async technicalFailure(claim: ClaimedPayout, error: unknown): Promise<void> {
+    const failures = claim.payout.technicalFailures + 1;
+    const base = Math.min(this.tuning.technicalBackoffMs * 2 ** Math.min(failures - 1, 20), this.tuning.maxTechnicalBackoffMs);
+    // Jitter so that payouts hit by the same outage do not come back in one burst.
+    const backoffMs = Math.round(base * (0.8 + Math.random() * 0.4));
+    const kind = error instanceof ProviderError ? error.kind : 'internal';
+    this.metrics.technicalFailures.inc({ kind });
+    if (error instanceof ProviderError) {
+      this.logger.warn(`Payout ${claim.payout.id} (${claim.payout.status}): ${error.message}; trying again in ${backoffMs} ms`);
+    } else {
+      this.logger.error({ err: error }, `Payout ${claim.payout.id} (${claim.payout.status}): unexpected error; trying again in ${backoffMs} ms`);
+    }
+    await this.queue.write(
+      claim,
+      { technicalFailures: failures, notBefore: () => `now() + make_interval(secs => ${(backoffMs / 1000).toFixed(3)})` },
+      true,
+    );
+  }
+}
+
+/** The failure code kept for a provider refusal of the withdrawal create. */
+function refusalCode(error: ProviderError): string {
+  const reason = (error.code ?? error.providerMessage ?? `http_${error.httpStatus ?? 'error'}`)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+  return `rejected:${reason}`.slice(0, 200);
+}

@@ -1,0 +1,31 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { Page } from '../common/http/pagination';
+import { UUID_PARAM } from '../common/http/uuid-param.pipe';
+import { CreatePayoutDto } from './create-payout.dto';
+import { ListPayoutsQueryDto } from './list-payouts-query.dto';
+import { PayoutResponse, toPayoutResponse } from './payout-responses';
+import { PayoutsService } from './payouts.service';
+
+/** Registered after the setup, destination and batch controllers: `:id` must not swallow their paths. */
+@Controller('api/v1/payouts')
+export class PayoutsController {
+  constructor(private readonly payouts: PayoutsService) {}
+
+  /** 202: the payout is accepted; the scheduler sends it. */
+  @Post()
+  @HttpCode(HttpStatus.ACCEPTED)
+  async create(@Body() body: CreatePayoutDto): Promise<PayoutResponse> {
+    return toPayoutResponse(await this.payouts.create(body));
+  }
+
+  @Get()
+  async list(@Query() query: ListPayoutsQueryDto): Promise<Page<PayoutResponse>> {
+    const page = await this.payouts.list(query);
+    return { items: page.items.map(toPayoutResponse), nextCursor: page.nextCursor };
+  }
+
+  @Get(':id')
+  async get(@Param('id', UUID_PARAM) id: string): Promise<PayoutResponse> {
+    return toPayoutResponse(await this.payouts.get(id));
+  }
+}

@@ -1,0 +1,155 @@
+import { PayoutQueueService } from '../../src/payouts/payout-queue.service';
+import { PayoutLeaseLostError } from '../../src/payouts/payout-lease-lost.error';
+import { resetDatabase } from '../support/test-database';
+import {
+  addFaults,
+  authorizedDestination,
+  CARDS,
+  clearFaults,
+  futureExpDate,
+  getPayout,
+  ledgerWithdrawals,
+  providerRequests,
+  setUpPayouts,
+  TEST_CVV,
+} from './support/payout-fixtures';
+import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
+
+describe('Single payouts under provider faults: an unknown outcome is replayed, never re-sent under a new externalID', () => {
+  let t: PayoutTestApp;
+  let destinationId: string;
+
+  beforeAll(async () => {
+    await resetDatabase();
+    t = await startPayoutTestApp();
+    await setUpPayouts(t);
+    destinationId = (await authorizedDestination(t, CARDS.success)).id;
+  });
+
+  afterEach(async () => {
+    await clearFaults(t);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const newPayout = async (): Promise<string> => {
+    const res = await t.api().post('/api/v1/payouts').send({ destinationId, amount: 777, currency: 'RUB' });
+    expect(res.status).toBe(202);
+    return res.body.id as string;
+  };
+  const row = async (id: string) =>
+    (await t.dataSource.query<{ status: string; technical_failures: number; not_before: Date | null; lease_owner: string | null }[]>(
+      'SELECT status, technical_failures, not_before, lease_owner FROM payouts WHERE id = $1',
+      [id],
+    ))[0];
+  const externalIdOf = (id: string) => `w${id.replace(/-/g, '')}`;
+  const withdrawalCallsFor = async (id: string) =>
+    (await providerRequests(t, 'createWithdrawal')).filter((r) => (r.body as { externalID?: string }).externalID === externalIdOf(id));
+
+  it.each(['timeout_after_effect', 'reset_after_effect', 'unavailable', 'reset_before_effect'] as const)(
+    'createWithdrawal failing every try with %s: the payout waits, then the same request is replayed and it succeeds once',
+    async (kind) => {
+      // Four failures use up the gateway's own retries of one call (1 + 3).
+      await addFaults(t, [{ operation: 'createWithdrawal', kind, count: 4 }]);
+      const id = await newPayout();
+      await t.processor.runOnce();
+      expect(await row(id)).toMatchObject({ status: 'pending', technical_failures: 1, not_before: expect.any(Date), lease_owner: null });
+      expect((await getPayout(t, id)).status).toBe('pending');
+
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await t.processor.runOnce();
+      const payout = await getPayout(t, id);
+      expect(payout.status).toBe('succeeded');
+
+      const calls = await withdrawalCallsFor(id);
+      expect(calls.length).toBeGreaterThanOrEqual(5);
+      // Every try carried the very same body: the provider can only ever make one withdrawal of it.
+      expect(new Set(calls.map((c) => JSON.stringify(c.body))).size).toBe(1);
+      const ledger = (await ledgerWithdrawals(t)).filter((w) => w.externalID === externalIdOf(id));
+      expect(ledger).toEqual([expect.objectContaining({ withdrawalID: payout.withdrawalId, status: 'Succeeded', amount: 777 })]);
+    },
+    30_000,
+  );
+
+  it('getWithdrawal failing every try: the payout stays processing with its withdrawal, then settles', async () => {
+    await addFaults(t, [{ operation: 'getWithdrawal', kind: 'timeout_after_effect', count: 4 }]);
+    const id = await newPayout();
+    await t.processor.runOnce();
+    expect(await row(id)).toMatchObject({ status: 'processing', technical_failures: 1, lease_owner: null });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.processor.runOnce();
+    expect((await getPayout(t, id)).status).toBe('succeeded');
+    expect(await withdrawalCallsFor(id)).toHaveLength(1);
+  }, 30_000);
+
+  const destinationBody = () => ({
+    name: 'Faulty',
+    currency: 'RUB',
+    card: { cardNumber: CARDS.success2, expDate: futureExpDate(), cardHolder: 'ANNA K', cvv: TEST_CVV },
+  });
+
+  it('a destination create whose answer is lost is repeated with the same externalID within the request: one destination', async () => {
+    await addFaults(t, [{ operation: 'createDestination', kind: 'reset_after_effect', count: 1 }]);
+    const res = await t.api().post('/api/v1/payouts/destinations').send(destinationBody());
+    expect(res.status).toBe(201);
+    const calls = (await providerRequests(t, 'createDestination')).filter((r) => (r.body as { externalID?: string }).externalID === `d${(res.body.id as string).replace(/-/g, '')}`);
+    expect(calls).toHaveLength(2);
+    expect(calls[1].status).toBe(201);
+    expect(res.body.providerDestinationId).toEqual(expect.any(String));
+  });
+
+  it('a destination create that stays unknown answers 502 and keeps no usable destination; a new request makes one', async () => {
+    await addFaults(t, [{ operation: 'createDestination', kind: 'timeout_after_effect', count: 8 }]);
+    const failed = await t.api().post('/api/v1/payouts/destinations').send(destinationBody());
+    expect(failed.status).toBe(502);
+    const [row] = await t.dataSource.query<{ id: string; status: string }[]>(`SELECT id, status FROM payout_destinations WHERE name = 'Faulty' AND status = 'failed'`);
+    expect(row).toBeDefined();
+    // Payouts cannot use it.
+    const refused = await t.api().post('/api/v1/payouts').send({ destinationId: row.id, amount: 100, currency: 'RUB' });
+    expect(refused.status).toBe(422);
+    await clearFaults(t);
+    expect((await t.api().post('/api/v1/payouts/destinations').send(destinationBody())).status).toBe(201);
+  }, 30_000);
+
+  it('tokenization unavailable: 503, nothing stored, nothing created', async () => {
+    const before = (await providerRequests(t, 'createDestination')).length;
+    const count = async () => (await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM payout_destinations'))[0].n;
+    const stored = await count();
+    await addFaults(t, [{ operation: 'tokenizeBankCard', kind: 'unavailable', count: 4 }]);
+    const res = await t.api().post('/api/v1/payouts/destinations').send(destinationBody());
+    expect(res.status).toBe(503);
+    expect(await count()).toBe(stored);
+    expect((await providerRequests(t, 'createDestination')).length).toBe(before);
+  });
+
+  it('a worker whose lease was taken over cannot write: the fence refuses it', async () => {
+    const id = await newPayout();
+    const queue = t.app.get(PayoutQueueService);
+    const [claim] = await queue.claim(new Date(Date.now() + 1000), 1);
+    expect(claim.payout.id).toBe(id);
+    // Another worker claims it after the lease lapsed: its fence moves on.
+    await t.dataSource.query('UPDATE payouts SET fence = fence + 1 WHERE id = $1', [id]);
+    await expect(queue.write(claim, { status: 'succeeded' }, true)).rejects.toBeInstanceOf(PayoutLeaseLostError);
+    expect(await row(id)).toMatchObject({ status: 'pending' });
+    await t.dataSource.query('UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE id = $1', [id]);
+    await t.processor.runOnce();
+    expect((await getPayout(t, id)).status).toBe('succeeded');
+  });
+
+  it('a claimed payout is invisible to other claims until its lease lapses', async () => {
+    const id = await newPayout();
+    const queue = t.app.get(PayoutQueueService);
+    const due = new Date(Date.now() + 1000);
+    const [first] = await queue.claim(due, 10);
+    expect(first.payout.id).toBe(id);
+    expect(await queue.claim(due, 10)).toEqual([]);
+    await t.dataSource.query(`UPDATE payouts SET lease_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    const [second] = await queue.claim(due, 10);
+    expect(second).toMatchObject({ payout: { id }, fence: first.fence + 1 });
+    await queue.release(second);
+    await t.processor.runOnce();
+    expect((await getPayout(t, id)).status).toBe('succeeded');
+  });
+});

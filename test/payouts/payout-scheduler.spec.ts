@@ -1,0 +1,69 @@
+import { resetDatabase } from '../support/test-database';
+import { addFaults, authorizedDestination, CARDS, clearFaults, getBatch, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
+import { PayoutTestApp, sleep, startPayoutTestApp } from './support/payout-test-app';
+
+const SCHEDULED = { SCHEDULER_ENABLED: 'true', BILLING_INTERVAL_MS: '60000' };
+
+describe('The payout scheduler', () => {
+  let t: PayoutTestApp;
+  let destinationId: string;
+
+  beforeAll(async () => {
+    await resetDatabase();
+    t = await startPayoutTestApp({ env: SCHEDULED });
+    await setUpPayouts(t);
+    destinationId = (await authorizedDestination(t, CARDS.success)).id;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const batchOf = async (app: PayoutTestApp, count: number): Promise<string> => {
+    const items = Array.from({ length: count }, () => ({ destinationId, amount: 300, currency: 'RUB' }));
+    const res = await app.api().post('/api/v1/payouts/batches').send({ items });
+    expect(res.status).toBe(202);
+    return res.body.id as string;
+  };
+
+  const waitSettled = async (app: PayoutTestApp, batchId: string, total: number, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { counts } = await getBatch(app, batchId);
+      if (counts.succeeded + counts.failed === total) return counts;
+      if (Date.now() > deadline) throw new Error(`batch not settled: ${JSON.stringify(counts)}`);
+      await sleep(50);
+    }
+  };
+
+  it('starts on new payouts right away, without waiting for the interval, and follows them to the end', async () => {
+    const batchId = await batchOf(t, 100);
+    // The interval is a minute: only the kick on acceptance and the follow-up timer can settle this in time.
+    expect(await waitSettled(t, batchId, 100, 20_000)).toEqual({ pending: 0, processing: 0, succeeded: 100, failed: 0 });
+  });
+
+  it('on shutdown stops claiming, lets in-flight steps finish and release their payouts; another process completes them exactly once', async () => {
+    const replica = await startPayoutTestApp({ env: SCHEDULED, sandbox: t.sandbox });
+    // Slow provider: plenty of steps are in flight when the shutdown comes.
+    await addFaults(t, [{ operation: 'createWithdrawal', kind: 'latency', latencyMs: 150 }]);
+    const batchId = await batchOf(replica, 300);
+    await sleep(400);
+    await replica.close();
+    await clearFaults(t);
+
+    const leased = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM payouts WHERE batch_id = $1 AND lease_owner IS NOT NULL', [batchId]);
+    expect(leased[0].n).toBe(0);
+    const { counts } = await getBatch(t, batchId);
+    expect(counts.succeeded).toBeLessThan(300);
+
+    // The remaining payouts wait for the surviving process's next pass; kick it as new work would.
+    await batchOf(t, 1);
+    expect(await waitSettled(t, batchId, 300)).toEqual({ pending: 0, processing: 0, succeeded: 300, failed: 0 });
+    const externalIds = new Set(
+      (await t.dataSource.query<{ e: string }[]>('SELECT withdrawal_external_id AS e FROM payouts WHERE batch_id = $1', [batchId])).map((r) => r.e),
+    );
+    const ledger = (await ledgerWithdrawals(t)).filter((w) => externalIds.has(w.externalID ?? ''));
+    expect(ledger).toHaveLength(300);
+    expect(new Set(ledger.map((w) => w.externalID)).size).toBe(300);
+  }, 60_000);
+});
