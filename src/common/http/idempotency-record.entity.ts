@@ -7,7 +7,7 @@ export class IdempotencyRecord {
   @PrimaryColumn({ type: 'char', length: 64 })
   scopeHash: string;
 
-  /** sha256 of the request body: a repeat with another body is refused with 409. */
+  /** HMAC-SHA256 of the request body (keyed by the provider API key): a repeat with another body is refused with 409. */
   @Column({ type: 'char', length: 64 })
   bodyHash: string;
 

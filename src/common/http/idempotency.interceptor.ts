@@ -9,11 +9,12 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { withoutSecrets } from '../logging/redact';
+import { AppConfig } from '../../config/app-config';
 import { IdempotencyRecord } from './idempotency-record.entity';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -38,6 +39,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly dataSource: DataSource,
     private readonly reflector: Reflector,
+    private readonly config: AppConfig,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -48,7 +50,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return throwError(() => new BadRequestException(['Idempotency-Key must be 1..64 characters']));
     }
     const scopeHash = sha256(`${request.method} ${request.path} ${key}`);
-    const bodyHash = sha256(canonical(request.body ?? null));
+    // Keyed, so a stored hash of a body that carried a card number cannot be brute-forced from the
+    // database alone (a card has few unknown digits once its bin and last four are known).
+    const bodyHash = createHmac('sha256', this.config.providerApiKey).update(canonical(request.body ?? null)).digest('hex');
     const repository = this.dataSource.getRepository(IdempotencyRecord);
     const response = context.switchToHttp().getResponse<Response>();
 
