@@ -15,6 +15,7 @@ import { GatewayModule } from './gateway/gateway.module';
 import { HealthModule } from './health/health.module';
 import { BillingModule } from './billing/billing.module';
 import { BillingTuning } from './billing/billing-tuning';
+import { PayoutTuning } from './payouts/payout-tuning';
 import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
@@ -28,6 +29,7 @@ export interface AppModuleOptions {
   poolSize?: number;
   /** Engine knobs; tests shorten leases and backoffs. */
   billingTuning?: Partial<BillingTuning>;
+  payoutTuning?: Partial<PayoutTuning>;
 }
 
 @Global()
@@ -46,8 +48,9 @@ export class AppModule {
           providers: [
             { provide: RuntimeSettings, useValue: options.runtime },
             { provide: BillingTuning, useValue: BillingTuning.defaults(options.config, options.billingTuning) },
+            { provide: PayoutTuning, useValue: PayoutTuning.defaults(options.config, options.payoutTuning) },
           ],
-          exports: [RuntimeSettings, BillingTuning],
+          exports: [RuntimeSettings, BillingTuning, PayoutTuning],
         },
         LoggerModule.forRoot(buildLoggerParams(options.config.logLevel, options.logDestination)),
         CommonModule,

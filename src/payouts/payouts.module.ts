@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
 import { GatewayModule } from '../gateway/gateway.module';
 import { PayoutBatchesController } from './payout-batches.controller';
 import { PayoutDestinationsController } from './payout-destinations.controller';
@@ -10,7 +9,6 @@ import { PayoutQueueService } from './payout-queue.service';
 import { PayoutSchedulerService } from './payout-scheduler.service';
 import { PayoutSetupController } from './payout-setup.controller';
 import { PayoutSetupService } from './payout-setup.service';
-import { PayoutTuning } from './payout-tuning';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsService } from './payouts.service';
 
@@ -20,7 +18,6 @@ import { PayoutsService } from './payouts.service';
   // Order matters: PayoutsController's `:id` route comes last so it does not catch /setup, /destinations, /batches.
   controllers: [PayoutSetupController, PayoutDestinationsController, PayoutBatchesController, PayoutsController],
   providers: [
-    { provide: PayoutTuning, inject: [AppConfig], useFactory: (config: AppConfig) => PayoutTuning.defaults(config) },
     PayoutSetupService,
     PayoutDestinationsService,
     PayoutsService,
@@ -29,6 +26,6 @@ import { PayoutsService } from './payouts.service';
     PayoutSchedulerService,
     PayoutMetricsService,
   ],
-  exports: [PayoutProcessorService, PayoutsService, PayoutTuning],
+  exports: [PayoutProcessorService, PayoutsService],
 })
 export class PayoutsModule {}

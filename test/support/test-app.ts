@@ -4,6 +4,7 @@ import type TestAgent from 'supertest/lib/agent';
 import type { DestinationStream } from 'pino';
 import { createApp } from '../../src/app.factory';
 import { BillingTuning } from '../../src/billing/billing-tuning';
+import { PayoutTuning } from '../../src/payouts/payout-tuning';
 import { RuntimeSettings } from '../../src/config/runtime-settings';
 import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { SandboxHandle, SandboxOptions, startSandbox } from '../../src/sandbox/sandbox-server';
@@ -29,6 +30,7 @@ export async function startTestApp(
     /** Captures the JSON log lines (set LOG_LEVEL in env to see them). */
     logDestination?: DestinationStream;
     billingTuning?: Partial<BillingTuning>;
+    payoutTuning?: Partial<PayoutTuning>;
   } = {},
 ): Promise<TestApp> {
   const sandbox =
@@ -40,6 +42,7 @@ export async function startTestApp(
     runtime: new RuntimeSettings(testDatabaseUrl(), sandbox.url),
     logDestination: options.logDestination,
     billingTuning: options.billingTuning,
+    payoutTuning: options.payoutTuning,
   });
   await app.init();
   const server = app.getHttpServer();

@@ -11,7 +11,6 @@ import { AppModule } from '../../../src/app.module';
 import { RuntimeSettings } from '../../../src/config/runtime-settings';
 import { MetricsService } from '../../../src/common/metrics/metrics.service';
 import { PayoutProcessorService } from '../../../src/payouts/payout-processor.service';
-import { PayoutTuning } from '../../../src/payouts/payout-tuning';
 import { testConfig } from '../../support/test-config';
 import { FAST_PAYOUT_TUNING } from './payout-test-app';
 
@@ -29,12 +28,16 @@ async function main(): Promise<void> {
   const config = testConfig({ LOG_LEVEL: 'info', PROVIDER_TIMEOUT_MS: '2000' });
   const leaseMs = Number(process.env.WORKER_LEASE_MS ?? '3000');
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ config, runtime: new RuntimeSettings(required('TEST_DB_URL'), required('SANDBOX_URL')), logDestination: process.stdout })],
-  })
-    .overrideProvider(PayoutTuning)
-    // A short lease, so a replacement takes over soon after a kill; polling stays well inside it.
-    .useValue(PayoutTuning.defaults(config, { ...FAST_PAYOUT_TUNING, leaseMs, inlinePollMs: Math.floor(leaseMs / 4) }))
-    .compile();
+    imports: [
+      AppModule.forRoot({
+        config,
+        runtime: new RuntimeSettings(required('TEST_DB_URL'), required('SANDBOX_URL')),
+        logDestination: process.stdout,
+        // A short lease, so a replacement takes over soon after a kill; polling stays well inside it.
+        payoutTuning: { ...FAST_PAYOUT_TUNING, leaseMs, inlinePollMs: Math.floor(leaseMs / 4) },
+      }),
+    ],
+  }).compile();
   const app = await moduleRef.init();
   const processor = app.get(PayoutProcessorService);
   const dataSource = app.get(DataSource);
