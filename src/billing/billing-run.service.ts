@@ -212,7 +212,14 @@ export class BillingRunService {
         s.currentPeriodEnd = end;
         s.nextBillingAt = end;
         if (s.status === 'trialing') s.status = 'active';
-        await em.save(s);
+        // update, not save: save would read the row again first.
+        await em.update(Subscription, { id: s.id }, {
+          nextPeriodIndex: s.nextPeriodIndex,
+          currentPeriodStart: start,
+          currentPeriodEnd: end,
+          nextBillingAt: end,
+          status: s.status,
+        });
         if (from !== s.status) await recordSubscriptionEvent(em, s, 'trial_ended', now, { from, to: s.status });
         if ((inserted.identifiers?.length ?? 0) > 0) {
           await recordSubscriptionEvent(em, s, 'period_billed', now, { data: { chargeId, periodStart: start.toISOString(), periodEnd: end.toISOString(), amount: plan.amount } });

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { Customer } from '../customers/customer.entity';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
-import { Invoice, Payment } from '../gateway/provider-api.types';
+import { Payment } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
@@ -15,6 +15,7 @@ import { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
+import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
 import { classifyDecline, dunningDeadline, nextRetryAt, respectAttemptCap } from './dunning-policy';
@@ -69,9 +70,13 @@ export class ChargeProcessorService {
     const charge = claim.charge;
     try {
       if (charge.step === 'awaiting_card') return await this.applyFinalAction(claim, charge.lastErrorCode ?? 'hard_decline');
-      if (charge.step === 'create_invoice') await this.createInvoice(claim);
+      let invoiceJustCreated = false;
+      if (charge.step === 'create_invoice') {
+        await this.createInvoice(claim);
+        invoiceJustCreated = true;
+      }
       if (charge.step === 'create_payment') {
-        const outcome = await this.createPayment(claim);
+        const outcome = await this.createPayment(claim, invoiceJustCreated);
         if (outcome) return outcome;
       }
       if (charge.step === 'await_payment') return await this.awaitPayment(claim);
@@ -112,10 +117,13 @@ export class ChargeProcessorService {
   }
 
   /** Returns an outcome when the charge is left for later; undefined to go on awaiting the payment. */
-  private async createPayment(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
+  private async createPayment(claim: ClaimedCharge, invoiceJustCreated: boolean): Promise<ChargeOutcome | undefined> {
     const charge = claim.charge;
     const now = this.clock.now();
-    const attempts = await this.dataSource.getRepository(ChargeAttempt).find({ where: { chargeId: charge.id }, order: { number: 'ASC' } });
+    // An invoice made a moment ago in this claim has no payment attempts yet: no need to read them.
+    const attempts = invoiceJustCreated
+      ? []
+      : await this.dataSource.getRepository(ChargeAttempt).find({ where: { chargeId: charge.id }, order: { number: 'ASC' } });
     let attempt = attempts.find((a) => a.status === 'pending' || a.status === 'unknown' || a.status === 'processing');
     if (!attempt) {
       const allowedAt = respectAttemptCap(attempts.map((a) => a.attemptedAt), now);
@@ -205,8 +213,7 @@ export class ChargeProcessorService {
       const invoice = await this.gateway.getInvoice(charge.providerInvoiceId as string);
       if (invoice.status === 'paid' || invoice.status === 'fulfilled') {
         // An earlier payment of ours captured it: the charge is done.
-        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'succeeded' });
-        return this.succeed(claim, invoice);
+        return this.succeed(claim, attempt.id);
       }
       return this.fail(claim, `invoice_${invoice.status}`, attempt);
     }
@@ -225,12 +232,13 @@ export class ChargeProcessorService {
       this.openAttempts.get(claim) ??
       (await this.dataSource.getRepository(ChargeAttempt).findOneOrFail({ where: { chargeId: charge.id, status: 'processing' }, order: { number: 'DESC' } }));
     const deadline = Date.now() + this.tuning.paymentPollMs;
-    let delay = 10;
+    // Instant payments usually settle within milliseconds: a short first wait saves a read.
+    let delay = 5;
+    await sleep(delay);
     for (;;) {
       const payment = await this.gateway.getPayment(charge.providerInvoiceId as string, attempt.providerPaymentId as string);
       if (payment.status === 'captured' || payment.status === 'refunded') {
-        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'succeeded' });
-        return this.succeed(claim);
+        return this.succeed(claim, attempt.id);
       }
       if (payment.status === 'failed' || payment.status === 'cancelled') {
         const code = payment.status === 'failed' ? failureCodePath(payment.error) : 'payment_cancelled';
@@ -246,10 +254,30 @@ export class ChargeProcessorService {
     return 'pending';
   }
 
-  private async succeed(claim: ClaimedCharge, _invoice?: Invoice): Promise<ChargeOutcome> {
+  private async succeed(claim: ClaimedCharge, attemptId: string): Promise<ChargeOutcome> {
     const charge = claim.charge;
     const now = this.clock.now();
     const { plan, subscription } = await this.context(claim);
+    const event = { chargeId: charge.id, amount: charge.amount, currency: charge.currency };
+    if (subscription.status === 'active') {
+      // The common case in one round trip: settle the charge and the attempt and append the audit event,
+      // all only while this worker still holds the charge.
+      const rows: unknown[] = await this.dataSource.query(
+        `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL,
+                           attempt_count = $3, last_error_code = NULL, lease_owner = NULL, lease_until = NULL, updated_at = now()
+                     WHERE id = $1 AND fence = $2 RETURNING subscription_id),
+              a AS (UPDATE charge_attempts SET status = 'succeeded', updated_at = now() WHERE id = $4 AND EXISTS (SELECT 1 FROM c))
+         INSERT INTO subscription_events (subscription_id, type, data, occurred_at)
+         SELECT subscription_id, 'charge_succeeded', $5::jsonb, $6 FROM c RETURNING id`,
+        [charge.id, claim.fence, charge.attemptCount + 1, attemptId, JSON.stringify(event), now],
+      );
+      if (rows.length === 0) {
+        this.metrics.leaseLost.inc();
+        throw new LeaseLostError(charge.id);
+      }
+      Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount: charge.attemptCount + 1 });
+      return this.succeeded(charge);
+    }
     await this.dataSource.transaction(async (em) => {
       await this.queue.release(
         claim,
@@ -257,7 +285,8 @@ export class ChargeProcessorService {
         em,
       );
       // The common case (an active subscription) needs no lock: only an event is added.
-      const s = subscription.status === 'active' ? subscription : await this.lockSubscription(em, charge.subscriptionId);
+      await em.update(ChargeAttempt, { id: attemptId }, { status: 'succeeded' });
+      const s = await this.lockSubscription(em, charge.subscriptionId);
       if (s && (s.status === 'past_due' || s.status === 'trialing' || s.status === 'unpaid')) {
         const from = s.status;
         s.status = 'active';
@@ -270,11 +299,15 @@ export class ChargeProcessorService {
         await em.save(s);
         await recordSubscriptionEvent(em, s, from === 'trialing' ? 'activated' : 'recovered', now, { from, to: 'active', data: { chargeId: charge.id } });
       }
-      if (s) await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data: { chargeId: charge.id, amount: charge.amount, currency: charge.currency } });
+      if (s) await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data: event });
     });
+    return this.succeeded(charge);
+  }
+
+  private succeeded(charge: Charge): ChargeOutcome {
     this.tokens.delete(charge.id);
     this.metrics.charges.inc({ outcome: 'succeeded' });
-    if (charge.attemptCount > 0) this.metrics.dunningAttempts.inc({ result: 'recovered' });
+    if (charge.attemptCount > 1) this.metrics.dunningAttempts.inc({ result: 'recovered' });
     return 'succeeded';
   }
 
