@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { Customer } from '../customers/customer.entity';
 import { failureCodePath } from '../gateway/failure-code';
@@ -25,6 +25,16 @@ interface ChargeContext {
   plan: Plan;
   customer: Customer;
   subscription: Subscription;
+}
+
+/** A payment attempt the provider definitely refused, recorded together with the charge's next state. */
+interface DeclinedAttempt {
+  id: string;
+  errorCode: string;
+}
+
+function recordDecline(em: EntityManager, declined: DeclinedAttempt): Promise<unknown> {
+  return em.update(ChargeAttempt, { id: declined.id }, { status: 'declined', errorCode: declined.errorCode });
 }
 
 /** What one step of a charge ended with, for the pass summary. */
@@ -222,15 +232,18 @@ export class ChargeProcessorService {
       return this.backOff(claim, error);
     }
     const code = /not ready/i.test(error.providerMessage ?? '') ? 'customer_not_ready' : `payment_refused:${error.code ?? 'invalidRequest'}`;
-    await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'declined', errorCode: code });
-    return this.decline(claim, code, this.clock.now());
+    return this.decline(claim, code, attempt);
   }
 
   private async awaitPayment(claim: ClaimedCharge): Promise<ChargeOutcome> {
     const charge = claim.charge;
     const attempt =
       this.openAttempts.get(claim) ??
-      (await this.dataSource.getRepository(ChargeAttempt).findOneOrFail({ where: { chargeId: charge.id, status: 'processing' }, order: { number: 'DESC' } }));
+      // The newest attempt the provider has a payment for, whatever its recorded status: a worker may have died
+      // between learning the outcome and recording it on the charge.
+      (await this.dataSource
+        .getRepository(ChargeAttempt)
+        .findOneOrFail({ where: { chargeId: charge.id, providerPaymentId: Not(IsNull()) }, order: { number: 'DESC' } }));
     const deadline = Date.now() + this.tuning.paymentPollMs;
     // Instant payments usually settle within milliseconds: a short first wait saves a read.
     let delay = 5;
@@ -242,8 +255,7 @@ export class ChargeProcessorService {
       }
       if (payment.status === 'failed' || payment.status === 'cancelled') {
         const code = payment.status === 'failed' ? failureCodePath(payment.error) : 'payment_cancelled';
-        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'declined', errorCode: code });
-        return this.decline(claim, code, attempt.attemptedAt);
+        return this.decline(claim, code, attempt);
       }
       if (Date.now() + delay > deadline) break;
       await sleep(delay);
@@ -312,20 +324,24 @@ export class ChargeProcessorService {
   }
 
   /** A definite decline: the ladder decides between a retry, waiting for a new card and the final action. */
-  private async decline(claim: ClaimedCharge, code: string, attemptedAt: Date): Promise<ChargeOutcome> {
+  private async decline(claim: ClaimedCharge, code: string, attempt: ChargeAttempt): Promise<ChargeOutcome> {
+    const attemptedAt = attempt.attemptedAt;
     const charge = claim.charge;
     const now = this.clock.now();
     const { plan, customer } = await this.context(claim);
     const dunning = this.plans.effectiveDunning(plan);
-    const declines = await this.dataSource.getRepository(ChargeAttempt).countBy({ chargeId: charge.id, status: 'declined' });
+    // This attempt counts as declined whether or not an earlier worker already recorded it.
+    const declines =
+      (await this.dataSource.getRepository(ChargeAttempt).countBy({ chargeId: charge.id, status: 'declined', id: Not(attempt.id) })) + 1;
+    const declined = { id: attempt.id, errorCode: code };
     const dunningStartedAt = charge.dunningStartedAt ?? attemptedAt;
     const kind = classifyDecline(code);
     this.metrics.charges.inc({ outcome: kind === 'hard' ? 'declined_hard' : 'declined_soft' });
 
     if (kind === 'soft') {
       const retryAt = nextRetryAt(dunning.retryDelaysMs, declines, attemptedAt);
-      if (!retryAt) return this.exhaust(claim, code, dunning.finalAction);
-      await this.markPastDue(claim, code, now, {
+      if (!retryAt) return this.exhaust(claim, code, dunning.finalAction, declined);
+      await this.markPastDue(claim, code, now, declined, {
         status: 'retrying',
         step: 'create_payment',
         nextAttemptAt: retryAt,
@@ -335,7 +351,7 @@ export class ChargeProcessorService {
       return 'declined';
     }
     // Hard: the same card will not pay; wait for a new one until the ladder's window ends.
-    await this.markPastDue(claim, code, now, {
+    await this.markPastDue(claim, code, now, declined, {
       status: 'failed',
       step: 'awaiting_card',
       nextAttemptAt: dunningDeadline(dunning.retryDelaysMs, dunningStartedAt),
@@ -345,10 +361,17 @@ export class ChargeProcessorService {
     return 'declined';
   }
 
-  private async markPastDue(claim: ClaimedCharge, code: string, now: Date, changes: Parameters<ChargeQueueService['release']>[1]): Promise<void> {
+  private async markPastDue(
+    claim: ClaimedCharge,
+    code: string,
+    now: Date,
+    declined: DeclinedAttempt,
+    changes: Parameters<ChargeQueueService['release']>[1],
+  ): Promise<void> {
     const charge = claim.charge;
     await this.dataSource.transaction(async (em) => {
       await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null }, em);
+      await recordDecline(em, declined);
       const s = await this.lockSubscription(em, charge.subscriptionId);
       if (!s) return;
       if (['active', 'trialing'].includes(s.status)) {
@@ -364,15 +387,16 @@ export class ChargeProcessorService {
   }
 
   /** The ladder is over: the charge fails and the final action (cancel or unpaid) applies to the subscription. */
-  private async exhaust(claim: ClaimedCharge, code: string, finalAction: 'cancel' | 'unpaid'): Promise<ChargeOutcome> {
+  private async exhaust(claim: ClaimedCharge, code: string, finalAction: 'cancel' | 'unpaid', declined?: DeclinedAttempt): Promise<ChargeOutcome> {
     const charge = claim.charge;
     const now = this.clock.now();
     await this.dataSource.transaction(async (em) => {
       await this.queue.release(
         claim,
-        { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (charge.step === 'awaiting_card' ? 0 : 1), lastErrorCode: code },
+        { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (declined ? 1 : 0), lastErrorCode: code },
         em,
       );
+      if (declined) await recordDecline(em, declined);
       const s = await this.lockSubscription(em, charge.subscriptionId);
       if (!s || s.status === 'canceled') return;
       await recordSubscriptionEvent(em, s, 'dunning_exhausted', now, { data: { chargeId: charge.id, errorCode: code, finalAction } });
@@ -401,10 +425,10 @@ export class ChargeProcessorService {
    */
   private async fail(claim: ClaimedCharge, code: string, attempt?: ChargeAttempt): Promise<ChargeOutcome> {
     const charge = claim.charge;
-    if (attempt) await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id }, { status: 'declined', errorCode: code });
     const now = this.clock.now();
     await this.dataSource.transaction(async (em) => {
       await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, em);
+      if (attempt) await recordDecline(em, { id: attempt.id, errorCode: code });
       await recordSubscriptionEvent(em, { id: charge.subscriptionId }, 'charge_failed', now, { data: { chargeId: charge.id, errorCode: code, needsOperator: true } });
     });
     this.metrics.charges.inc({ outcome: 'failed' });

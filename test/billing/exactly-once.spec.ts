@@ -1,0 +1,424 @@
+import { Client } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
+import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
+import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import {
+  assertExactlyOnce,
+  createPlan,
+  createReadyCustomers,
+  drain,
+  Engine,
+  FAST_TUNING,
+  listCharges,
+  setClock,
+  sleep,
+  startEngine,
+  subscribeAll,
+  TestPlan,
+} from './support/billing-fixtures';
+import { BillingSandbox, Ledger, ProviderFaultKind, ProviderFaultOperation, startBillingSandbox } from './support/billing-sandbox';
+import { EngineProcess, startEngineProcess } from './support/engine-process';
+import { ChargeView, checkExactlyOnce, ExactlyOnceExpectation, monthlyPeriodStarts, SubscriptionEventView } from './support/exactly-once';
+
+/**
+ * Exactly-once charging: whatever fails (the provider, the network, the engine process) and however many engines run,
+ * every due period of every subscription is charged exactly once at the provider, and the daemon ends up knowing it.
+ * Each scenario checks the provider's own ledger against the periods due by the final clock time (assertExactlyOnce).
+ */
+
+/** Business time of the first period: in the future of the real clock, so the test clock can be set to it. */
+const T0 = '2027-01-15T10:00:00.000Z';
+const FEB = '2027-02-15T10:00:00.000Z';
+const MAR = '2027-03-15T10:00:00.000Z';
+
+/** Plan, ready customers and one subscription each, starting (and due) at T0. */
+async function setUpSubscriptions(
+  engine: Engine,
+  sandbox: BillingSandbox,
+  count: number,
+): Promise<{ plan: TestPlan; subscriptionIds: string[]; customerIds: string[] }> {
+  await setClock(engine, T0);
+  const plan = await createPlan(engine);
+  const customerIds = await createReadyCustomers(engine, sandbox, count);
+  const subscriptionIds = await subscribeAll(engine, customerIds, plan.id, T0);
+  return { plan, subscriptionIds, customerIds };
+}
+
+function expectation(plan: TestPlan, subscriptionIds: string[], finalClock: string): ExactlyOnceExpectation {
+  const periodStarts = monthlyPeriodStarts(T0, finalClock);
+  return { subscriptions: subscriptionIds.map((id) => ({ id, periodStarts })), amount: plan.amount, currency: plan.currency };
+}
+
+describe('exactly-once charging', () => {
+  describe('the invariant check', () => {
+    const SUB_A = '00000000-0000-4000-8000-00000000000a';
+    const SUB_B = '00000000-0000-4000-8000-00000000000b';
+    const expected: ExactlyOnceExpectation = {
+      subscriptions: [
+        { id: SUB_A, periodStarts: [T0, FEB] },
+        { id: SUB_B, periodStarts: [T0, FEB] },
+      ],
+      amount: 2500,
+      currency: 'RUB',
+    };
+    const payment = (sub: string, period: string, invoiceID: string, paymentID = '1', status = 'captured') => ({
+      invoiceID,
+      paymentID,
+      customerID: `cust-${sub}`,
+      amount: 2500,
+      currency: 'RUB',
+      status,
+      externalID: `pay-${invoiceID}-${paymentID}`,
+      invoiceMetadata: { subscriptionId: sub, chargeId: `charge-${invoiceID}`, periodStart: period },
+    });
+    const charge = (sub: string, period: string, invoiceId: string, status = 'succeeded'): ChargeView => ({
+      id: `charge-${invoiceId}`,
+      subscriptionId: sub,
+      periodStart: period,
+      status,
+      invoiceId,
+      amount: 2500,
+      currency: 'RUB',
+    });
+    const cleanLedger = (): Ledger => ({
+      payments: [payment(SUB_A, T0, 'inv-a0'), payment(SUB_A, FEB, 'inv-a1'), payment(SUB_B, T0, 'inv-b0'), payment(SUB_B, FEB, 'inv-b1')],
+    });
+    const cleanCharges = () => [charge(SUB_A, T0, 'inv-a0'), charge(SUB_A, FEB, 'inv-a1'), charge(SUB_B, T0, 'inv-b0'), charge(SUB_B, FEB, 'inv-b1')];
+    const succeededEvent = (c: ChargeView): SubscriptionEventView => ({ subscriptionId: c.subscriptionId, type: 'charge_succeeded', data: { chargeId: c.id } });
+
+    it('accepts one captured payment and one succeeded charge per due period (failed payments do not count)', () => {
+      const ledger = cleanLedger();
+      ledger.payments.push(payment(SUB_A, FEB, 'inv-a1', '0', 'failed'));
+      const report = checkExactlyOnce(ledger, cleanCharges(), expected, cleanCharges().map(succeededEvent));
+      expect(report.violations).toEqual([]);
+      expect(report).toMatchObject({ charged: 4, expectedPeriods: 4 });
+    });
+
+    it('catches a period charged twice, on a second invoice or a second payment of the same invoice', () => {
+      const secondInvoice = cleanLedger();
+      secondInvoice.payments.push(payment(SUB_A, FEB, 'inv-a1-again'));
+      expect(checkExactlyOnce(secondInvoice, cleanCharges(), expected).violations).toEqual([
+        expect.stringMatching(new RegExp(`^DOUBLE CHARGE: ${SUB_A}@${FEB} was charged 2 times`)),
+      ]);
+      const secondPayment = cleanLedger();
+      secondPayment.payments.push(payment(SUB_B, T0, 'inv-b0', '2', 'refunded'));
+      expect(checkExactlyOnce(secondPayment, cleanCharges(), expected).violations).toEqual([
+        expect.stringMatching(new RegExp(`^DOUBLE CHARGE: ${SUB_B}@${T0} was charged 2 times`)),
+      ]);
+    });
+
+    it('catches a missed period, a charge for a period not due, a stuck charge and a payment still pending', () => {
+      const ledger = cleanLedger();
+      ledger.payments = ledger.payments.filter((p) => p.invoiceID !== 'inv-b1');
+      ledger.payments.push(payment(SUB_A, MAR, 'inv-a2'));
+      ledger.payments.push(payment(SUB_B, FEB, 'inv-b1', '1', 'pending'));
+      const charges = cleanCharges().map((c) => (c.invoiceId === 'inv-b1' ? { ...c, status: 'processing' } : c));
+      const { violations } = checkExactlyOnce(ledger, charges, expected);
+      expect(violations).toEqual(
+        expect.arrayContaining([
+          `MISSED: ${SUB_B}@${FEB} is due but the provider took no money for it`,
+          expect.stringMatching(new RegExp(`^UNEXPECTED CHARGE: ${SUB_A}@${MAR}`)),
+          expect.stringMatching(/^charge charge-inv-b1 .* is processing/),
+          expect.stringMatching(/^payment inv-b1\/1 is still pending/),
+        ]),
+      );
+    });
+
+    it('catches a daemon that lost a charge, has two for a period, recorded another invoice, or records a success twice', () => {
+      const charges = cleanCharges().filter((c) => c.invoiceId !== 'inv-a0');
+      charges.push(charge(SUB_B, T0, 'inv-b0-dup', 'failed'));
+      charges[0] = { ...charges[0], invoiceId: 'inv-other' };
+      const events = cleanCharges().map(succeededEvent);
+      events.push(succeededEvent(cleanCharges()[3]));
+      const { violations } = checkExactlyOnce(cleanLedger(), charges, expected, events);
+      expect(violations).toEqual(
+        expect.arrayContaining([
+          `the daemon has 0 charges for ${SUB_A}@${T0}, expected exactly one`,
+          `the daemon has 2 charges for ${SUB_B}@${T0}, expected exactly one`,
+          expect.stringMatching(/records invoice inv-other but the money was taken on invoice inv-a1/),
+          expect.stringMatching(/records charge_succeeded 2 times for charge charge-inv-b1/),
+        ]),
+      );
+    });
+
+    it('computes the due monthly periods up to and including the final clock time', () => {
+      expect(monthlyPeriodStarts(T0, MAR)).toEqual([T0, FEB, MAR]);
+      expect(monthlyPeriodStarts(T0, '2027-03-15T09:59:59.999Z')).toEqual([T0, FEB]);
+    });
+  });
+
+  describe('against the engine, the sandbox and the database', () => {
+    // The run's database: the real server in CI, else the embedded one (its socket server keeps each
+    // connection's extended-protocol messages together, see src/database/embedded-postgres.ts).
+    const database = { url: testDatabaseUrl() };
+    let sandboxHandle: SandboxHandle;
+    let sandbox: BillingSandbox;
+    let engines: Engine[] = [];
+    let workers: EngineProcess[] = [];
+    let db: Client | undefined;
+
+    beforeEach(async () => {
+      await resetDatabase(database.url);
+      sandboxHandle = await startBillingSandbox();
+      sandbox = new BillingSandbox(sandboxHandle.url);
+    });
+
+    afterEach(async () => {
+      for (const worker of workers) await worker.kill('SIGKILL');
+      workers = [];
+      for (const engine of engines) await engine.close();
+      engines = [];
+      await db?.end();
+      db = undefined;
+      await sandboxHandle?.close();
+    });
+
+    /** A counter of one engine, as GET /metrics shows it (0 when absent). */
+    async function metric(target: Engine, name: string): Promise<number> {
+      const res = await target.api().get('/metrics');
+      const line = (res.text as string).split('\n').find((l) => l.startsWith(`${name} `));
+      return line ? Number(line.split(' ')[1]) : 0;
+    }
+
+    async function engine(tuning = FAST_TUNING): Promise<Engine> {
+      const started = await startEngine(database.url, sandboxHandle.url, tuning);
+      engines.push(started);
+      return started;
+    }
+
+    it(
+      'charges every period of 20 subscriptions exactly once over 3 months of 503s, 504s after the effect and connection resets',
+      async () => {
+        const billing = await engine();
+        const { plan, subscriptionIds } = await setUpSubscriptions(billing, sandbox, 20);
+
+        const operations: ProviderFaultOperation[] = ['createInvoice', 'createPayment', 'getPayment'];
+        const kinds: ProviderFaultKind[] = ['unavailable', 'timeout_after_effect', 'reset_after_effect'];
+        for (const operation of operations) for (const kind of kinds) await sandbox.fault({ operation, kind, probability: 0.3 });
+
+        for (const now of [T0, FEB, MAR]) {
+          await setClock(billing, now);
+          for (let pass = 0; pass < 4; pass++) {
+            await billing.runPass(8);
+            await sleep(50);
+          }
+        }
+        const rules = await sandbox.faults();
+        await sandbox.clearFaults();
+        const drained = await drain([billing], subscriptionIds.length * 3);
+
+        await assertExactlyOnce(billing, sandbox, expectation(plan, subscriptionIds, MAR));
+        expect(drained.settled).toBe(true);
+        // The faults really fired, including those where the provider did the work and the answer was lost.
+        const hits = (kind: ProviderFaultKind) => (rules ?? []).filter((r) => r.kind === kind).reduce((n, r) => n + r.hits, 0);
+        expect(hits('timeout_after_effect') + hits('reset_after_effect')).toBeGreaterThan(0);
+        expect(hits('unavailable')).toBeGreaterThan(0);
+      },
+      150_000,
+    );
+
+    it(
+      'charges every period of 30 subscriptions exactly once while three engines race for the same charges',
+      async () => {
+        // The third engine's lease is shorter than a charge's steps, so its leases lapse while it still works (fencing).
+        const racers = [await engine(), await engine(), await engine({ ...FAST_TUNING, leaseMs: 50 })];
+        const { plan, subscriptionIds } = await setUpSubscriptions(racers[0], sandbox, 30);
+        for (const operation of ['createInvoice', 'createPayment', 'getPayment'] as const) {
+          await sandbox.fault({ operation, kind: 'latency', latencyMs: 15 });
+        }
+
+        // Each period: the engines run passes side by side until every charge due so far has succeeded.
+        const claimed = racers.map(() => 0);
+        for (const [index, now] of [T0, FEB].entries()) {
+          await setClock(racers[0], now);
+          const period = await drain(racers, subscriptionIds.length * (index + 1), { timeoutMs: 40_000 });
+          period.claimed.forEach((n, i) => (claimed[i] += n));
+        }
+        await sandbox.clearFaults();
+        const drained = await drain(racers, subscriptionIds.length * 2, { timeoutMs: 20_000 });
+
+        await assertExactlyOnce(racers[0], sandbox, expectation(plan, subscriptionIds, FEB));
+        expect(drained.settled).toBe(true);
+        // They really raced: every engine worked on charges, and leases changed hands under a live worker.
+        const takeovers = (await Promise.all(racers.map((r) => metric(r, 'billing_lease_takeovers_total')))).reduce((a, b) => a + b, 0);
+        expect(claimed.every((n) => n > 0)).toBe(true);
+        expect(takeovers).toBeGreaterThan(0);
+      },
+      150_000,
+    );
+
+    it(
+      'charges 30 subscriptions exactly once although the engine process is SIGKILLed mid-charge again and again',
+      async () => {
+        const control = await engine();
+        const { plan, subscriptionIds } = await setUpSubscriptions(control, sandbox, 30);
+        // Spread the work out, so kills land between the steps of a charge and inside provider calls.
+        await sandbox.fault({ operation: 'createInvoice', kind: 'latency', latencyMs: 30 });
+        await sandbox.fault({ operation: 'createPayment', kind: 'latency', latencyMs: 30 });
+
+        db = new Client({ connectionString: database.url });
+        await db.connect();
+        const progress = async () => {
+          const { rows } = await (db as Client).query<{ mid: number; succeeded: number; total: number }>(
+            `SELECT count(*) FILTER (WHERE provider_invoice_id IS NOT NULL AND status <> 'succeeded')::int AS mid,
+                    count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
+                    count(*)::int AS total
+               FROM charges`,
+          );
+          return rows[0];
+        };
+        const spawnWorker = () => {
+          const worker = startEngineProcess({ databaseUrl: database.url, sandboxUrl: sandboxHandle.url, concurrency: 4 });
+          workers.push(worker);
+          return worker;
+        };
+
+        const kills: { mid: number; succeeded: number; total: number }[] = [];
+        for (let k = 0; k < 4; k++) {
+          const worker = spawnWorker();
+          await worker.ready;
+          // Let this process finish a random few charges, then wait for one that has its invoice but no outcome yet,
+          // and kill after a random few milliseconds: inside a provider call, between two writes, or between steps.
+          const target = (await progress()).succeeded + Math.floor(Math.random() * 4);
+          const deadline = Date.now() + 20_000;
+          let seen = await progress();
+          while (Date.now() < deadline && !(seen.mid > 0 && seen.succeeded >= target) && seen.succeeded < 30) {
+            await sleep(5);
+            seen = await progress();
+          }
+          await sleep(Math.floor(Math.random() * 40));
+          const { signal } = await worker.kill('SIGKILL');
+          expect(signal).toBe('SIGKILL');
+          kills.push(seen);
+        }
+
+        // A last engine process finishes what the killed ones left: lapsed leases, half-made charges.
+        const last = spawnWorker();
+        await last.ready;
+        const deadline = Date.now() + 60_000;
+        let state = await progress();
+        let progressAt = Date.now();
+        while (Date.now() < deadline && Date.now() - progressAt < 10_000 && !(state.total === 30 && state.succeeded === 30)) {
+          await sleep(100);
+          const next = await progress();
+          if (next.succeeded !== state.succeeded) progressAt = Date.now();
+          state = next;
+        }
+        await last.kill('SIGTERM');
+        await sandbox.clearFaults();
+
+        await assertExactlyOnce(control, sandbox, expectation(plan, subscriptionIds, T0));
+        expect(state).toEqual({ mid: 0, succeeded: 30, total: 30 });
+        // Every kill landed while some charge had its invoice but not yet its outcome.
+        expect(kills.filter((k) => k.mid > 0 && k.succeeded < 30)).toHaveLength(4);
+      },
+      170_000,
+    );
+
+    /**
+     * Deterministic kill points: the state a `kill -9` leaves at one step boundary of a charge, followed by the next pass.
+     * 'invoice' is produced by the provider (the invoice is made, every answer is lost); the others rewind a charge that
+     * went through to exactly the rows ChargeProcessorService had committed at that boundary, with the dead worker's
+     * lease lapsed, while the provider keeps everything it did.
+     */
+    describe('a charge left behind by an engine that died', () => {
+      const boundaries = [
+        ['after the provider created the invoice, before the engine recorded it', 'invoice'],
+        ['after the provider took the payment, before the engine recorded the payment', 'payment'],
+        ['after the engine recorded the payment, before it read the outcome', 'recorded'],
+      ] as const;
+
+      it.each(boundaries)(
+        '%s is charged exactly once and settled by the next pass',
+        async (_label, boundary) => {
+          const billing = await engine();
+          const { plan, subscriptionIds } = await setUpSubscriptions(billing, sandbox, 1);
+
+          if (boundary === 'invoice') {
+            // The first call and every retry of the gateway reach the provider, which makes the invoice, and lose the answer.
+            await sandbox.fault({ operation: 'createInvoice', kind: 'reset_after_effect', count: 4 });
+            await billing.runPass(1);
+            const rules = await sandbox.faults();
+            expect(rules?.[0]?.hits).toBeGreaterThan(0);
+            expect((await listCharges(billing))[0]).toMatchObject({ status: 'pending', invoiceId: null });
+            await sandbox.clearFaults();
+          } else {
+            expect((await drain([billing], 1)).settled).toBe(true);
+            const [done] = await listCharges(billing);
+            await billing.app.get(DataSource).transaction(async (em) => {
+              await rewindCharge(em, done.id, boundary === 'payment' ? 'create_payment' : 'await_payment');
+              if (boundary === 'payment') {
+                // The intent was written (attempt pending); the provider's answer never was.
+                await em.query(`UPDATE charge_attempts SET status = 'pending', provider_payment_id = NULL WHERE charge_id = $1`, [done.id]);
+              } else {
+                await em.query(`UPDATE charge_attempts SET status = 'processing' WHERE charge_id = $1`, [done.id]);
+              }
+              // The success event commits with the charge's success, so it is not there yet either.
+              await em.query(`DELETE FROM subscription_events WHERE subscription_id = $1 AND type = 'charge_succeeded'`, [done.subscriptionId]);
+            });
+            expect((await listCharges(billing))[0]).toMatchObject({ id: done.id, status: 'processing' });
+          }
+
+          const drained = await drain([billing], 1, { timeoutMs: 20_000, stallMs: 5_000 });
+          await assertExactlyOnce(billing, sandbox, expectation(plan, subscriptionIds, T0));
+          expect(drained.settled).toBe(true);
+          // Every invoice create, first try or replay, carried the charge's one externalID: no second invoice exists.
+          const { payments } = await sandbox.ledger();
+          const invoiceCreates = await sandbox.requests('createInvoice');
+          expect(new Set(invoiceCreates.map((r) => (r.body as { externalID?: string }).externalID))).toEqual(new Set([payments[0].invoiceExternalID]));
+        },
+        60_000,
+      );
+
+      it('after the engine recorded a decline on the attempt, before it scheduled the retry, is retried and charged once', async () => {
+        const billing = await engine();
+        const { plan, subscriptionIds, customerIds } = await setUpSubscriptions(billing, sandbox, 1);
+        const customer = await billing.api().get(`/api/v1/customers/${customerIds[0]}`);
+        // The first payment is declined (soft: the ladder retries a day later), the next one goes through.
+        const scripted = await fetch(`${sandboxHandle.url}/sandbox/outcomes`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ customerID: customer.body.providerCustomerId, outcomes: ['authorization_failed:insufficient_funds'] }),
+        });
+        expect(scripted.status).toBe(204);
+
+        const deadline = Date.now() + 20_000;
+        let [declined] = await listCharges(billing);
+        while (declined?.status !== 'retrying' && Date.now() < deadline) {
+          await billing.runPass(1);
+          [declined] = await listCharges(billing);
+        }
+        expect(declined).toMatchObject({ status: 'retrying', attempts: [{ number: 1, status: 'declined' }] });
+
+        // Killed after the attempt was marked declined and before the decline was applied to the charge and subscription.
+        await billing.app.get(DataSource).transaction(async (em) => {
+          await rewindCharge(em, declined.id, 'await_payment');
+          await em.query(`UPDATE charges SET last_error_code = NULL, dunning_started_at = NULL WHERE id = $1`, [declined.id]);
+          await em.query(`UPDATE subscriptions SET status = 'active' WHERE id = $1`, [declined.subscriptionId]);
+          await em.query(`DELETE FROM subscription_events WHERE subscription_id = $1 AND type IN ('past_due', 'charge_declined')`, [declined.subscriptionId]);
+        });
+
+        // Two days on, the one-day retry is due: the decline must be learned again and the card retried once.
+        const later = '2027-01-17T10:00:00.000Z';
+        await setClock(billing, later);
+        const drained = await drain([billing], 1, { timeoutMs: 20_000, stallMs: 5_000 });
+        await assertExactlyOnce(billing, sandbox, expectation(plan, subscriptionIds, later));
+        expect(drained.settled).toBe(true);
+        expect((await listCharges(billing))[0].attempts).toEqual([
+          expect.objectContaining({ number: 1, status: 'declined' }),
+          expect.objectContaining({ number: 2, status: 'succeeded' }),
+        ]);
+      }, 60_000);
+
+      /** The charge row as it was while the dead worker held it at `step` (before any outcome), its lease lapsed. */
+      async function rewindCharge(em: EntityManager, chargeId: string, step: 'create_payment' | 'await_payment'): Promise<void> {
+        await em.query(
+          `UPDATE charges SET status = 'processing', step = $2, next_attempt_at = $3, not_before = NULL, attempt_count = 0,
+                  lease_owner = 'killed-engine', lease_until = now() - interval '1 second'
+            WHERE id = $1`,
+          [chargeId, step, T0],
+        );
+      }
+    });
+  });
+});
