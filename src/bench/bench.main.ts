@@ -9,16 +9,22 @@ import { RuntimeSettings } from '../config/runtime-settings';
 import { startEmbeddedPostgres } from '../database/embedded-postgres';
 import { runMigrations } from '../database/run-migrations';
 import { ProcessingGateway } from '../gateway/processing.gateway';
+import { PayoutDestinationsService } from '../payouts/payout-destinations.service';
+import { PayoutProcessorService } from '../payouts/payout-processor.service';
+import { PayoutSetupService } from '../payouts/payout-setup.service';
+import { PayoutsService } from '../payouts/payouts.service';
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /**
  * Charges settled per second by one process against the sandbox, with and without ten times as many
- * subscriptions that are not due. Uses DATABASE_URL when set (a database it may fill), else an
- * in-memory embedded PostgreSQL. BENCH_DUE sets how many subscriptions are due (default 1000).
+ * subscriptions that are not due, then payouts settled per second. Uses DATABASE_URL when set (a
+ * database it may fill), else an in-memory embedded PostgreSQL. BENCH_DUE sets how many subscriptions
+ * are due (default 1000), BENCH_PAYOUTS how many payouts one batch holds (default 1000).
  */
 const DUE = Number(process.env.BENCH_DUE ?? 1000);
+const PAYOUTS = Number(process.env.BENCH_PAYOUTS ?? 1000);
 const NOT_DUE_FACTOR = 10;
 
 async function main(): Promise<void> {
@@ -37,7 +43,7 @@ async function main(): Promise<void> {
     const customers = await readyCustomers(app.get(ProcessingGateway), Math.min(DUE, 200));
     const planId = await insertPlan(db);
     for (const notDue of [0, DUE * NOT_DUE_FACTOR]) {
-      await db.query(`TRUNCATE subscriptions, subscription_events, charges, charge_attempts, customers`);
+      await db.query(`TRUNCATE subscriptions, subscription_events, charges, charge_attempts, customers, payouts, payout_batches, payout_destinations, payout_setup`);
       await insertCustomers(db, customers);
       const clock = app.get(Clock);
       await clock.refresh();
@@ -54,6 +60,7 @@ async function main(): Promise<void> {
           `${(rows[0].n / seconds).toFixed(1)} charges/s (pass summary ${JSON.stringify(summary)}; rss ${mb(process.memoryUsage().rss)} MB, +${mb(process.memoryUsage().rss - before)} MB)`,
       );
     }
+    await benchPayouts(app);
   } finally {
     await db.end();
     await app.close();
@@ -63,6 +70,36 @@ async function main(): Promise<void> {
 }
 
 const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
+
+/** One batch of payouts to an authorized destination, worked until every payout is final. */
+async function benchPayouts(app: Awaited<ReturnType<typeof createApp>>): Promise<void> {
+  await app.get(PayoutSetupService).setUp({ identityName: 'Bench', provider: 'test', class: 'person', walletName: 'Bench', currency: 'RUB' });
+  const destinations = app.get(PayoutDestinationsService);
+  const destination = await destinations.create({ name: 'Bench card', currency: 'RUB', card: { cardNumber: '4242424242424242', expDate: '12/30', cardHolder: 'BENCH' } });
+  for (let i = 0; (await destinations.get(destination.id)).status !== 'Authorized'; i++) {
+    if (i > 500) throw new Error('the bench destination was not authorized');
+    await destinations.followDue();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const items = Array.from({ length: PAYOUTS }, () => ({ destinationId: destination.id, amount: 5000, currency: 'RUB' }));
+  const accepted = process.hrtime.bigint();
+  const batch = await app.get(PayoutsService).createBatch(items);
+  const started = process.hrtime.bigint();
+  const processor = app.get(PayoutProcessorService);
+  let settled = 0;
+  for (let idle = 0; settled < PAYOUTS && idle < 1000; ) {
+    const run = await processor.runOnce();
+    settled += run.succeeded + run.failed;
+    idle = run.steps === 0 ? idle + 1 : 0;
+    if (run.steps === 0) await new Promise((r) => setTimeout(r, 5));
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const counts = (await app.get(PayoutsService).getBatch(batch.batch.id)).counts;
+  console.log(
+    `${String(PAYOUTS).padStart(6)} payouts: batch accepted in ${(Number(started - accepted) / 1e9).toFixed(2)} s, settled in ${seconds.toFixed(2)} s = ` +
+      `${(settled / seconds).toFixed(1)} payouts/s (${JSON.stringify(counts)}; rss ${mb(process.memoryUsage().rss)} MB)`,
+  );
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
