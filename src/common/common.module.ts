@@ -25,11 +25,13 @@ import { ShutdownSignal } from './shutdown-signal';
       inject: [AppConfig, DataSource],
       useFactory: (config: AppConfig, dataSource: DataSource) => (config.testClock ? new TestClockService(dataSource) : new SystemClock()),
     },
+    // Real time, for work that has no business calendar (payouts, polling cadences).
+    SystemClock,
     MetricsService,
     ShutdownSignal,
     { provide: APP_INTERCEPTOR, useClass: ClockRefreshInterceptor },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],
-  exports: [Clock, MetricsService, ShutdownSignal],
+  exports: [Clock, SystemClock, MetricsService, ShutdownSignal],
 })
 export class CommonModule {}

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { Clock } from '../common/clock/clock';
+import { SystemClock } from '../common/clock/system-clock';
 import type { Destination, DestinationParams } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { WalletGateway } from '../gateway/wallet.gateway';
@@ -47,7 +47,8 @@ export class PayoutDestinationsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly clock: Clock,
+    // Payouts have no business calendar: they run on real time, whatever the test clock says.
+    private readonly clock: SystemClock,
     private readonly wallets: WalletGateway,
     private readonly setup: PayoutSetupService,
     private readonly tuning: PayoutTuning,

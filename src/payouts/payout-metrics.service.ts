@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { Clock } from '../common/clock/clock';
+import { SystemClock } from '../common/clock/system-clock';
 import { MetricsService } from '../common/metrics/metrics.service';
 
 interface PendingSnapshot {
@@ -26,7 +26,8 @@ export class PayoutMetricsService {
   constructor(
     metrics: MetricsService,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly clock: Clock,
+    // Payouts have no business calendar: they run on real time, whatever the test clock says.
+    private readonly clock: SystemClock,
   ) {
     this.payouts = metrics.counter({ name: 'billing_payouts_total', help: 'Payouts that reached a final status, by outcome (succeeded, failed)', labelNames: ['outcome'] });
     this.technicalFailures = metrics.counter({

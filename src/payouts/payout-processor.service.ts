@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
-import { Clock } from '../common/clock/clock';
+import { SystemClock } from '../common/clock/system-clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { failureCodePath } from '../gateway/failure-code';
 import type { Withdrawal } from '../gateway/provider-api.types';
@@ -41,7 +41,8 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
   private stopping = false;
 
   constructor(
-    private readonly clock: Clock,
+    // Payouts have no business calendar: they run on real time, whatever the test clock says.
+    private readonly clock: SystemClock,
     private readonly tuning: PayoutTuning,
     private readonly wallets: WalletGateway,
     private readonly destinations: PayoutDestinationsService,

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { Clock } from '../common/clock/clock';
+import { SystemClock } from '../common/clock/system-clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { AppConfig } from '../config/app-config';
 import { PayoutProcessorService } from './payout-processor.service';
@@ -28,7 +28,8 @@ export class PayoutSchedulerService implements OnApplicationBootstrap, BeforeApp
     private readonly registry: SchedulerRegistry,
     private readonly processor: PayoutProcessorService,
     private readonly queue: PayoutQueueService,
-    private readonly clock: Clock,
+    // Payouts have no business calendar: they run on real time, whatever the test clock says.
+    private readonly clock: SystemClock,
     private readonly shutdown: ShutdownSignal,
   ) {}
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { Clock } from '../common/clock/clock';
+import { SystemClock } from '../common/clock/system-clock';
 import { Page, paginate } from '../common/http/pagination';
 import { CreatePayoutDto } from './create-payout.dto';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
@@ -30,7 +30,8 @@ export interface PayoutBatchWithCounts {
 export class PayoutsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly clock: Clock,
+    // Payouts have no business calendar: they run on real time, whatever the test clock says.
+    private readonly clock: SystemClock,
     private readonly setup: PayoutSetupService,
     private readonly scheduler: PayoutSchedulerService,
   ) {}
