@@ -102,13 +102,16 @@ export class ChargeProcessorService {
   private async createInvoice(claim: ClaimedCharge): Promise<void> {
     const charge = claim.charge;
     const { plan } = await this.context(claim);
-    const dunning = this.plans.effectiveDunning(plan);
-    // Deterministic (the provider compares it on a replay) and past the whole ladder plus a margin.
-    const base = Math.max(charge.periodStart.getTime(), charge.createdAt.getTime());
-    const dueDate = new Date(base + dunning.retryDelaysMs.reduce((a, b) => a + b, 0) + 30 * 86_400_000);
+    if (!charge.invoiceDueAt) {
+      // Past the whole ladder plus a margin; written with the intent, since the provider compares it on a replay
+      // and the plan's ladder may be edited in between.
+      const ladderMs = this.plans.effectiveDunning(plan).retryDelaysMs.reduce((a, b) => a + b, 0);
+      const base = Math.max(charge.periodStart.getTime(), charge.createdAt.getTime());
+      await this.queue.write(claim, { invoiceDueAt: new Date(base + ladderMs + 30 * 86_400_000) });
+    }
     const result = await this.gateway.createInvoice({
       shopID: plan.shopId,
-      dueDate: dueDate.toISOString(),
+      dueDate: (charge.invoiceDueAt as Date).toISOString(),
       amount: charge.amount,
       currency: charge.currency,
       product: plan.product,

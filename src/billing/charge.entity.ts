@@ -59,6 +59,10 @@ export class Charge {
   @Column({ type: 'varchar', length: 40, nullable: true })
   providerInvoiceId: string | null;
 
+  /** The invoice's dueDate, fixed with the intent before the first create so every replay sends the same body. */
+  @Column({ type: 'timestamptz', nullable: true })
+  invoiceDueAt: Date | null;
+
   /** Number of payment attempts that reached a definite outcome (declines and the success). */
   @Column({ type: 'int', default: 0 })
   attemptCount: number;

@@ -181,4 +181,26 @@ describe('readiness and dunning', () => {
     expect(metrics).toContain('billing_oldest_due_age_seconds');
     expect(metrics).toContain('billing_lease_takeovers_total');
   }, 60_000);
+
+  it('replays an invoice whose answer was lost with the very same body, even after the ladder of the plan was edited', async () => {
+    const customer = await s.createCustomer();
+    await s.bindCard(customer.id, CARDS.success);
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId });
+    const faults = `${s.sandbox.url}/sandbox/faults`;
+    await fetch(faults, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ operation: 'createInvoice', kind: 'timeout_after_effect', count: 4 }) });
+    const first = await s.runBilling();
+    expect(first.unknown).toBe(1);
+    await fetch(faults, { method: 'DELETE' });
+    const patched = await s.api().patch(`/api/v1/plans/${planId}`).send({ dunning: { retryDelays: ['2d'], finalAction: 'cancel' } });
+    expect(patched.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    await s.runBilling();
+    const [charge] = await chargesOf(sub.id);
+    expect(charge.status).toBe('succeeded');
+    const invoices = await s.sandboxRequests('createInvoice');
+    expect(invoices.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(invoices.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    const captured = (await s.ledgerPayments()).filter((p) => p.status === 'captured');
+    expect(captured).toHaveLength(1);
+  }, 60_000);
 });

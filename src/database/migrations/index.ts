@@ -3,7 +3,8 @@ import { Payouts1795241900000 } from './1795241900000-Payouts';
 import { EngineWorkIndexes1795242041163 } from './1795242041163-EngineWorkIndexes';
 import { OrderedTimestamps1795242881320 } from './1795242881320-OrderedTimestamps';
 import { PayoutCursorPrecision1795243600000 } from './1795243600000-PayoutCursorPrecision';
+import { InvoiceDueDateIntent1795247808831 } from './1795247808831-InvoiceDueDateIntent';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [BillingSchema1795241320428, Payouts1795241900000, EngineWorkIndexes1795242041163, OrderedTimestamps1795242881320, PayoutCursorPrecision1795243600000];
+export const MIGRATIONS: Function[] = [BillingSchema1795241320428, Payouts1795241900000, EngineWorkIndexes1795242041163, OrderedTimestamps1795242881320, PayoutCursorPrecision1795243600000, InvoiceDueDateIntent1795247808831];
