@@ -14,6 +14,7 @@ export const PROVIDER_OPERATIONS = [
   'createPaymentResource',
   'createIdentity',
   'createWallet',
+  'getWallet',
   'tokenizeBankCard',
   'createDestination',
   'getDestination',

@@ -63,6 +63,11 @@ export class WalletGateway {
     });
   }
 
+  /** Reads a wallet, e.g. to learn the currency of one adopted from PAYOUT_WALLET_ID. */
+  getWallet(walletId: string): Promise<Wallet> {
+    return this.client.call({ operation: 'getWallet', method: 'GET', path: `/wallet/v0/wallets/${seg(walletId)}`, idempotent: true, expect: 'object' });
+  }
+
   getDestination(destinationId: string): Promise<Destination> {
     return this.client.call({ operation: 'getDestination', method: 'GET', path: `/wallet/v0/destinations/${seg(destinationId)}`, idempotent: true, expect: 'object' });
   }

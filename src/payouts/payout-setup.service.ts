@@ -78,7 +78,18 @@ export class PayoutSetupService {
       throw error;
     }
 
-    const row = { id: PAYOUT_SETUP_ROW_ID, identityId, walletId, currency: dto.currency, adopted: adoptedIdentity !== undefined };
+    let currency = dto.currency;
+    if (adoptedWallet !== undefined) {
+      // An adopted wallet has its own currency: payouts in another one would be refused by the provider.
+      const wallet = await this.wallets.getWallet(adoptedWallet).catch((error: unknown) => {
+        throw error instanceof ProviderError ? httpErrorFromProvider(error, 'setup') : error;
+      });
+      if (wallet.currency !== dto.currency) {
+        throw new UnprocessableEntityException([`currency must be ${wallet.currency}, the currency of the wallet adopted from PAYOUT_WALLET_ID`]);
+      }
+      currency = wallet.currency;
+    }
+    const row = { id: PAYOUT_SETUP_ROW_ID, identityId, walletId, currency, adopted: adoptedIdentity !== undefined };
     if (switching) {
       await this.dataSource.getRepository(PayoutSetup).save(row);
     } else {

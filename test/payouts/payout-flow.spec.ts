@@ -1,4 +1,6 @@
 import { PayoutResponse } from '../../src/payouts/payout-responses';
+import { SANDBOX_API_KEY } from '../../src/config/load-config';
+import { SandboxHandle, startSandbox } from '../../src/sandbox/sandbox-server';
 import { resetDatabase } from '../support/test-database';
 import {
   allStoredRows,
@@ -167,22 +169,46 @@ describe('Card payouts: the setup order of the spec against the sandbox', () => 
 
 describe('Card payouts: adopting an existing identity and wallet', () => {
   let t: PayoutTestApp;
+  let sandbox: SandboxHandle;
+  let identityId: string;
+  let walletId: string;
+
+  /** The merchant's identity and wallet, made at the provider by someone else before the daemon starts. */
+  async function providerCreate(path: string, body: object): Promise<{ id: string }> {
+    const res = await fetch(`${sandbox.url}${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${SANDBOX_API_KEY}`, 'Content-Type': 'application/json; charset=utf-8', 'X-Request-ID': `adopt${Date.now()}`, 'Cache-Control': 'no-cache' },
+      body: JSON.stringify(body),
+    });
+    return (await res.json()) as { id: string };
+  }
 
   beforeAll(async () => {
     await resetDatabase();
-    t = await startPayoutTestApp({ env: { PAYOUT_IDENTITY_ID: 'identity-from-env', PAYOUT_WALLET_ID: 'wallet-from-env' } });
+    sandbox = await startSandbox({ port: 0, apiKey: SANDBOX_API_KEY, quiet: true });
+    identityId = (await providerCreate('/wallet/v0/identities', { name: 'Merchant', provider: 'test', class: 'company' })).id;
+    walletId = (await providerCreate('/wallet/v0/wallets', { name: 'Corporate', identity: identityId, currency: 'RUB' })).id;
+    t = await startPayoutTestApp({ sandbox, env: { PAYOUT_IDENTITY_ID: identityId, PAYOUT_WALLET_ID: walletId } });
   });
 
   afterAll(async () => {
     await t?.close();
+    await sandbox?.close();
+  });
+
+  it('refuses a currency other than the adopted wallet\'s, storing nothing', async () => {
+    const res = await t.api().post('/api/v1/payouts/setup').send({ ...SETUP_BODY, currency: 'USD' });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(res.body.message)).toContain('currency must be RUB');
+    expect((await t.api().get('/api/v1/payouts/setup')).status).toBe(404);
   });
 
   it('answers the ids from PAYOUT_IDENTITY_ID and PAYOUT_WALLET_ID and creates nothing at the provider', async () => {
     const res = await t.api().post('/api/v1/payouts/setup').send(SETUP_BODY);
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ identityId: 'identity-from-env', walletId: 'wallet-from-env', currency: 'RUB', adopted: true });
+    expect(res.body).toEqual({ identityId, walletId, currency: 'RUB', adopted: true });
     expect((await t.api().get('/api/v1/payouts/setup')).body).toEqual(res.body);
-    expect(await providerRequests(t, 'createIdentity')).toEqual([]);
-    expect(await providerRequests(t, 'createWallet')).toEqual([]);
+    expect((await providerRequests(t, 'createIdentity')).length).toBe(1);
+    expect((await providerRequests(t, 'createWallet')).length).toBe(1);
   });
 });

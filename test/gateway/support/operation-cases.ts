@@ -291,6 +291,14 @@ export const OPERATION_CASES: OperationCase[] = [
     },
   },
   {
+    operation: 'getWallet',
+    idempotency: 'read',
+    prepare: async (setup) => {
+      const wallet = await createWallet(setup);
+      return { call: (gw) => gw.wallet.getWallet(wallet.id) };
+    },
+  },
+  {
     operation: 'tokenizeBankCard',
     idempotency: 'create-without-external-id',
     prepare: async () => ({ call: (gw) => tokenizeCard(gw) }),
