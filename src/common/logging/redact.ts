@@ -1,3 +1,5 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+
 /** Keys whose values never reach a log line, whatever object they sit in. */
 const SECRET_KEY = /^(authorization|cookie|set-cookie|x-api-key|apikey|api_key|password|secret|cardnumber|card_number|pan|cvv|cvc|cvv2|token|payload|accesstoken|access_token|customeraccesstoken|invoiceaccesstoken|paymenttooltoken|paymentsession|cardtoken|authdata|admintoken|providerapikey)$/i;
 /** 12..19 digits, possibly grouped by spaces or dashes: the shape of a card number. */
@@ -31,7 +33,8 @@ export function redactValue(value: unknown, depth = 0): unknown {
   if (depth > 8) return '[Truncated]';
   if (typeof value === 'string') return redactText(value);
   if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Date) return value;
+  // HTTP messages go to their own serializers (which keep only method, url and status), untouched here.
+  if (value instanceof Date || value instanceof IncomingMessage || value instanceof ServerResponse) return value;
   if (value instanceof Error) {
     return { type: value.name, message: redactText(value.message), stack: value.stack ? redactText(value.stack) : undefined };
   }
