@@ -19,7 +19,7 @@ import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
 import { classifyDecline, dunningDeadline, nextRetryAt, respectAttemptCap } from './dunning-policy';
-import { LeaseLostError } from './lease-lost.error';
+import { LeaseLostError } from '../common/lease-lost.error';
 
 interface ChargeContext {
   plan: Plan;
@@ -155,7 +155,7 @@ export class ChargeProcessorService {
         [charge.id, number, externalId, now, claim.fence],
       );
       const insertedId = inserted[0]?.id;
-      if (!insertedId) throw new LeaseLostError(charge.id);
+      if (!insertedId) throw new LeaseLostError('charge', charge.id);
       attempt = Object.assign(new ChargeAttempt(), { id: insertedId, chargeId: charge.id, number, externalId, status: 'pending' as const, attemptedAt: now, providerPaymentId: null, errorCode: null });
       if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });
     }
@@ -186,7 +186,7 @@ export class ChargeProcessorService {
         WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
       [charge.id, claim.fence, payment.id, attempt.id],
     );
-    if (recorded.length === 0) throw new LeaseLostError(charge.id);
+    if (recorded.length === 0) throw new LeaseLostError('charge', charge.id);
     Object.assign(charge, { step: 'await_payment', status: 'processing', technicalFailures: 0 });
     attempt.providerPaymentId = payment.id;
     attempt.status = 'processing';
@@ -288,7 +288,7 @@ export class ChargeProcessorService {
       );
       if (rows.length === 0) {
         this.metrics.leaseLost.inc();
-        throw new LeaseLostError(charge.id);
+        throw new LeaseLostError('charge', charge.id);
       }
       Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount: charge.attemptCount + 1 });
       return this.succeeded(charge);

@@ -6,7 +6,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import { Charge } from './charge.entity';
-import { LeaseLostError } from './lease-lost.error';
+import { LeaseLostError } from '../common/lease-lost.error';
 
 /** A charge this worker holds: every write must quote the fence it was claimed with. */
 export interface ClaimedCharge {
@@ -62,7 +62,7 @@ export class ChargeQueueService {
     const result = await em.update(Charge, { id: claim.charge.id, fence: claim.fence }, changes);
     if (!result.affected) {
       this.metrics.leaseLost.inc();
-      throw new LeaseLostError(claim.charge.id);
+      throw new LeaseLostError('charge', claim.charge.id);
     }
     Object.assign(claim.charge, changes);
   }

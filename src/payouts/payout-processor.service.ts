@@ -7,7 +7,7 @@ import type { Withdrawal } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { WalletGateway } from '../gateway/wallet.gateway';
 import { PayoutDestinationsService } from './payout-destinations.service';
-import { PayoutLeaseLostError } from './payout-lease-lost.error';
+import { LeaseLostError } from '../common/lease-lost.error';
 import { PayoutMetricsService } from './payout-metrics.service';
 import { ClaimedPayout, PayoutQueueService } from './payout-queue.service';
 import { PayoutTuning } from './payout-tuning';
@@ -114,12 +114,12 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
       if (outcome === 'succeeded') summary.succeeded++;
       if (outcome === 'failed') summary.failed++;
     } catch (error) {
-      if (error instanceof PayoutLeaseLostError) {
+      if (error instanceof LeaseLostError) {
         this.logger.warn(error.message);
         return;
       }
       await this.technicalFailure(claim, error).catch((e: unknown) => {
-        if (!(e instanceof PayoutLeaseLostError)) this.logger.error({ err: e }, `Payout ${claim.payout.id}: could not record a technical failure`);
+        if (!(e instanceof LeaseLostError)) this.logger.error({ err: e }, `Payout ${claim.payout.id}: could not record a technical failure`);
       });
     }
   }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Payout } from './payout.entity';
-import { PayoutLeaseLostError } from './payout-lease-lost.error';
+import { LeaseLostError } from '../common/lease-lost.error';
 import { PayoutMetricsService } from './payout-metrics.service';
 import { PayoutTuning } from './payout-tuning';
 import { returnedRows } from './returned-rows';
@@ -64,14 +64,14 @@ export class PayoutQueueService {
     return payouts.map((payout) => ({ payout, fence: fences.get(payout.id) as number }));
   }
 
-  /** Writes `changes` only while this worker still holds the payout; throws PayoutLeaseLostError otherwise. */
+  /** Writes `changes` only while this worker still holds the payout; throws LeaseLostError otherwise. */
   async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false): Promise<void> {
     const result = await this.dataSource
       .getRepository(Payout)
       .update({ id: claim.payout.id, fence: claim.fence }, release ? { ...changes, ...RELEASE } : changes);
     if (!result.affected) {
       this.metrics.leaseLost.inc();
-      throw new PayoutLeaseLostError(claim.payout.id);
+      throw new LeaseLostError('payout', claim.payout.id);
     }
     for (const [key, value] of Object.entries(changes)) {
       // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.

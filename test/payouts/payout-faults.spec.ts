@@ -1,5 +1,5 @@
 import { PayoutQueueService } from '../../src/payouts/payout-queue.service';
-import { PayoutLeaseLostError } from '../../src/payouts/payout-lease-lost.error';
+import { LeaseLostError } from '../../src/common/lease-lost.error';
 import { resetDatabase } from '../support/test-database';
 import {
   addFaults,
@@ -131,7 +131,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     expect(claim.payout.id).toBe(id);
     // Another worker claims it after the lease lapsed: its fence moves on.
     await t.dataSource.query('UPDATE payouts SET fence = fence + 1 WHERE id = $1', [id]);
-    await expect(queue.write(claim, { status: 'succeeded' }, true)).rejects.toBeInstanceOf(PayoutLeaseLostError);
+    await expect(queue.write(claim, { status: 'succeeded' }, true)).rejects.toBeInstanceOf(LeaseLostError);
     expect(await row(id)).toMatchObject({ status: 'pending' });
     await t.dataSource.query('UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE id = $1', [id]);
     await t.processor.runOnce();

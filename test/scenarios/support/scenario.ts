@@ -1,13 +1,10 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import request from 'supertest';
-import { createApp } from '../../../src/app.factory';
 import { BillingTuning } from '../../../src/billing/billing-tuning';
-import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../../src/config/load-config';
-import { RuntimeSettings } from '../../../src/config/runtime-settings';
+import { SANDBOX_API_KEY } from '../../../src/config/load-config';
 import { CustomerSyncService } from '../../../src/customers/customer-sync.service';
-import { SandboxHandle, startSandbox } from '../../../src/sandbox/sandbox-server';
-import { TEST_ADMIN_TOKEN, testConfig } from '../../support/test-config';
-import { resetDatabase, testDatabaseUrl } from '../../support/test-database';
+import { SandboxHandle } from '../../../src/sandbox/sandbox-server';
+import { startTestApp, TestApp } from '../../support/test-app';
+import { resetDatabase } from '../../support/test-database';
 
 export const CARDS = {
   success: '4242424242424242',
@@ -17,38 +14,32 @@ export const CARDS = {
 
 /** The daemon with the test clock on, a real sandbox, and helpers to drive a billing story. */
 export class Scenario {
-  private constructor(
-    readonly app: NestExpressApplication,
-    readonly sandbox: SandboxHandle,
-  ) {}
+  private constructor(private readonly t: TestApp) {}
 
   static async start(env: Record<string, string> = {}, tuning: Partial<BillingTuning> = {}): Promise<Scenario> {
     await resetDatabase();
-    const sandbox = await startSandbox({
-      port: 0,
-      apiKey: SANDBOX_API_KEY,
-      shopId: SANDBOX_SHOP_ID,
-      quiet: true,
-      delays: { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 },
-    });
-    const app = await createApp({
-      config: testConfig({ TEST_CLOCK: 'true', ...env }),
-      runtime: new RuntimeSettings(testDatabaseUrl(), sandbox.url),
-      billingTuning: { technicalBackoffMs: 20, maxTechnicalBackoffMs: 200, paymentPollMs: 3000, ...tuning },
-    });
-    await app.init();
-    return new Scenario(app, sandbox);
+    return new Scenario(
+      await startTestApp({
+        env: { TEST_CLOCK: 'true', ...env },
+        billingTuning: { technicalBackoffMs: 20, maxTechnicalBackoffMs: 200, paymentPollMs: 3000, ...tuning },
+      }),
+    );
   }
 
-  async close(): Promise<void> {
-    await this.app.close();
-    await this.sandbox.close();
+  get app(): NestExpressApplication {
+    return this.t.app;
+  }
+
+  get sandbox(): SandboxHandle {
+    return this.t.sandbox;
+  }
+
+  close(): Promise<void> {
+    return this.t.close();
   }
 
   api() {
-    const agent = request.agent(this.app.getHttpServer());
-    agent.set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`);
-    return agent;
+    return this.t.api();
   }
 
   async post<T = Record<string, unknown>>(path: string, body: object, expected = 201): Promise<T> {
