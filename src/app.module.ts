@@ -30,6 +30,8 @@ export interface AppModuleOptions {
   /** Engine knobs; tests shorten leases and backoffs. */
   billingTuning?: Partial<BillingTuning>;
   payoutTuning?: Partial<PayoutTuning>;
+  /** Further modules to mount; tests use it to prove that a route nobody thought about is still protected. */
+  extraImports?: NonNullable<DynamicModule['imports']>;
 }
 
 @Global()
@@ -63,6 +65,7 @@ export class AppModule {
         SubscriptionsModule,
         BillingModule,
         PayoutsModule,
+        ...(options.extraImports ?? []),
       ],
       providers: [
         { provide: APP_GUARD, useClass: AdminTokenGuard },

@@ -2,6 +2,7 @@ import { Controller, Get, Header, ServiceUnavailableException } from '@nestjs/co
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PublicRoute } from '../common/http/public-route.decorator';
 import { MetricsService } from '../common/metrics/metrics.service';
 import { ShutdownSignal } from '../common/shutdown-signal';
 
@@ -17,12 +18,14 @@ export class HealthController {
   ) {}
 
   /** The process answers; no dependency is checked, so a slow database never restarts the pod. */
+  @PublicRoute()
   @Get('health/live')
   live() {
     return { status: 'ok' };
   }
 
   /** Ready when the database answers and every migration is applied; 503 otherwise or while shutting down. */
+  @PublicRoute()
   @Get('health/ready')
   @HealthCheck()
   ready() {
@@ -44,6 +47,7 @@ export class HealthController {
     ]);
   }
 
+  @PublicRoute()
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
   async scrape(): Promise<string> {

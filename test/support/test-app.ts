@@ -3,6 +3,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import type { DestinationStream } from 'pino';
 import { createApp } from '../../src/app.factory';
+import type { AppModuleOptions } from '../../src/app.module';
 import { BillingTuning } from '../../src/billing/billing-tuning';
 import { PayoutTuning } from '../../src/payouts/payout-tuning';
 import { RuntimeSettings } from '../../src/config/runtime-settings';
@@ -31,6 +32,7 @@ export async function startTestApp(
     logDestination?: DestinationStream;
     billingTuning?: Partial<BillingTuning>;
     payoutTuning?: Partial<PayoutTuning>;
+    extraImports?: AppModuleOptions['extraImports'];
   } = {},
 ): Promise<TestApp> {
   const sandbox =
@@ -43,6 +45,7 @@ export async function startTestApp(
     logDestination: options.logDestination,
     billingTuning: options.billingTuning,
     payoutTuning: options.payoutTuning,
+    extraImports: options.extraImports,
   });
   await app.init();
   const server = app.getHttpServer();

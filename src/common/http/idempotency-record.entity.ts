@@ -3,11 +3,11 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 /** The first answer to a POST with an Idempotency-Key, replayed for repeats with the same body. */
 @Entity('idempotency_records')
 export class IdempotencyRecord {
-  /** sha256 of method, path and key. */
+  /** sha256 of method, route template, path parameters and key (see idempotency-scope.ts). */
   @PrimaryColumn({ type: 'char', length: 64 })
   scopeHash: string;
 
-  /** HMAC-SHA256 of the request body (keyed by the provider API key): a repeat with another body is refused with 409. */
+  /** SHA-256 of the canonical body, card secrets left out: a repeat with another body is refused with 409. */
   @Column({ type: 'char', length: 64 })
   bodyHash: string;
 

@@ -3,43 +3,28 @@ import {
   CallHandler,
   ConflictException,
   ExecutionContext,
-  HttpStatus,
   Injectable,
   NestInterceptor,
 } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { createHash, createHmac } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { withoutSecrets } from '../logging/redact';
-import { AppConfig } from '../../config/app-config';
 import { IdempotencyRecord } from './idempotency-record.entity';
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** JSON with sorted keys, so the same body always hashes the same. */
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const entries = Object.keys(value as Record<string, unknown>)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
-}
+import { idempotencyBodyHash, idempotencyScopeHash } from './idempotency-scope';
 
 /**
- * A POST with an `Idempotency-Key` runs once: a repeat with the same key and body gets the first
- * answer again; the same key with another body is refused (409). A request that fails leaves no record,
- * so it can be retried as it was.
+ * A POST with an `Idempotency-Key` runs once: a repeat with the same key and body on the same route gets the
+ * first answer again, status code included; the same key with another body is refused (409). A request that
+ * fails leaves no record, so it can be retried as it was.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly dataSource: DataSource,
     private readonly reflector: Reflector,
-    private readonly config: AppConfig,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -49,10 +34,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (typeof key !== 'string' || key.length < 1 || key.length > 64) {
       return throwError(() => new BadRequestException(['Idempotency-Key must be 1..64 characters']));
     }
-    const scopeHash = sha256(`${request.method} ${request.path} ${key}`);
-    // Keyed, so a stored hash of a body that carried a card number cannot be brute-forced from the
-    // database alone (a card has few unknown digits once its bin and last four are known).
-    const bodyHash = createHmac('sha256', this.config.providerApiKey).update(canonical(request.body ?? null)).digest('hex');
+    const scopeHash = idempotencyScopeHash(request.method, this.routeTemplate(context), request.params ?? {}, key);
+    const bodyHash = idempotencyBodyHash(request.body);
     const repository = this.dataSource.getRepository(IdempotencyRecord);
     const response = context.switchToHttp().getResponse<Response>();
 
@@ -72,10 +55,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
         if (inserted.length > 0) {
           return next.handle().pipe(
             mergeMap(async (body: unknown) => {
-              const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
+              // Nest sets the route's status before the handler runs, so this is the code the client gets.
               await this.dataSource.query('UPDATE idempotency_records SET status_code = $2, response_body = $3 WHERE scope_hash = $1', [
                 scopeHash,
-                status,
+                response.statusCode,
                 // Tokens are answered once and never stored: a replay answers them as null.
                 JSON.stringify(withoutSecrets(body ?? null)),
               ]);
@@ -98,5 +81,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
         );
       }),
     );
+  }
+
+  /** `api/v1/plans/:id/archive`: the controller's path and the handler's, as declared. */
+  private routeTemplate(context: ExecutionContext): string {
+    const parts = [this.reflector.get<string>(PATH_METADATA, context.getClass()), this.reflector.get<string>(PATH_METADATA, context.getHandler())];
+    return parts
+      .filter((p) => typeof p === 'string')
+      .join('/')
+      .split('/')
+      .filter((segment) => segment !== '')
+      .join('/');
   }
 }

@@ -1,0 +1,92 @@
+import { BadRequestException, HttpException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
+import bodyParser from 'body-parser';
+import { parse as parseContentType } from 'content-type';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { jsonBodyProblem, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan } from './json-body-rules';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+function hasBody(request: Request): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Why the headers rule the body out before a byte of it is read, or null. */
+function headerProblem(request: Request): HttpException | null {
+  const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity') {
+    return new UnsupportedMediaTypeException(`Content-Encoding ${encoding} is not supported: send the body uncompressed`);
+  }
+  const header = request.headers['content-type'];
+  if (!header) return new UnsupportedMediaTypeException('A request body needs the header Content-Type: application/json');
+  let type: string;
+  let charset: string | undefined;
+  try {
+    const parsed = parseContentType(header);
+    type = parsed.type;
+    charset = parsed.parameters.charset;
+  } catch {
+    return new UnsupportedMediaTypeException('Content-Type is not a valid media type: send Content-Type: application/json');
+  }
+  if (type !== 'application/json') {
+    return new UnsupportedMediaTypeException(`Content-Type ${type} is not supported: send JSON with Content-Type: application/json`);
+  }
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    return new UnsupportedMediaTypeException(`charset ${charset} is not supported: send the body as UTF-8`);
+  }
+  return null;
+}
+
+/** Body-parser's own errors (size, aborted stream) as the 4xx they are. */
+function readProblem(error: { type?: string; status?: number; message?: string }): HttpException {
+  if (error.type === 'entity.too.large') return new PayloadTooLargeException(`The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`);
+  const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 400;
+  return new HttpException({ statusCode: status, error: 'Bad Request', message: `The request body could not be read: ${error.message ?? 'unknown'}` }, status);
+}
+
+function parseBody(raw: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new BadRequestException(['The request body is not valid UTF-8']);
+  }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new BadRequestException([`The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new BadRequestException([`The request body is not valid JSON: ${(e as Error).message}`]);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BadRequestException(['The request body must be a JSON object']);
+  }
+  const problem = jsonBodyProblem(value);
+  if (problem) throw new BadRequestException([problem]);
+  return value;
+}
+
+/**
+ * The only body parser of the admin API: JSON in UTF-8, at most 1 MiB, nested at most 32 levels, no NUL
+ * or lone surrogate anywhere, no prototype keys. Every refusal is a 4xx naming the problem, raised before
+ * any handler runs, so a refused request changes nothing.
+ */
+export function jsonBodyMiddleware(): RequestHandler {
+  const readRaw = bodyParser.raw({ type: () => true, limit: MAX_BODY_BYTES, inflate: false });
+  return (request: Request, response: Response, next: NextFunction) => {
+    if (!hasBody(request)) return next();
+    const problem = headerProblem(request);
+    if (problem) return next(problem);
+    readRaw(request, response, (error?: unknown) => {
+      if (error) return next(readProblem(error as { type?: string; status?: number; message?: string }));
+      try {
+        request.body = parseBody(request.body as Buffer);
+      } catch (e) {
+        return next(e);
+      }
+      next();
+    });
+  };
+}
