@@ -111,14 +111,18 @@ export class CustomersService {
     const customer = await this.find(customerId);
     const bindingId = randomUUID();
     const externalId = bindingExternalId(bindingId);
-    await this.dataSource.transaction(async (em) => {
+    const syncBefore = await this.dataSource.transaction(async (em) => {
       // Customer first, like the follower, so the two never wait on each other in opposite order. The early sync
       // time makes the follower look even if this process dies before the provider answers.
-      await em.query(`UPDATE customers SET next_sync_at = LEAST(next_sync_at, now() + make_interval(secs => $2)) WHERE id = $1`, [
-        customer.id,
-        FIRST_LOOK_AFTER_INTENT_SECONDS,
-      ]);
+      const rows: { before: string | null; after: string | null }[] = await em.query(
+        `UPDATE customers c SET next_sync_at = LEAST(old.next_sync_at, now() + make_interval(secs => $2))
+           FROM (SELECT id, next_sync_at FROM customers WHERE id = $1 FOR UPDATE) old
+          WHERE c.id = old.id
+          RETURNING old.next_sync_at::text AS before, c.next_sync_at::text AS after`,
+        [customer.id, FIRST_LOOK_AFTER_INTENT_SECONDS],
+      );
       await em.getRepository(CustomerBinding).insert({ id: bindingId, customerId: customer.id, externalId, status: 'pending' });
+      return rows[0];
     });
 
     let binding: ProviderBinding;
@@ -130,8 +134,15 @@ export class CustomersService {
     } catch (error) {
       // A 409 says a binding with our externalID exists after all: that one is followed, not undone.
       if (error instanceof ProviderError && error.isDefinitelyNotApplied && error.kind !== 'conflict') {
-        // Nothing exists at the provider: undo the intent, so a refused request changes nothing.
-        await this.dataSource.query(`DELETE FROM customer_bindings WHERE id = $1 AND provider_binding_id IS NULL`, [bindingId]);
+        // Nothing exists at the provider: undo the intent, so a refused request changes nothing (the follow-up
+        // time too, unless someone moved it since).
+        await this.dataSource.transaction(async (em) => {
+          await em.query(`DELETE FROM customer_bindings WHERE id = $1 AND provider_binding_id IS NULL`, [bindingId]);
+          await em.query(
+            `UPDATE customers SET next_sync_at = $2::timestamptz WHERE id = $1 AND next_sync_at IS NOT DISTINCT FROM $3::timestamptz`,
+            [customer.id, syncBefore?.before ?? null, syncBefore?.after ?? null],
+          );
+        });
         throw this.providerFailure(error, 'start the binding');
       }
       // The binding may exist: keep the row and let the follower resolve it from the events.

@@ -1,6 +1,7 @@
 import { IsOptional, IsString, Length, Matches } from 'class-validator';
 import { EXP_DATE_PATTERN } from './card-checks';
 import { IsCardNumber } from './card-number.validator';
+import { StorableText } from '../common/http/validators';
 
 /** Card data on its way to tokenization: checked here, passed on once, never stored nor logged. */
 export class CardDataDto {
@@ -12,6 +13,7 @@ export class CardDataDto {
 
   @IsString()
   @Length(1, 100)
+  @StorableText()
   cardHolder: string;
 
   @IsOptional()

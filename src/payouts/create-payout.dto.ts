@@ -1,4 +1,5 @@
-import { IsInt, IsObject, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsUUID, Matches, Max, Min } from 'class-validator';
+import { IsMetadata } from '../common/http/validators';
 
 const AMOUNT_MESSAGE = 'amount must be a whole number of minor units, at least 1';
 
@@ -16,6 +17,6 @@ export class CreatePayoutDto {
   currency: string;
 
   @IsOptional()
-  @IsObject()
+  @IsMetadata()
   metadata?: Record<string, unknown>;
 }

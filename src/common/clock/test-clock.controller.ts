@@ -5,6 +5,8 @@ import { Clock } from './clock';
 import { SetTestClockDto } from './set-test-clock.dto';
 import { TestClockService } from './test-clock.service';
 
+const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 @Controller('api/v1/test-clock')
 export class TestClockController {
   constructor(
@@ -24,7 +26,14 @@ export class TestClockController {
     if ((body.now === undefined) === (body.advance === undefined)) {
       throw new BadRequestException(['send exactly one of now or advance']);
     }
-    const now = body.now !== undefined ? await clock.set(new Date(body.now)) : await clock.advance(parseDuration(body.advance as string));
+    await clock.refresh();
+    const field = body.now !== undefined ? 'now' : 'advance';
+    const target = body.now !== undefined ? new Date(body.now) : new Date(clock.now().getTime() + parseDuration(body.advance as string));
+    // Dates past 9999 have no ISO 8601 form the API can answer, and PostgreSQL refuses some of them.
+    if (!Number.isFinite(target.getTime()) || target.getTime() > LATEST_CLOCK_MS) {
+      throw new BadRequestException([`${field} would move the test clock past 9999-12-31T23:59:59.999Z`]);
+    }
+    const now = await clock.set(target);
     return { now: now.toISOString() };
   }
 

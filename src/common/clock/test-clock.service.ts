@@ -41,9 +41,4 @@ export class TestClockService extends Clock {
     await this.refresh();
     return this.now();
   }
-
-  async advance(ms: number): Promise<Date> {
-    await this.refresh();
-    return this.set(new Date(this.now().getTime() + ms));
-  }
 }

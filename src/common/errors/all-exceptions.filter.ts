@@ -19,8 +19,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       response.status(status).json(typeof body === 'string' ? { statusCode: status, error: exception.name, message: body } : body);
       return;
     }
-    if (isBodyParserError(exception)) {
-      response.status(HttpStatus.BAD_REQUEST).json({ statusCode: 400, error: 'Bad Request', message: 'Request body is not valid JSON' });
+    const clientStatus = clientErrorStatus(exception);
+    if (clientStatus !== null) {
+      // An HTTP-layer error (express, body reading) that already knows it is the client's fault.
+      response.status(clientStatus).json({ statusCode: clientStatus, error: 'Bad Request', message: 'The request could not be read' });
       return;
     }
     this.logger.error({ err: exception, method: request.method, path: request.path }, 'Unexpected error while handling a request');
@@ -30,6 +32,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-function isBodyParserError(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { type?: string }).type === 'entity.parse.failed';
+function clientErrorStatus(e: unknown): number | null {
+  const status = typeof e === 'object' && e !== null ? (e as { status?: unknown }).status : undefined;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
 }
