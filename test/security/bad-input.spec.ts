@@ -169,6 +169,11 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       cases.push({ name: `${one} by a malformed id`, method: 'GET', path: `/api/v1/${one}/not-a-uuid`, status: 400 });
       cases.push({ name: `${one} by an unknown id`, method: 'GET', path: `/api/v1/${one}/${unknown}`, status: 404 });
     }
+    cases.push(
+      { name: 'payouts of a malformed batch', method: 'GET', path: '/api/v1/payouts?batchId=not-a-uuid', status: 400 },
+      { name: 'a payout by an upper-case id with junk', method: 'GET', path: `/api/v1/payouts/${payout.toUpperCase()}x`, status: 400 },
+      { name: 'a batch by its id with junk', method: 'GET', path: `/api/v1/payouts/batches/${batch}%00`, status: 400 },
+    );
     return cases;
   }
 
