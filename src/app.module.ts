@@ -20,6 +20,8 @@ import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { WorkModule } from './work/work.module';
+import { WorkTuning } from './work/work-tuning';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -30,6 +32,8 @@ export interface AppModuleOptions {
   /** Engine knobs; tests shorten leases and backoffs. */
   billingTuning?: Partial<BillingTuning>;
   payoutTuning?: Partial<PayoutTuning>;
+  /** Heartbeats, takeover and backoff of the work engine; tests shorten them. */
+  workTuning?: Partial<WorkTuning>;
   /** Further modules to mount; tests use it to prove that a route nobody thought about is still protected. */
   extraImports?: NonNullable<DynamicModule['imports']>;
 }
@@ -51,13 +55,15 @@ export class AppModule {
             { provide: RuntimeSettings, useValue: options.runtime },
             { provide: BillingTuning, useValue: BillingTuning.defaults(options.config, options.billingTuning) },
             { provide: PayoutTuning, useValue: PayoutTuning.defaults(options.config, options.payoutTuning) },
+            { provide: WorkTuning, useValue: new WorkTuning(options.workTuning) },
           ],
-          exports: [RuntimeSettings, BillingTuning, PayoutTuning],
+          exports: [RuntimeSettings, BillingTuning, PayoutTuning, WorkTuning],
         },
         LoggerModule.forRoot(buildLoggerParams(options.config.logLevel, options.logDestination)),
         CommonModule,
         DatabaseModule.forRoot({ url: options.runtime.databaseUrl, poolSize: options.poolSize }),
         ScheduleModule.forRoot(),
+        WorkModule,
         HealthModule,
         GatewayModule,
         PlansModule,

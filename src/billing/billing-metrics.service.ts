@@ -6,8 +6,6 @@ import { MetricsService } from '../common/metrics/metrics.service';
 export class BillingMetricsService {
   readonly charges: Counter<'outcome'>;
   readonly dunningAttempts: Counter<'result'>;
-  readonly leaseTakeovers: Counter;
-  readonly leaseLost: Counter;
   readonly dueBacklog: Gauge;
   readonly oldestDueAgeSeconds: Gauge;
   readonly passes: Counter;
@@ -15,8 +13,6 @@ export class BillingMetricsService {
   constructor(metrics: MetricsService) {
     this.charges = metrics.counter({ name: 'billing_charges_total', help: 'Charges by outcome', labelNames: ['outcome'] });
     this.dunningAttempts = metrics.counter({ name: 'billing_dunning_attempts_total', help: 'Payment attempts after a decline, by result', labelNames: ['result'] });
-    this.leaseTakeovers = metrics.counter({ name: 'billing_lease_takeovers_total', help: 'Charges claimed after another worker let its lease lapse' });
-    this.leaseLost = metrics.counter({ name: 'billing_lease_lost_total', help: 'Writes refused because the worker no longer held the lease' });
     this.dueBacklog = metrics.gauge({ name: 'billing_due_backlog', help: 'Subscriptions due and charges waiting for work, at the last pass' });
     this.oldestDueAgeSeconds = metrics.gauge({ name: 'billing_oldest_due_age_seconds', help: 'Age of the oldest due work item, at the last pass' });
     this.passes = metrics.counter({ name: 'billing_passes_total', help: 'Billing passes run' });

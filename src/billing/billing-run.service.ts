@@ -12,7 +12,7 @@ import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import { Charge } from './charge.entity';
 import { ChargeOutcome, ChargeProcessorService, invoiceExternalId } from './charge-processor.service';
-import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
+import { ChargeQueueService } from './charge-queue.service';
 import { randomUUID } from 'node:crypto';
 
 export interface BillingRunSummary {
@@ -70,41 +70,22 @@ export class BillingRunService {
   }
 
   /**
-   * `concurrency` workers take claimed charges from a shared buffer, refilled one batch at a time, so a
-   * slow charge never holds the others back; the pass ends when a claim finds nothing due.
+   * Works every charge due now (new periods, retries, outcomes still open, claims of a process that died) on
+   * the engine's pool, without materializing new periods: the runner calls this every second or so.
    */
+  async drainDueCharges(concurrency: number): Promise<number> {
+    await this.clock.refresh();
+    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
+    await this.workDueCharges(this.clock.now(), concurrency, summary);
+    return summary.due;
+  }
+
   private async workDueCharges(now: Date, concurrency: number, summary: BillingRunSummary): Promise<void> {
-    const buffer: ClaimedCharge[] = [];
-    const batchSize = Math.max(1, Math.min(this.tuning.claimBatchSize, concurrency));
-    let drained = false;
-    let claiming: Promise<void> | undefined;
-    const refill = () => {
-      claiming ??= this.queue
-        .claim(now, batchSize)
-        .then((claims) => {
-          if (claims.length === 0) drained = true;
-          buffer.push(...claims);
-        })
-        .finally(() => {
-          claiming = undefined;
-        });
-      return claiming;
-    };
-    const worker = async () => {
-      while (!this.shutdown.isShuttingDown) {
-        const claim = buffer.shift();
-        if (!claim) {
-          if (drained) return;
-          await refill();
-          continue;
-        }
-        summary.due++;
-        this.count(summary, await this.processor.process(claim));
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    // Claimed but not started (shutdown): let them go at once rather than wait for the lease.
-    for (const claim of buffer) await this.queue.release(claim, {}).catch(() => undefined);
+    summary.due += await this.queue.drain(now, async (claim) => this.count(summary, await this.processor.process(claim)), {
+      concurrency,
+      batchSize: this.tuning.claimBatchSize,
+      stopping: () => this.shutdown.isShuttingDown,
+    });
   }
 
   private count(summary: BillingRunSummary, outcome: ChargeOutcome): void {

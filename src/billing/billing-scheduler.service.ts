@@ -4,8 +4,10 @@ import { AppConfig } from '../config/app-config';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { CustomerSyncService } from '../customers/customer-sync.service';
 import { BillingRunService, BillingRunSummary } from './billing-run.service';
+import { WorkRunnerService } from '../work/work-runner.service';
 
 const JOB_NAME = 'billing-pass';
+const SYNC_BATCH = 100;
 
 /**
  * Runs the billing work on its own schedule (BILLING_INTERVAL_MS) when SCHEDULER_ENABLED: follow
@@ -23,12 +25,17 @@ export class BillingSchedulerService implements OnApplicationBootstrap, BeforeAp
     private readonly billing: BillingRunService,
     private readonly customerSync: CustomerSyncService,
     private readonly shutdown: ShutdownSignal,
+    private readonly runner: WorkRunnerService,
   ) {}
 
   onApplicationBootstrap(): void {
     if (!this.config.schedulerEnabled) return;
     this.registry.addInterval(JOB_NAME, setInterval(() => void this.tick(), this.config.billingIntervalMs));
     setImmediate(() => void this.tick());
+    // Between passes, the engine keeps working whatever falls due: retries and backoffs that ended, open
+    // outcomes, and the claims of a process that died, which resume within seconds rather than a pass later.
+    this.runner.start('charges', () => this.billing.drainDueCharges(this.config.providerMaxConcurrency));
+    this.runner.start('customers', async () => (await this.customerSync.syncDue(SYNC_BATCH)).claimed);
   }
 
   /** One full pass now, or the one already running (the admin endpoint and the timer share it). */
@@ -58,8 +65,8 @@ export class BillingSchedulerService implements OnApplicationBootstrap, BeforeAp
   private async work(): Promise<BillingRunSummary> {
     // Follow customers first, so a card bound since the last pass is charged in this one.
     for (let round = 0; round < 20 && !this.shutdown.isShuttingDown; round++) {
-      const { synced } = await this.customerSync.syncDue(100);
-      if (synced < 100) break;
+      const { claimed } = await this.customerSync.syncDue(SYNC_BATCH);
+      if (claimed < SYNC_BATCH) break;
     }
     return this.billing.runPass(this.config.providerMaxConcurrency);
   }

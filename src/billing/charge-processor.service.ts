@@ -20,6 +20,8 @@ import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
 import { classifyDecline, dunningDeadline, nextRetryAt, respectAttemptCap } from './dunning-policy';
 import { LeaseLostError } from '../common/lease-lost.error';
+import { backoffDelayMs } from '../work/backoff';
+import { WorkTuning } from '../work/work-tuning';
 
 interface ChargeContext {
   plan: Plan;
@@ -73,6 +75,7 @@ export class ChargeProcessorService {
     private readonly subscriptions: SubscriptionsService,
     private readonly clock: Clock,
     private readonly tuning: BillingTuning,
+    private readonly work: WorkTuning,
     private readonly metrics: BillingMetricsService,
   ) {}
 
@@ -279,7 +282,7 @@ export class ChargeProcessorService {
       // all only while this worker still holds the charge.
       const rows: unknown[] = await this.dataSource.query(
         `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL,
-                           attempt_count = $3, last_error_code = NULL, lease_owner = NULL, lease_until = NULL, updated_at = now()
+                           attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = now()
                      WHERE id = $1 AND fence = $2 RETURNING subscription_id),
               a AS (UPDATE charge_attempts SET status = 'succeeded', updated_at = now() WHERE id = $4 AND EXISTS (SELECT 1 FROM c))
          INSERT INTO subscription_events (subscription_id, type, data, occurred_at)
@@ -287,7 +290,7 @@ export class ChargeProcessorService {
         [charge.id, claim.fence, charge.attemptCount + 1, attemptId, JSON.stringify(event), now],
       );
       if (rows.length === 0) {
-        this.metrics.leaseLost.inc();
+        this.queue.leaseLost();
         throw new LeaseLostError('charge', charge.id);
       }
       Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount: charge.attemptCount + 1 });
@@ -442,7 +445,7 @@ export class ChargeProcessorService {
   private async backOff(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {
     const charge = claim.charge;
     const failures = charge.technicalFailures + 1;
-    const delayMs = Math.min(this.tuning.technicalBackoffMs * 2 ** (failures - 1), this.tuning.maxTechnicalBackoffMs);
+    const delayMs = backoffDelayMs(failures, this.work.backoffMs, this.work.maxBackoffMs);
     const code = error instanceof ProviderError ? `${error.kind}${error.code ? `:${error.code}` : ''}` : 'internal_error';
     await this.queue.release(claim, {
       technicalFailures: failures,

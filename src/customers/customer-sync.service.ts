@@ -10,13 +10,15 @@ import type { CustomerBindingStatus, CustomerEvent } from '../gateway/provider-a
 import { ProviderError } from '../gateway/provider-error';
 import { BindingStatus, CustomerBinding } from './customer-binding.entity';
 import { Customer, CustomerStatus } from './customer.entity';
+import { LeasedQueue } from '../work/leased-queue';
+import { WorkMetricsService } from '../work/work-metrics.service';
+import { WorkerRegistryService } from '../work/worker-registry.service';
 import {
   BINDING_NOT_STARTED_CODE,
   CardSummary,
   cardSummaryFrom,
   nextPollDelayMs,
   RETRY_AFTER_FAILURE_MS,
-  SYNC_LEASE_SECONDS,
   UNSTARTED_BINDING_GIVE_UP_MS,
 } from './sync-schedule';
 
@@ -40,6 +42,8 @@ interface SyncTarget {
   createdAt: Date;
   /** next_sync_at exactly as the database printed it when we took the customer (our claim, or what refresh saw). */
   observedNextSyncAt: string | null;
+  /** The fence of our claim; undefined for a refresh, which reads without claiming. */
+  fence?: number;
 }
 
 interface SyncTargetRow {
@@ -103,13 +107,25 @@ export class CustomerSyncService implements OnModuleDestroy, BeforeApplicationSh
   private readonly running = new Set<Promise<unknown>>();
   private stopping = false;
 
+  private readonly queue: LeasedQueue<Customer>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    registry: WorkerRegistryService,
+    workMetrics: WorkMetricsService,
     private readonly gateway: ProcessingGateway,
     private readonly clock: Clock,
     private readonly shutdown: ShutdownSignal,
     metrics: MetricsService,
   ) {
+    this.queue = new LeasedQueue(dataSource, registry, workMetrics, {
+      name: 'customers',
+      entity: Customer,
+      dueColumn: 'next_sync_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+      extraReturning: 't.next_sync_at::text AS next_sync_at_text',
+    });
     const name = 'billing_customers_synced_total';
     // Several app instances may share a MetricsService in tests; register the counter once.
     this.syncedTotal =
@@ -118,11 +134,11 @@ export class CustomerSyncService implements OnModuleDestroy, BeforeApplicationSh
   }
 
   /**
-   * Reads up to `limit` customers whose next sync time has come (database time). Returns how many were read
-   * successfully and how many of those became ready. Takes no new work once shutdown has begun.
+   * Reads up to `limit` customers whose next sync time has come (database time). Returns how many were claimed,
+   * how many were read successfully and how many of those became ready. Takes no new work once shutdown has begun.
    */
-  syncDue(limit = 50): Promise<{ synced: number; becameReady: number }> {
-    if (this.isStopping()) return Promise.resolve({ synced: 0, becameReady: 0 });
+  syncDue(limit = 50): Promise<{ claimed: number; synced: number; becameReady: number }> {
+    if (this.isStopping()) return Promise.resolve({ claimed: 0, synced: 0, becameReady: 0 });
     return this.track(this.runDue(limit));
   }
 
@@ -160,51 +176,26 @@ export class CustomerSyncService implements OnModuleDestroy, BeforeApplicationSh
     return work;
   }
 
-  private async runDue(limit: number): Promise<{ synced: number; becameReady: number }> {
-    const queue = await this.claimDue(limit);
+  private async runDue(limit: number): Promise<{ claimed: number; synced: number; becameReady: number }> {
     let synced = 0;
     let becameReady = 0;
-    const worker = async () => {
-      for (let target = queue.shift(); target; target = queue.shift()) {
-        if (this.isStopping()) {
-          // Hand the rest back at once instead of leaving them leased for a minute.
-          await this.release([target, ...queue.splice(0)]);
-          return;
-        }
-        const { outcome } = await this.syncTarget(target);
+    let budget = limit;
+    const claimed = await this.queue.drain(
+      async (n) => {
+        const batch = Math.min(n, budget);
+        if (batch <= 0) return [];
+        const claims = await this.queue.claim(batch);
+        budget -= claims.length;
+        return claims;
+      },
+      async (claim) => {
+        const { outcome } = await this.syncTarget(toTarget(claim.row, claim.fence, claim.extra.next_sync_at_text as string | null));
         if (outcome === 'synced' || outcome === 'became_ready') synced += 1;
         if (outcome === 'became_ready') becameReady += 1;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(SYNC_CONCURRENCY, queue.length) }, worker));
-    return { synced, becameReady };
-  }
-
-  /** Takes due customers in one statement: the lease keeps other replicas (and later calls) away for a minute. */
-  private async claimDue(limit: number): Promise<SyncTarget[]> {
-    const rows = await this.dataSource.query<SyncTargetRow[]>(
-      `WITH claimed AS (
-         UPDATE customers SET next_sync_at = now() + make_interval(secs => $2)
-         WHERE id IN (
-           SELECT id FROM customers WHERE next_sync_at <= now() ORDER BY next_sync_at LIMIT $1 FOR UPDATE SKIP LOCKED
-         )
-         RETURNING ${TARGET_COLUMNS}
-       )
-       SELECT * FROM claimed`,
-      [limit, SYNC_LEASE_SECONDS],
+      },
+      { concurrency: SYNC_CONCURRENCY, batchSize: limit, stopping: () => this.isStopping() },
     );
-    return rows.map(toTarget);
-  }
-
-  private async release(targets: SyncTarget[]): Promise<void> {
-    for (const target of targets) {
-      await this.dataSource
-        .query(`UPDATE customers SET next_sync_at = now() WHERE id = $1 AND next_sync_at IS NOT DISTINCT FROM $2::timestamptz`, [
-          target.id,
-          target.observedNextSyncAt,
-        ])
-        .catch((error: unknown) => this.logger.warn(`Customer ${target.id}: could not hand back its claim: ${describe(error)}`));
-    }
+    return { claimed, synced, becameReady };
   }
 
   private async syncTarget(target: SyncTarget): Promise<SyncResult> {
@@ -441,14 +432,28 @@ export class CustomerSyncService implements OnModuleDestroy, BeforeApplicationSh
       `UPDATE customers SET next_sync_at = CASE
          WHEN next_sync_at IS NOT DISTINCT FROM $2::timestamptz THEN now() + $3::float8 * interval '1 millisecond'
          ELSE LEAST(next_sync_at, now() + $3::float8 * interval '1 millisecond')
-       END
+       END,
+       lease_owner = CASE WHEN fence = $4 THEN NULL ELSE lease_owner END
        WHERE id = $1`,
-      [target.id, target.observedNextSyncAt, delayMs],
+      [target.id, target.observedNextSyncAt, delayMs, target.fence ?? -1],
     );
   }
 }
 
-function toTarget(row: SyncTargetRow): SyncTarget {
+function toTarget(row: SyncTargetRow | Customer, fence?: number, nextSyncAtText: string | null = null): SyncTarget {
+  if (row instanceof Customer) {
+    return {
+      id: row.id,
+      providerCustomerId: row.providerCustomerId,
+      status: row.status,
+      lastEventId: row.lastEventId,
+      activeBindingId: row.activeBindingId,
+      hasCard: row.cardBin !== null || row.cardLastDigits !== null,
+      createdAt: row.createdAt,
+      observedNextSyncAt: nextSyncAtText,
+      fence,
+    };
+  }
   return {
     id: row.id,
     providerCustomerId: row.provider_customer_id,

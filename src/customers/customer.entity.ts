@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 export type CustomerStatus = 'unready' | 'ready';
 
@@ -55,6 +56,14 @@ export class Customer {
 
   @Column({ type: 'timestamptz', nullable: true })
   readyAt: Date | null;
+
+  /** The process (workers.id) following this row now; free when NULL or when that process stopped heartbeating. */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  leaseOwner: string | null;
+
+  /** Bumped on every claim, so a follower that lost its claim can tell. */
+  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
+  fence: number;
 
   // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })

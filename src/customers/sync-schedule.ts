@@ -1,8 +1,5 @@
 import type { BankCardDetails } from '../gateway/provider-api.types';
 
-/** How long a claim keeps other replicas away from a customer while one of them reads the provider. */
-export const SYNC_LEASE_SECONDS = 60;
-
 /** After a transient provider failure (503, timeout, reset) the customer is read again this much later. */
 export const RETRY_AFTER_FAILURE_MS = 30_000;
 

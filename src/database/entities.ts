@@ -11,6 +11,7 @@ import { Payout } from '../payouts/payout.entity';
 import { PayoutBatch } from '../payouts/payout-batch.entity';
 import { PayoutDestination } from '../payouts/payout-destination.entity';
 import { PayoutSetup } from '../payouts/payout-setup.entity';
+import { Worker } from '../work/worker.entity';
 
 /** Every entity of the daemon; each domain adds its own here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -28,4 +29,5 @@ export const ENTITIES: Function[] = [
   PayoutDestination,
   PayoutBatch,
   Payout,
+  Worker,
 ];

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /**
  * creating: written before the provider call that creates it; Unauthorized/Authorized: the provider's status;
@@ -53,6 +54,14 @@ export class PayoutDestination {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;
+
+  /** The process (workers.id) following this row now; free when NULL or when that process stopped heartbeating. */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  leaseOwner: string | null;
+
+  /** Bumped on every claim, so a follower that lost its claim can tell. */
+  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
+  fence: number;
 
   @Column({ type: 'timestamptz', nullable: true })
   authorizedAt: Date | null;

@@ -13,7 +13,10 @@ import { PayoutDestination } from './payout-destination.entity';
 import { PayoutSetupService } from './payout-setup.service';
 import { PayoutTuning } from './payout-tuning';
 import { httpErrorFromProvider } from './provider-http-error';
-import { returnedRows } from './returned-rows';
+import { ShutdownSignal } from '../common/shutdown-signal';
+import { LeasedQueue } from '../work/leased-queue';
+import { WorkMetricsService } from '../work/work-metrics.service';
+import { WorkerRegistryService } from '../work/worker-registry.service';
 
 /** Rounds of the destination create within one request when its outcome stays unknown (the gateway retries inside each). */
 const CREATE_ROUNDS = 2;
@@ -23,14 +26,8 @@ const FOLLOW_BATCH = 100;
 /** How long an Authorized destination is served from memory: a batch to one card reads its row once, not per payout. */
 const AUTHORIZED_CACHE_MS = 5_000;
 
-/** Pushing next_sync_at forward is the claim: another replica skips these until the next poll. */
-const FOLLOW_CLAIM_SQL = `
-  WITH picked AS (
-    SELECT id FROM payout_destinations WHERE next_sync_at <= $1 ORDER BY next_sync_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-  UPDATE payout_destinations d SET next_sync_at = $1::timestamptz + make_interval(secs => $3::double precision / 1000)
-    FROM picked
-   WHERE d.id = picked.id
-  RETURNING d.id`;
+/** Destinations read at once by the follower. */
+const FOLLOW_CONCURRENCY = 4;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -44,6 +41,7 @@ export class PayoutDestinationsService {
   /** One provider read per destination at a time in this process, however many payouts wait for it. */
   private readonly reads = new Map<string, Promise<PayoutDestination>>();
   private readonly authorized = new Map<string, { destination: PayoutDestination; until: number }>();
+  private readonly queue: LeasedQueue<PayoutDestination>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -52,7 +50,18 @@ export class PayoutDestinationsService {
     private readonly wallets: WalletGateway,
     private readonly setup: PayoutSetupService,
     private readonly tuning: PayoutTuning,
-  ) {}
+    registry: WorkerRegistryService,
+    workMetrics: WorkMetricsService,
+    private readonly shutdown: ShutdownSignal,
+  ) {
+    this.queue = new LeasedQueue(dataSource, registry, workMetrics, {
+      name: 'destinations',
+      entity: PayoutDestination,
+      dueColumn: 'next_sync_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+    });
+  }
 
   async get(id: string): Promise<PayoutDestination> {
     const destination = await this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
@@ -170,19 +179,27 @@ export class PayoutDestinationsService {
 
   /** Reads every Unauthorized destination that is due; returns how many were read. Read failures are retried later. */
   async followDue(): Promise<number> {
-    const now = this.clock.now();
-    const rows = returnedRows<{ id: string }>(await this.dataSource.query(FOLLOW_CLAIM_SQL, [now, FOLLOW_BATCH, this.tuning.destinationPollMs]));
     let read = 0;
-    for (const { id } of rows) {
-      const destination = await this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
-      if (!destination || destination.status !== 'Unauthorized') continue;
-      try {
-        await this.refresh(destination);
-        read++;
-      } catch (error) {
-        this.logger.warn(`Destination ${id}: reading it at the provider failed (${error instanceof Error ? error.message : String(error)}); trying again later`);
-      }
-    }
+    await this.queue.drain(
+      (limit) => this.queue.claim(limit),
+      async ({ row: destination }) => {
+        try {
+          if (destination.status === 'Unauthorized' && destination.providerDestinationId !== null) {
+            await this.refresh(destination);
+            read++;
+            return;
+          }
+        } catch (error) {
+          this.logger.warn(`Destination ${destination.id}: reading it at the provider failed (${error instanceof Error ? error.message : String(error)}); trying again later`);
+        }
+        // Nothing to follow any more, or a failed read: next look after the poll interval, claim handed back.
+        await this.dataSource.getRepository(PayoutDestination).update(
+          { id: destination.id },
+          { nextSyncAt: destination.status === 'Unauthorized' ? new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) : null, leaseOwner: null },
+        );
+      },
+      { concurrency: FOLLOW_CONCURRENCY, batchSize: FOLLOW_BATCH, stopping: () => this.shutdown.isShuttingDown },
+    );
     return read;
   }
 
@@ -220,7 +237,7 @@ export class PayoutDestinationsService {
     const now = this.clock.now();
     const repository = this.dataSource.getRepository(PayoutDestination);
     if (remote.status === 'Authorized') {
-      await repository.update({ id: destination.id, status: 'Unauthorized' }, { status: 'Authorized', nextSyncAt: null, authorizedAt: now });
+      await repository.update({ id: destination.id, status: 'Unauthorized' }, { status: 'Authorized', nextSyncAt: null, authorizedAt: now, leaseOwner: null });
       await this.dataSource.query(
         `UPDATE payouts SET next_attempt_at = $2, updated_at = now() WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,
         [destination.id, now],
@@ -229,7 +246,7 @@ export class PayoutDestinationsService {
       return { ...destination, status: 'Authorized', nextSyncAt: null, authorizedAt: now };
     }
     const nextSyncAt = new Date(now.getTime() + this.tuning.destinationPollMs);
-    await repository.update({ id: destination.id, status: 'Unauthorized' }, { nextSyncAt });
+    await repository.update({ id: destination.id, status: 'Unauthorized' }, { nextSyncAt, leaseOwner: null });
     return { ...destination, nextSyncAt };
   }
 }

@@ -19,8 +19,6 @@ export class PayoutMetricsService {
   private readonly logger = new Logger(PayoutMetricsService.name);
   readonly payouts: Counter<'outcome'>;
   readonly technicalFailures: Counter<'kind'>;
-  readonly leaseTakeovers: Counter<never>;
-  readonly leaseLost: Counter<never>;
   private snapshot: { at: number; value: Promise<PendingSnapshot> } | undefined;
 
   constructor(
@@ -35,8 +33,6 @@ export class PayoutMetricsService {
       help: 'Payout steps left for a later retry after a provider or network fault, by provider error kind',
       labelNames: ['kind'],
     });
-    this.leaseTakeovers = metrics.counter({ name: 'billing_payout_lease_takeovers_total', help: 'Payouts claimed after another worker let its lease lapse' });
-    this.leaseLost = metrics.counter({ name: 'billing_payout_lease_lost_total', help: 'Payout writes refused because the worker no longer held the lease' });
     const readSnapshot = () => this.readSnapshot();
     // prom-client calls `collect` with the gauge as `this` at every scrape.
     const read = (pick: (s: PendingSnapshot) => number) =>

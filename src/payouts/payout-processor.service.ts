@@ -11,6 +11,8 @@ import { LeaseLostError } from '../common/lease-lost.error';
 import { PayoutMetricsService } from './payout-metrics.service';
 import { ClaimedPayout, PayoutQueueService } from './payout-queue.service';
 import { PayoutTuning } from './payout-tuning';
+import { backoffDelayMs } from '../work/backoff';
+import { WorkTuning } from '../work/work-tuning';
 
 export interface PayoutRunSummary {
   /** Claimed payout steps worked on. */
@@ -44,6 +46,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     // Payouts have no business calendar: they run on real time, whatever the test clock says.
     private readonly clock: SystemClock,
     private readonly tuning: PayoutTuning,
+    private readonly workTuning: WorkTuning,
     private readonly wallets: WalletGateway,
     private readonly destinations: PayoutDestinationsService,
     private readonly queue: PayoutQueueService,
@@ -79,32 +82,11 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     const summary: PayoutRunSummary = { steps: 0, succeeded: 0, failed: 0 };
     await this.clock.refresh();
     await this.destinations.followDue().catch((error: unknown) => this.logger.warn({ err: error }, 'Following destinations failed; the next run tries again'));
-    const inFlight = new Set<Promise<void>>();
-    // Claimed in batches and started as workers free up: one claim query per batch rather than per payout.
-    const waiting: ClaimedPayout[] = [];
-    let claimFailure: unknown;
-    for (;;) {
-      if (waiting.length === 0 && inFlight.size < this.tuning.concurrency && !this.halted && claimFailure === undefined) {
-        try {
-          waiting.push(...(await this.queue.claim(this.clock.now(), this.tuning.claimBatchSize)));
-        } catch (error) {
-          // Let the steps in flight finish before reporting: they hold leases and provider calls.
-          claimFailure = error;
-        }
-      }
-      if (this.halted) {
-        await Promise.all(waiting.splice(0).map((claim) => this.queue.release(claim).catch(() => undefined)));
-      }
-      while (waiting.length > 0 && inFlight.size < this.tuning.concurrency) {
-        const claim = waiting.shift() as ClaimedPayout;
-        summary.steps++;
-        const task: Promise<void> = this.step(claim, summary).finally(() => inFlight.delete(task));
-        inFlight.add(task);
-      }
-      if (inFlight.size === 0) break;
-      await Promise.race(inFlight);
-    }
-    if (claimFailure !== undefined) throw claimFailure;
+    summary.steps = await this.queue.drain(this.clock.now(), (claim) => this.step(claim, summary), {
+      concurrency: this.tuning.concurrency,
+      batchSize: this.tuning.claimBatchSize,
+      stopping: () => this.halted,
+    });
     return summary;
   }
 
@@ -224,9 +206,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
   /** Leaves the payout as it is, to be tried again (the same request) after a growing pause in real time. */
   private async technicalFailure(claim: ClaimedPayout, error: unknown): Promise<void> {
     const failures = claim.payout.technicalFailures + 1;
-    const base = Math.min(this.tuning.technicalBackoffMs * 2 ** Math.min(failures - 1, 20), this.tuning.maxTechnicalBackoffMs);
-    // Jitter so that payouts hit by the same outage do not come back in one burst.
-    const backoffMs = Math.round(base * (0.8 + Math.random() * 0.4));
+    const backoffMs = backoffDelayMs(failures, this.workTuning.backoffMs, this.workTuning.maxBackoffMs);
     const kind = error instanceof ProviderError ? error.kind : 'internal';
     this.metrics.technicalFailures.inc({ kind });
     if (error instanceof ProviderError) {

@@ -2,11 +2,6 @@ import { AppConfig } from '../config/app-config';
 
 /** Payout engine knobs that are not part of the public configuration; tests shorten them by overriding the provider. */
 export class PayoutTuning {
-  /** How long a claimed payout stays with its worker; must outlast the provider calls of one step. */
-  leaseMs: number;
-  /** First backoff after a technical failure (provider down, unknown outcome); doubles up to maxTechnicalBackoffMs. */
-  technicalBackoffMs: number;
-  maxTechnicalBackoffMs: number;
   /** How often an Unauthorized destination is read again. */
   destinationPollMs: number;
   /** Wait before the first read of a new withdrawal; doubles on each read up to maxPollDelayMs. */
@@ -25,10 +20,6 @@ export class PayoutTuning {
 
   static defaults(config: AppConfig, overrides: Partial<PayoutTuning> = {}): PayoutTuning {
     return new PayoutTuning({
-      // A step makes up to two calls (destination read, withdrawal create) of up to four tries each, then polls.
-      leaseMs: Math.max(120_000, config.providerTimeoutMs * 8 + 60_000),
-      technicalBackoffMs: 60_000,
-      maxTechnicalBackoffMs: 30 * 60_000,
       destinationPollMs: 5_000,
       pollDelayMs: 1_000,
       maxPollDelayMs: 60_000,

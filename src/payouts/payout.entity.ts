@@ -74,14 +74,11 @@ export class Payout {
   @Column({ type: 'timestamptz', nullable: true })
   completedAt: Date | null;
 
-  @Column({ type: 'varchar', length: 64, nullable: true })
+  /** The process (workers.id) working on this row; free when NULL or when that process stopped heartbeating. */
+  @Column({ type: 'varchar', length: 100, nullable: true })
   leaseOwner: string | null;
 
-  /** Real (database) time at which the lease lapses and another worker may take over. */
-  @Column({ type: 'timestamptz', nullable: true })
-  leaseUntil: Date | null;
-
-  /** Bumped on every claim; every write checks it, so a worker that lost its lease cannot write. */
+  /** Bumped on every claim; every write checks it, so a worker that lost its claim cannot write. */
   @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
   fence: number;
 

@@ -165,7 +165,7 @@ export class SubscriptionsService {
     await em.update(
       Charge,
       { subscriptionId: s.id, status: In([...CANCELABLE_CHARGE_STATUSES]), ...(keepChargeId ? { id: Not(keepChargeId) } : {}) },
-      { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null, leaseUntil: null },
+      { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null },
     );
     await recordSubscriptionEvent(em, s, type, now, { from, to: 'canceled' });
   }

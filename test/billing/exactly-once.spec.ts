@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
+import { FAST_WORK_TUNING } from '../support/fast-work-tuning';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
 import {
   assertExactlyOnce,
@@ -180,8 +181,8 @@ describe('exactly-once charging', () => {
       return line ? Number(line.split(' ')[1]) : 0;
     }
 
-    async function engine(tuning = FAST_TUNING): Promise<Engine> {
-      const started = await startEngine(database.url, sandboxHandle.url, tuning);
+    async function engine(tuning = FAST_TUNING, work = FAST_WORK_TUNING): Promise<Engine> {
+      const started = await startEngine(database.url, sandboxHandle.url, tuning, {}, work);
       engines.push(started);
       return started;
     }
@@ -220,8 +221,9 @@ describe('exactly-once charging', () => {
     it(
       'charges every period of 30 subscriptions exactly once while three engines race for the same charges',
       async () => {
-        // The third engine's lease is shorter than a charge's steps, so its leases lapse while it still works (fencing).
-        const racers = [await engine(), await engine(), await engine({ ...FAST_TUNING, leaseMs: 50 })];
+        // The third engine stops heartbeating after it registers (a stalled process): the others take its claims over
+        // while it still works, and the fence refuses its late writes.
+        const racers = [await engine(), await engine(), await engine(FAST_TUNING, { ...FAST_WORK_TUNING, heartbeatMs: 3_600_000 })];
         const { plan, subscriptionIds } = await setUpSubscriptions(racers[0], sandbox, 30);
         for (const operation of ['createInvoice', 'createPayment', 'getPayment'] as const) {
           await sandbox.fault({ operation, kind: 'latency', latencyMs: 15 });
@@ -240,7 +242,7 @@ describe('exactly-once charging', () => {
         await assertExactlyOnce(racers[0], sandbox, expectation(plan, subscriptionIds, FEB));
         expect(drained.settled).toBe(true);
         // They really raced: every engine worked on charges, and leases changed hands under a live worker.
-        const takeovers = (await Promise.all(racers.map((r) => metric(r, 'billing_lease_takeovers_total')))).reduce((a, b) => a + b, 0);
+        const takeovers = (await Promise.all(racers.map((r) => metric(r, 'work_takeovers_total{queue="charges"}')))).reduce((a, b) => a + b, 0);
         expect(claimed.every((n) => n > 0)).toBe(true);
         expect(takeovers).toBeGreaterThan(0);
       },
@@ -414,7 +416,7 @@ describe('exactly-once charging', () => {
       async function rewindCharge(em: EntityManager, chargeId: string, step: 'create_payment' | 'await_payment'): Promise<void> {
         await em.query(
           `UPDATE charges SET status = 'processing', step = $2, next_attempt_at = $3, not_before = NULL, attempt_count = 0,
-                  lease_owner = 'killed-engine', lease_until = now() - interval '1 second'
+                  lease_owner = 'killed-engine'
             WHERE id = $1`,
           [chargeId, step, T0],
         );

@@ -98,14 +98,14 @@ describe('The customer follower under faults and concurrency', () => {
     expect([...perCustomer.values()]).toEqual([1, 1, 1, 1, 1, 1]);
 
     // Each one is now scheduled ahead (unready: polled again in a few seconds), so an immediate pass finds nothing.
-    expect(await sync().syncDue()).toEqual({ synced: 0, becameReady: 0 });
+    expect(await sync().syncDue()).toEqual({ claimed: 0, synced: 0, becameReady: 0 });
   });
 
   it('keeps a customer and retries later when the provider is unavailable', async () => {
     const customer = await createCustomer(testApp);
     // More 503s than the gateway's retries: the pass fails as a whole.
     await addFault(testApp, { operation: 'getCustomerEvents', kind: 'unavailable', count: 4 });
-    expect(await sync().syncDue()).toEqual({ synced: 0, becameReady: 0 });
+    expect(await sync().syncDue()).toEqual({ claimed: 1, synced: 0, becameReady: 0 });
 
     const row = await syncRow(customer.id);
     expect(row.status).toBe('unready');
@@ -128,7 +128,7 @@ describe('The customer follower under faults and concurrency', () => {
     await dataSource(testApp).query(
       `INSERT INTO customers (provider_customer_id, shop_id, status, next_sync_at) VALUES ('no-such-customer', 'sandbox-shop', 'unready', now())`,
     );
-    expect(await sync().syncDue()).toEqual({ synced: 0, becameReady: 0 });
+    expect(await sync().syncDue()).toEqual({ claimed: 1, synced: 0, becameReady: 0 });
     const rows = await dataSource(testApp).query<{ next_sync_at: Date | null; status: string }[]>(
       `SELECT next_sync_at, status FROM customers WHERE provider_customer_id = 'no-such-customer'`,
     );
@@ -197,7 +197,7 @@ describe('The customer follower at shutdown', () => {
     const before = (await sandboxRequests(testApp, 'getCustomerEvents')).length;
     testApp.app.get(ShutdownSignal).beforeApplicationShutdown();
 
-    expect(await testApp.app.get(CustomerSyncService).syncDue()).toEqual({ synced: 0, becameReady: 0 });
+    expect(await testApp.app.get(CustomerSyncService).syncDue()).toEqual({ claimed: 0, synced: 0, becameReady: 0 });
     expect((await sandboxRequests(testApp, 'getCustomerEvents')).length).toBe(before);
     const [row] = await dataSource(testApp).query<{ due: boolean }[]>('SELECT next_sync_at <= now() AS due FROM customers WHERE id = $1', [customer.id]);
     expect(row.due).toBe(true);

@@ -59,7 +59,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
 
   it('one daemon process settles a batch of 1,000 against the sandbox in another process (throughput)', async () => {
     const batchId = await postBatch('throughput');
-    const worker = startWorker({ WORKER_EXIT_WHEN_DONE: 'true', WORKER_LEASE_MS: '30000' });
+    const worker = startWorker({ WORKER_EXIT_WHEN_DONE: 'true' });
     const exit = await worker.exited;
     expect({ exit, error: worker.last('error') }).toEqual({ exit: { code: 0, signal: null }, error: undefined });
     const done = worker.last('done') as WorkerLine;
@@ -78,7 +78,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
       ),
     );
     const batchId = await postBatch('crash');
-    const first = startWorker({ WORKER_LEASE_MS: '3000' });
+    const first = startWorker({});
     const deadline = Date.now() + 120_000;
     while ((await settledCount(batchId)) < 250) {
       if (Date.now() > deadline) throw new Error(`the first worker settled too little: ${first.lines.slice(-5).join('\n')}`);
@@ -100,7 +100,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
     const atProvider = new Set((await ledgerWithdrawals(t)).map((w) => w.externalID));
     console.log(`At the kill: ${atKill} settled, ${leased[0].n} leased, ${unsent.filter((r) => atProvider.has(r.e)).length} made at the provider but not yet recorded`);
 
-    const second = startWorker({ WORKER_EXIT_WHEN_DONE: 'true', WORKER_LEASE_MS: '3000' });
+    const second = startWorker({ WORKER_EXIT_WHEN_DONE: 'true' });
     const exit = await second.exited;
     await clearFaults(t);
     expect({ exit, error: second.last('error') }).toEqual({ exit: { code: 0, signal: null }, error: undefined });

@@ -124,31 +124,33 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     expect((await providerRequests(t, 'createDestination')).length).toBe(before);
   });
 
-  it('a worker whose lease was taken over cannot write: the fence refuses it', async () => {
+  it('a worker whose claim was taken over cannot write: the fence refuses it', async () => {
     const id = await newPayout();
     const queue = t.app.get(PayoutQueueService);
     const [claim] = await queue.claim(new Date(Date.now() + 1000), 1);
     expect(claim.payout.id).toBe(id);
-    // Another worker claims it after the lease lapsed: its fence moves on.
+    // Another process claims it after this one's heartbeat lapsed: its fence moves on.
     await t.dataSource.query('UPDATE payouts SET fence = fence + 1 WHERE id = $1', [id]);
     await expect(queue.write(claim, { status: 'succeeded' }, true)).rejects.toBeInstanceOf(LeaseLostError);
     expect(await row(id)).toMatchObject({ status: 'pending' });
-    await t.dataSource.query('UPDATE payouts SET lease_owner = NULL, lease_until = NULL WHERE id = $1', [id]);
+    await t.dataSource.query('UPDATE payouts SET lease_owner = NULL WHERE id = $1', [id]);
     await t.processor.runOnce();
     expect((await getPayout(t, id)).status).toBe('succeeded');
   });
 
-  it('a claimed payout is invisible to other claims until its lease lapses', async () => {
+  it('a claimed payout is invisible to other claims while its owner heartbeats, and taken over once it stops', async () => {
     const id = await newPayout();
     const queue = t.app.get(PayoutQueueService);
     const due = new Date(Date.now() + 1000);
     const [first] = await queue.claim(due, 10);
     expect(first.payout.id).toBe(id);
     expect(await queue.claim(due, 10)).toEqual([]);
-    await t.dataSource.query(`UPDATE payouts SET lease_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    // Its owner is now a process that stopped heartbeating an hour ago (killed).
+    await t.dataSource.query(`INSERT INTO workers (id, host, pid, heartbeat_at) VALUES ('killed-worker', 'h', 1, now() - interval '1 hour')`);
+    await t.dataSource.query(`UPDATE payouts SET lease_owner = 'killed-worker' WHERE id = $1`, [id]);
     const [second] = await queue.claim(due, 10);
     expect(second).toMatchObject({ payout: { id }, fence: first.fence + 1 });
-    await queue.release(second);
+    await queue.write(second, {}, true);
     await t.processor.runOnce();
     expect((await getPayout(t, id)).status).toBe('succeeded');
   });

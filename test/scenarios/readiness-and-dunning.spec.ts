@@ -179,7 +179,7 @@ describe('readiness and dunning', () => {
     expect(metrics).toMatch(/billing_provider_request_duration_seconds_count\{operation="createInvoice",result="ok"\} 1/);
     expect(metrics).toContain('billing_due_backlog');
     expect(metrics).toContain('billing_oldest_due_age_seconds');
-    expect(metrics).toContain('billing_lease_takeovers_total');
+    expect(metrics).toContain('work_takeovers_total');
   }, 60_000);
 
   it('replays an invoice whose answer was lost with the very same body, even after the ladder of the plan was edited', async () => {

@@ -9,6 +9,7 @@ import { PayoutTuning } from '../../src/payouts/payout-tuning';
 import { RuntimeSettings } from '../../src/config/runtime-settings';
 import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { SandboxHandle, SandboxOptions, startSandbox } from '../../src/sandbox/sandbox-server';
+import { FAST_WORK_TUNING } from './fast-work-tuning';
 import { testConfig, TEST_ADMIN_TOKEN } from './test-config';
 import { testDatabaseUrl } from './test-database';
 
@@ -33,6 +34,7 @@ export async function startTestApp(
     billingTuning?: Partial<BillingTuning>;
     payoutTuning?: Partial<PayoutTuning>;
     extraImports?: AppModuleOptions['extraImports'];
+    workTuning?: AppModuleOptions['workTuning'];
   } = {},
 ): Promise<TestApp> {
   const sandbox =
@@ -46,6 +48,7 @@ export async function startTestApp(
     billingTuning: options.billingTuning,
     payoutTuning: options.payoutTuning,
     extraImports: options.extraImports,
+    workTuning: { ...FAST_WORK_TUNING, ...options.workTuning },
   });
   await app.init();
   const server = app.getHttpServer();

@@ -7,6 +7,8 @@ import { BillingRunService, BillingRunSummary } from '../../../src/billing/billi
 import type { BillingTuning } from '../../../src/billing/billing-tuning';
 import { RuntimeSettings } from '../../../src/config/runtime-settings';
 import { CustomerSyncService } from '../../../src/customers/customer-sync.service';
+import type { WorkTuning } from '../../../src/work/work-tuning';
+import { FAST_WORK_TUNING } from '../../support/fast-work-tuning';
 import { testConfig, TEST_ADMIN_TOKEN } from '../../support/test-config';
 import { BillingSandbox } from './billing-sandbox';
 import { ChargeView, checkExactlyOnce, ExactlyOnceExpectation, ExactlyOnceReport, SubscriptionEventView } from './exactly-once';
@@ -23,18 +25,20 @@ export interface Engine {
 }
 
 /** Short leases and backoffs so faults heal within a test, not within minutes. */
-export const FAST_TUNING: Partial<BillingTuning> = { technicalBackoffMs: 20, maxTechnicalBackoffMs: 200, leaseMs: 5000, paymentPollMs: 2000 };
+export const FAST_TUNING: Partial<BillingTuning> = { paymentPollMs: 2000 };
 
 export async function startEngine(
   databaseUrl: string,
   sandboxUrl: string,
   billingTuning: Partial<BillingTuning> = FAST_TUNING,
   env: Record<string, string> = {},
+  workTuning: Partial<WorkTuning> = FAST_WORK_TUNING,
 ): Promise<Engine> {
   const app = await createApp({
     config: testConfig({ TEST_CLOCK: 'true', ...env }),
     runtime: new RuntimeSettings(databaseUrl, sandboxUrl),
     billingTuning,
+    workTuning,
     poolSize: 6,
   });
   await app.init();

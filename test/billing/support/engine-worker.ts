@@ -12,6 +12,7 @@ import { createApp } from '../../../src/app.factory';
 import { BillingRunService } from '../../../src/billing/billing-run.service';
 import { RuntimeSettings } from '../../../src/config/runtime-settings';
 import { testConfig } from '../../support/test-config';
+import { FAST_WORK_TUNING } from '../../support/fast-work-tuning';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
   const app = await createApp({
     config: testConfig({ TEST_CLOCK: 'true', SCHEDULER_ENABLED: 'false' }),
     runtime: new RuntimeSettings(databaseUrl, sandboxUrl),
-    billingTuning: { leaseMs: 1500, technicalBackoffMs: 20, maxTechnicalBackoffMs: 200, paymentPollMs: 500 },
+    billingTuning: { paymentPollMs: 500 },
+    workTuning: FAST_WORK_TUNING,
     poolSize: 4,
   });
   await app.init();

@@ -8,9 +8,6 @@ import { startTestApp } from '../../support/test-app';
 
 /** Engine knobs short enough for tests: leases in seconds, backoffs and polls in milliseconds. */
 export const FAST_PAYOUT_TUNING: Partial<PayoutTuning> = {
-  leaseMs: 30_000,
-  technicalBackoffMs: 20,
-  maxTechnicalBackoffMs: 200,
   destinationPollMs: 20,
   pollDelayMs: 10,
   maxPollDelayMs: 100,

@@ -1,7 +1,7 @@
 /**
  * A daemon process that only works payouts, for the crash test: started with
  *   node -r ts-node/register/transpile-only test/payouts/support/payout-worker.ts
- * and env TEST_DB_URL, SANDBOX_URL, WORKER_LEASE_MS, WORKER_EXIT_WHEN_DONE.
+ * and env TEST_DB_URL, SANDBOX_URL, WORKER_EXIT_WHEN_DONE.
  * Stdout carries the daemon's JSON log lines and this worker's own lines, {"worker": ...}.
  */
 import 'reflect-metadata';
@@ -12,6 +12,7 @@ import { RuntimeSettings } from '../../../src/config/runtime-settings';
 import { MetricsService } from '../../../src/common/metrics/metrics.service';
 import { PayoutProcessorService } from '../../../src/payouts/payout-processor.service';
 import { testConfig } from '../../support/test-config';
+import { FAST_WORK_TUNING } from '../../support/fast-work-tuning';
 import { FAST_PAYOUT_TUNING } from './payout-test-app';
 
 function report(event: string, data: Record<string, unknown> = {}): void {
@@ -26,15 +27,15 @@ function required(name: string): string {
 
 async function main(): Promise<void> {
   const config = testConfig({ LOG_LEVEL: 'info', PROVIDER_TIMEOUT_MS: '2000' });
-  const leaseMs = Number(process.env.WORKER_LEASE_MS ?? '3000');
   const moduleRef = await Test.createTestingModule({
     imports: [
       AppModule.forRoot({
         config,
         runtime: new RuntimeSettings(required('TEST_DB_URL'), required('SANDBOX_URL')),
         logDestination: process.stdout,
-        // A short lease, so a replacement takes over soon after a kill; polling stays well inside it.
-        payoutTuning: { ...FAST_PAYOUT_TUNING, leaseMs, inlinePollMs: Math.floor(leaseMs / 4) },
+        payoutTuning: { ...FAST_PAYOUT_TUNING, inlinePollMs: 750 },
+        // A replacement takes the claims of a killed worker over once its heartbeat has been silent for two seconds.
+        workTuning: FAST_WORK_TUNING,
       }),
     ],
   }).compile();
@@ -56,8 +57,8 @@ async function main(): Promise<void> {
     }
     if (summary.steps === 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const metrics = await app.get(MetricsService).registry.getSingleMetricAsString('billing_payout_lease_takeovers_total');
-  const takeovers = Number(/billing_payout_lease_takeovers_total (\d+)/.exec(metrics)?.[1] ?? 0);
+  const metrics = await app.get(MetricsService).registry.getSingleMetricAsString('work_takeovers_total');
+  const takeovers = Number(/work_takeovers_total\{queue="payouts"\} (\d+)/.exec(metrics)?.[1] ?? 0);
   report('done', { settled, seconds: (performance.now() - started) / 1000, takeovers });
   await app.close();
 }

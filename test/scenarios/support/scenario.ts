@@ -21,7 +21,7 @@ export class Scenario {
     return new Scenario(
       await startTestApp({
         env: { TEST_CLOCK: 'true', ...env },
-        billingTuning: { technicalBackoffMs: 20, maxTechnicalBackoffMs: 200, paymentPollMs: 3000, ...tuning },
+        billingTuning: { paymentPollMs: 3000, ...tuning },
       }),
     );
   }

@@ -1,0 +1,32 @@
+import { MigrationInterface, QueryRunner } from "typeorm";
+
+/** Claims belong to a heartbeating process (workers) instead of a timed lease; customers and destinations join the queue. */
+
+export class WorkEngineHeartbeats1795533751613 implements MigrationInterface {
+    name = 'WorkEngineHeartbeats1795533751613'
+
+    public async up(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query(`CREATE TABLE "workers" ("id" character varying(100) NOT NULL, "host" character varying(255) NOT NULL, "pid" integer NOT NULL, "started_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "heartbeat_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_e950c9aba3bd84a4f193058d838" PRIMARY KEY ("id"))`);
+        await queryRunner.query(`ALTER TABLE "charges" DROP COLUMN "lease_until"`);
+        await queryRunner.query(`ALTER TABLE "payouts" DROP COLUMN "lease_until"`);
+        await queryRunner.query(`ALTER TABLE "customers" ADD "lease_owner" character varying(100)`);
+        await queryRunner.query(`ALTER TABLE "customers" ADD "fence" bigint NOT NULL DEFAULT '0'`);
+        await queryRunner.query(`ALTER TABLE "payout_destinations" ADD "lease_owner" character varying(100)`);
+        await queryRunner.query(`ALTER TABLE "payout_destinations" ADD "fence" bigint NOT NULL DEFAULT '0'`);
+        await queryRunner.query(`ALTER TABLE "charges" ALTER COLUMN "lease_owner" TYPE character varying(100)`);
+        await queryRunner.query(`ALTER TABLE "payouts" ALTER COLUMN "lease_owner" TYPE character varying(100)`);
+    }
+
+    public async down(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query(`ALTER TABLE "payouts" ALTER COLUMN "lease_owner" TYPE character varying(64)`);
+        await queryRunner.query(`ALTER TABLE "charges" ALTER COLUMN "lease_owner" TYPE character varying(64)`);
+        await queryRunner.query(`ALTER TABLE "payout_destinations" DROP COLUMN "fence"`);
+        await queryRunner.query(`ALTER TABLE "payout_destinations" DROP COLUMN "lease_owner"`);
+        await queryRunner.query(`ALTER TABLE "customers" DROP COLUMN "fence"`);
+        await queryRunner.query(`ALTER TABLE "customers" DROP COLUMN "lease_owner"`);
+        await queryRunner.query(`ALTER TABLE "payouts" ADD "lease_until" TIMESTAMP WITH TIME ZONE`);
+        await queryRunner.query(`ALTER TABLE "charges" ADD "lease_until" TIMESTAMP WITH TIME ZONE`);
+        await queryRunner.query(`DROP TABLE "workers"`);
+    }
+
+}

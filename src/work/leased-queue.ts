@@ -1,0 +1,185 @@
+import { DataSource, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
+import { drainQueue } from './worker-pool';
+import { WorkMetricsService } from './work-metrics.service';
+import { WorkerRegistryService } from './worker-registry.service';
+
+/** Which rows of a domain table are its queue's jobs: the row is the job, claim and state in one place. */
+export interface LeasedQueueDefinition<T extends ObjectLiteral> {
+  /** Metrics label and log name. */
+  name: string;
+  entity: EntityTarget<T>;
+  /** The column that says when a row is due; NULL means nothing to do. */
+  dueColumn: string;
+  /**
+   * `business`: due is compared with a time the caller passes (the billing clock, which may be the test
+   * clock); `real`: with the database's now().
+   */
+  dueClock: 'business' | 'real';
+  /** Whether the table has a `not_before` column: a real-time floor (backoffs) on top of the due time. */
+  hasNotBefore: boolean;
+  /** Further expressions over `t` to return with each claim, in `Claim.extra` (e.g. a timestamp as exact text). */
+  extraReturning?: string;
+}
+
+/** A row this process holds: every write must quote the fence it was claimed with. */
+export interface Claim<T> {
+  row: T;
+  fence: number;
+  /** The process that held it before, when its heartbeat had lapsed (a takeover). */
+  previousOwner: string | null;
+  /** The `extraReturning` columns, raw. */
+  extra: Record<string, unknown>;
+}
+
+/**
+ * The one leased work queue of the daemon, over any table with `lease_owner` and `fence` columns. A claim takes
+ * due rows with SKIP LOCKED in one statement, names this process as owner and bumps the fence; a row whose
+ * owner's heartbeat lapsed is due for the taking at once. Writes elsewhere quote the fence, so a process that
+ * lost a row (stall, kill, takeover) can never write it again.
+ */
+export class LeasedQueue<T extends ObjectLiteral> {
+  private readonly metadata: EntityMetadata;
+  private readonly claimSql: string;
+  private readonly releaseSql: string;
+  /** Rows whose work ended since the last sweep, with the fence they were worked under. */
+  private readonly finished: Claim<T>[] = [];
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly registry: WorkerRegistryService,
+    private readonly metrics: WorkMetricsService,
+    readonly definition: LeasedQueueDefinition<T>,
+  ) {
+    this.metadata = dataSource.getMetadata(definition.entity);
+    const table = this.metadata.tableName;
+    const due = definition.dueColumn;
+    this.claimSql = `
+      WITH picked AS (
+        SELECT t.id, t.lease_owner AS previous_owner FROM ${table} t
+         WHERE t.${due} <= COALESCE($1::timestamptz, now())
+           ${definition.hasNotBefore ? 'AND (t.not_before IS NULL OR t.not_before <= now())' : ''}
+           AND (t.lease_owner IS NULL OR t.lease_owner <> $3 AND NOT EXISTS (
+                 SELECT 1 FROM workers w WHERE w.id = t.lease_owner AND w.heartbeat_at > now() - make_interval(secs => $4)))
+           AND ($5::uuid IS NULL OR t.id = $5::uuid)
+         ORDER BY t.${due}
+         LIMIT $2
+         FOR UPDATE OF t SKIP LOCKED)
+      UPDATE ${table} t SET lease_owner = $3, fence = t.fence + 1
+        FROM picked
+       WHERE t.id = picked.id
+      RETURNING t.*, picked.previous_owner AS "__previous_owner"${definition.extraReturning ? `, ${definition.extraReturning}` : ''}`;
+    this.releaseSql = `UPDATE ${table} SET lease_owner = NULL WHERE lease_owner = $1`;
+    registry.addQueue({
+      releaseAll: async (workerId) => {
+        const [, released] = (await this.dataSource.query(this.releaseSql, [workerId])) as [unknown, number];
+        if (released > 0) this.metrics.released.inc({ queue: definition.name }, released);
+      },
+      sweep: (workerId) => this.sweep(workerId),
+    });
+  }
+
+  /**
+   * Works due rows on the engine's pool until none is left (see drainQueue). Every row whose work ended is
+   * remembered with its fence: should the work's own release have failed (the database was away), the next
+   * heartbeat hands the row back, so a live process never sits on a claim it no longer works.
+   */
+  drain(
+    claim: (limit: number) => Promise<Claim<T>[]>,
+    work: (claim: Claim<T>) => Promise<void>,
+    options: { concurrency: number; batchSize: number; stopping: () => boolean },
+  ): Promise<number> {
+    return drainQueue<Claim<T>>(
+      {
+        claim,
+        work: async (item) => {
+          try {
+            await work(item);
+          } finally {
+            this.finished.push(item);
+          }
+        },
+        release: (items) => this.release(items),
+      },
+      options,
+    );
+  }
+
+  private async sweep(workerId: string): Promise<void> {
+    if (this.finished.length === 0) return;
+    const batch = this.finished.splice(0);
+    try {
+      await this.dataSource.query(
+        `UPDATE ${this.metadata.tableName} t SET lease_owner = NULL
+           FROM unnest($1::uuid[], $2::bigint[]) AS c(id, fence)
+          WHERE t.id = c.id AND t.fence = c.fence AND t.lease_owner = $3`,
+        [batch.map((c) => c.row.id as string), batch.map((c) => c.fence), workerId],
+      );
+    } catch (error) {
+      this.finished.unshift(...batch);
+      throw error;
+    }
+  }
+
+  get name(): string {
+    return this.definition.name;
+  }
+
+  /** This process's name in `lease_owner`. */
+  get owner(): string {
+    return this.registry.workerId;
+  }
+
+  /**
+   * Claims up to `limit` due rows (one given row with `onlyId`), oldest due first, answered as entities
+   * straight from the UPDATE … RETURNING: one round trip, no second read.
+   */
+  async claim(limit: number, options: { dueAt?: Date; onlyId?: string } = {}): Promise<Claim<T>[]> {
+    if (this.definition.dueClock === 'business' && !options.dueAt) throw new Error(`${this.name}: a claim needs the business time it is due at`);
+    await this.registry.ensureRegistered();
+    const [rows] = (await this.dataSource.query(this.claimSql, [
+      options.dueAt ?? null,
+      limit,
+      this.registry.workerId,
+      this.registry.lapseSeconds,
+      options.onlyId ?? null,
+    ])) as [Record<string, unknown>[], number];
+    if (rows.length === 0) return [];
+    const claims = rows.map((raw) => ({
+      row: this.hydrate(raw),
+      fence: Number(raw.fence),
+      previousOwner: (raw.__previous_owner as string | null) ?? null,
+      extra: raw,
+    }));
+    this.metrics.claimed.inc({ queue: this.name }, claims.length);
+    const takeovers = claims.filter((c) => c.previousOwner !== null).length;
+    if (takeovers > 0) this.metrics.takeovers.inc({ queue: this.name }, takeovers);
+    return claims;
+  }
+
+  /** Hands claimed rows back untouched (shutdown before their step started). */
+  async release(claims: Claim<T>[]): Promise<void> {
+    if (claims.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE ${this.metadata.tableName} t SET lease_owner = NULL
+         FROM unnest($1::uuid[], $2::bigint[]) AS c(id, fence)
+        WHERE t.id = c.id AND t.fence = c.fence`,
+      [claims.map((c) => c.row.id as string), claims.map((c) => c.fence)],
+    );
+    this.metrics.released.inc({ queue: this.name }, claims.length);
+  }
+
+  /** Counts a write the fence refused. */
+  leaseLost(): void {
+    this.metrics.leaseLost.inc({ queue: this.name });
+  }
+
+  /** A raw row as the entity TypeORM would load (column names, types and transformers). */
+  private hydrate(raw: Record<string, unknown>): T {
+    const entity = this.metadata.create() as T;
+    for (const column of this.metadata.columns) {
+      if (!(column.databaseName in raw)) continue;
+      column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(raw[column.databaseName], column));
+    }
+    return entity;
+  }
+}

@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { WorkMetricsService } from './work-metrics.service';
+import { WorkRunnerService } from './work-runner.service';
+import { Worker } from './worker.entity';
+import { WorkerRegistryService } from './worker-registry.service';
+
+/** The work engine every domain queue runs on: process registry and heartbeat, metrics, runner loops. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([Worker])],
+  providers: [WorkerRegistryService, WorkMetricsService, WorkRunnerService],
+  exports: [WorkerRegistryService, WorkMetricsService, WorkRunnerService],
+})
+export class WorkModule {}

@@ -1,0 +1,94 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { DataSource } from 'typeorm';
+import { WorkMetricsService } from './work-metrics.service';
+import { WorkTuning } from './work-tuning';
+
+/** What the registry asks of each leased queue. */
+export interface RegisteredQueue {
+  /** Hands back everything the queue still holds for this process (clean shutdown). */
+  releaseAll(workerId: string): Promise<void>;
+  /** Hands back rows whose work ended but whose own release did not reach the database (an outage). */
+  sweep(workerId: string): Promise<void>;
+}
+
+/**
+ * This process's identity in the `workers` table and its heartbeat. Claims are held as long as the
+ * heartbeat goes on, however slow the work, and taken over by others as soon as it lapses. On a clean
+ * shutdown, once the work in flight has ended, every claim still held is handed back and the row removed.
+ */
+@Injectable()
+export class WorkerRegistryService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(WorkerRegistryService.name);
+  readonly workerId = `${hostname().slice(0, 60)}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly queues: RegisteredQueue[] = [];
+  private readonly activities = new Set<Promise<unknown>>();
+  private timer: NodeJS.Timeout | undefined;
+  private registered: Promise<void> | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly tuning: WorkTuning,
+    private readonly metrics: WorkMetricsService,
+  ) {}
+
+  /** The seconds after which a silent owner counts as dead, for the claim SQL. */
+  get lapseSeconds(): number {
+    return this.tuning.lapseMs / 1000;
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    this.timer = setInterval(() => void this.beat(), this.tuning.heartbeatMs);
+    this.timer.unref();
+    return this.ensureRegistered();
+  }
+
+  /** Resolves once this process has a row (claims name it); any claim waits for it. */
+  ensureRegistered(): Promise<void> {
+    this.registered ??= this.beat();
+    return this.registered;
+  }
+
+  addQueue(queue: RegisteredQueue): void {
+    this.queues.push(queue);
+  }
+
+  /** Work that must end before claims are handed back at shutdown. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.activities.add(work);
+    const forget = () => this.activities.delete(work);
+    work.then(forget, forget);
+    return work;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.activities]);
+    try {
+      for (const queue of this.queues) await queue.releaseAll(this.workerId);
+      await this.dataSource.query('DELETE FROM workers WHERE id = $1', [this.workerId]);
+    } catch (error) {
+      // The heartbeat stops anyway, so the claims are taken over once it lapses.
+      this.logger.warn({ err: error }, 'Could not hand back claims at shutdown; other processes take them over when the heartbeat lapses');
+    }
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      await this.dataSource.query(
+        `INSERT INTO workers (id, host, pid) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
+        [this.workerId, hostname().slice(0, 255), process.pid],
+      );
+    } catch (error) {
+      this.metrics.heartbeatFailures.inc();
+      this.logger.warn({ err: error }, 'Heartbeat failed; claims of this process may be taken over, fencing keeps them safe');
+      return;
+    }
+    for (const queue of this.queues) {
+      await queue.sweep(this.workerId).catch((error: unknown) => this.logger.warn({ err: error }, 'Could not hand back finished claims; the next heartbeat tries again'));
+    }
+  }
+}
