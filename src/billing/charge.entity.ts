@@ -13,6 +13,8 @@ export const OPEN_CHARGE_STATUSES: ChargeStatus[] = ['pending', 'processing', 'r
  * One billing period of one subscription, charged at most once: the unique (subscription, period)
  * constraint makes a second charge for a period impossible, whatever runs concurrently.
  */
+// Claims held by a process: the claim looks here first for work a dead process left in flight.
+@Index('charges_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('charges')
 @Unique('charges_subscription_period_uq', ['subscriptionId', 'periodStart'])
 @Index('charges_created_idx', ['createdAt', 'id'])

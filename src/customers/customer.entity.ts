@@ -7,6 +7,8 @@ export type CustomerStatus = 'unready' | 'ready';
  * A payer known to the provider. The customer access token is handed back once at creation and never
  * stored. Only the card's non-secret details (bin, last digits, payment system) are kept.
  */
+// Claims held by a process: the claim looks here first for work a dead process left in flight.
+@Index('customers_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('customers')
 @Index('customers_created_idx', ['createdAt', 'id'])
 @Index('customers_sync_due_idx', ['nextSyncAt'], { where: 'next_sync_at IS NOT NULL' })

@@ -11,6 +11,8 @@ export type PayoutDestinationStatus = 'creating' | 'Unauthorized' | 'Authorized'
  * A payout card at the provider. Card data and the card token are credentials: neither is ever stored,
  * only the non-secret details the provider hands back (bin, last digits, payment system).
  */
+// Claims held by a process: the claim looks here first for work a dead process left in flight.
+@Index('payout_destinations_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('payout_destinations')
 @Unique('payout_destinations_external_id_uq', ['externalId'])
 @Index('payout_destinations_created_idx', ['createdAt', 'id'])

@@ -13,6 +13,8 @@ export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['pending', 'processing'
  * One payout to one destination, making at most one withdrawal: its externalID is fixed at creation and is the
  * only one ever sent, so every repeat (after a fault, a crash or on another replica) names the same withdrawal.
  */
+// Claims held by a process: the claim looks here first for work a dead process left in flight.
+@Index('payouts_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('payouts')
 @Unique('payouts_withdrawal_external_id_uq', ['withdrawalExternalId'])
 @Index('payouts_created_idx', ['createdAt', 'id'])

@@ -52,18 +52,26 @@ export class LeasedQueue<T extends ObjectLiteral> {
   ) {
     this.metadata = dataSource.getMetadata(definition.entity);
     const table = this.metadata.tableName;
-    const due = definition.dueColumn;
+    const due = `t.${definition.dueColumn} <= COALESCE($1::timestamptz, now())${definition.hasNotBefore ? ' AND (t.not_before IS NULL OR t.not_before <= now())' : ''}`;
+    const onlyId = '($5::uuid IS NULL OR t.id = $5::uuid)';
+    // Rows of a dead process first (their work was in flight and must resume at once), then free rows, oldest due
+    // first. A row is dead's when its owner is not this process and has not heartbeated within the lapse.
     this.claimSql = `
-      WITH picked AS (
-        SELECT t.id, t.lease_owner AS previous_owner FROM ${table} t
-         WHERE t.${due} <= COALESCE($1::timestamptz, now())
-           ${definition.hasNotBefore ? 'AND (t.not_before IS NULL OR t.not_before <= now())' : ''}
-           AND (t.lease_owner IS NULL OR t.lease_owner <> $3 AND NOT EXISTS (
-                 SELECT 1 FROM workers w WHERE w.id = t.lease_owner AND w.heartbeat_at > now() - make_interval(secs => $4)))
-           AND ($5::uuid IS NULL OR t.id = $5::uuid)
-         ORDER BY t.${due}
+      WITH orphaned AS (
+        SELECT t.id, t.lease_owner AS previous_owner, 0 AS rank, t.${definition.dueColumn} AS due_at FROM ${table} t
+         WHERE t.lease_owner IS NOT NULL AND t.lease_owner <> $3 AND ${due} AND ${onlyId}
+           AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = t.lease_owner AND w.heartbeat_at > now() - make_interval(secs => $4))
+         ORDER BY t.${definition.dueColumn}
          LIMIT $2
-         FOR UPDATE OF t SKIP LOCKED)
+         FOR UPDATE OF t SKIP LOCKED),
+      free AS (
+        SELECT t.id, NULL::varchar AS previous_owner, 1 AS rank, t.${definition.dueColumn} AS due_at FROM ${table} t
+         WHERE t.lease_owner IS NULL AND ${due} AND ${onlyId}
+         ORDER BY t.${definition.dueColumn}
+         LIMIT $2
+         FOR UPDATE OF t SKIP LOCKED),
+      picked AS (
+        SELECT * FROM (SELECT * FROM orphaned UNION ALL SELECT * FROM free) x ORDER BY rank, due_at LIMIT $2)
       UPDATE ${table} t SET lease_owner = $3, fence = t.fence + 1
         FROM picked
        WHERE t.id = picked.id

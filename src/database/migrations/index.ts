@@ -4,8 +4,8 @@ import { EngineWorkIndexes1795242041163 } from './1795242041163-EngineWorkIndexe
 import { OrderedTimestamps1795242881320 } from './1795242881320-OrderedTimestamps';
 import { PayoutCursorPrecision1795243600000 } from './1795243600000-PayoutCursorPrecision';
 import { InvoiceDueDateIntent1795247808831 } from './1795247808831-InvoiceDueDateIntent';
-import { WorkEngineHeartbeats1795533751613 } from './1795533751613-WorkEngineHeartbeats';
+import { WorkEngineHeartbeats1795534434716 } from './1795534434716-WorkEngineHeartbeats';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [BillingSchema1795241320428, Payouts1795241900000, EngineWorkIndexes1795242041163, OrderedTimestamps1795242881320, PayoutCursorPrecision1795243600000, InvoiceDueDateIntent1795247808831, WorkEngineHeartbeats1795533751613];
+export const MIGRATIONS: Function[] = [BillingSchema1795241320428, Payouts1795241900000, EngineWorkIndexes1795242041163, OrderedTimestamps1795242881320, PayoutCursorPrecision1795243600000, InvoiceDueDateIntent1795247808831, WorkEngineHeartbeats1795534434716];

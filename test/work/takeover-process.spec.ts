@@ -1,0 +1,203 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { PayoutProcessorService } from '../../src/payouts/payout-processor.service';
+import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
+import { assertExactlyOnce, createPlan, createReadyCustomers, Engine, setClock, startEngine, subscribeAll } from '../billing/support/billing-fixtures';
+import { BillingSandbox, ProviderFaultOperation, startBillingSandbox } from '../billing/support/billing-sandbox';
+import { monthlyPeriodStarts } from '../billing/support/exactly-once';
+import { CARDS, futureExpDate, SETUP_BODY } from '../payouts/support/payout-fixtures';
+import { DaemonProcess, startDaemon, waitForStatus, waitUntil } from '../support/daemon';
+import { TEST_ADMIN_TOKEN } from '../support/test-config';
+import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+
+/**
+ * Fast takeover, end to end with real processes: two daemons work charges and payouts side by side; one is
+ * SIGKILLed with work in flight; the other finishes every item the dead one held within 15 s of the kill
+ * (its heartbeat lapses, the claims are taken over, each step replays with the same externalID), and the
+ * provider's ledger shows exactly one capture per charge and one withdrawal per payout.
+ */
+const BEFORE = '2027-01-14T10:00:00.000Z';
+const T0 = '2027-01-15T10:00:00.000Z';
+const CUSTOMERS = 40;
+const PAYOUTS = 200;
+const TAKEOVER_LIMIT_MS = 15_000;
+
+interface HeldRow {
+  id: string;
+  kind: 'charge' | 'payout';
+}
+
+describe('A killed daemon’s work is finished by another within seconds', () => {
+  let sandboxHandle: SandboxHandle;
+  let sandbox: BillingSandbox;
+  let setup: Engine;
+  let db: Client;
+  const daemons: DaemonProcess[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'billing-takeover-'));
+
+  beforeAll(async () => {
+    await resetDatabase();
+    sandboxHandle = await startBillingSandbox();
+    sandbox = new BillingSandbox(sandboxHandle.url);
+    setup = await startEngine(testDatabaseUrl(), sandboxHandle.url);
+    db = new Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
+    await db?.end();
+    await setup?.close();
+    await sandboxHandle?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const daemonEnv = (name: string) => ({
+    DATABASE_URL: testDatabaseUrl(),
+    PROVIDER_URL: sandboxHandle.url,
+    PROVIDER_API_KEY: SANDBOX_API_KEY,
+    PROVIDER_SHOP_ID: SANDBOX_SHOP_ID,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    TEST_CLOCK: 'true',
+    SCHEDULER_ENABLED: 'true',
+    BILLING_INTERVAL_MS: '500',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: join(dataDir, name),
+  });
+
+  async function authorizedDestination(): Promise<string> {
+    expect((await setup.api().post('/api/v1/payouts/setup').send(SETUP_BODY)).status).toBe(201);
+    const created = await setup
+      .api()
+      .post('/api/v1/payouts/destinations')
+      .send({ name: 'Recipient', currency: 'RUB', card: { cardNumber: CARDS.success, expDate: futureExpDate(), cardHolder: 'IVAN PETROV' } });
+    expect(created.status).toBe(201);
+    const processor = setup.app.get(PayoutProcessorService);
+    return waitUntil(
+      async () => {
+        await processor.runOnce();
+        const res = await setup.api().get(`/api/v1/payouts/destinations/${created.body.id}`);
+        return res.body.status === 'Authorized' ? (created.body.id as string) : undefined;
+      },
+      20_000,
+      'destination authorized',
+    );
+  }
+
+  /** Charges and payouts `owner` holds that have not reached their end. */
+  async function heldBy(owner: string): Promise<HeldRow[]> {
+    const { rows } = await db.query<HeldRow>(
+      `SELECT id, 'charge' AS kind FROM charges WHERE lease_owner = $1 AND status NOT IN ('succeeded', 'failed', 'canceled')
+       UNION ALL SELECT id, 'payout' FROM payouts WHERE lease_owner = $1 AND status NOT IN ('succeeded', 'failed')`,
+      [owner],
+    );
+    return rows;
+  }
+
+  async function unfinished(rows: HeldRow[]): Promise<number> {
+    const { rows: left } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (
+         SELECT id FROM charges WHERE id = ANY($1::uuid[]) AND status <> 'succeeded'
+         UNION ALL SELECT id FROM payouts WHERE id = ANY($2::uuid[]) AND status <> 'succeeded') x`,
+      [rows.filter((r) => r.kind === 'charge').map((r) => r.id), rows.filter((r) => r.kind === 'payout').map((r) => r.id)],
+    );
+    return left[0].n;
+  }
+
+  it('SIGKILL mid-pass: every charge and payout it held is finished by the other daemon within 15 s, each exactly once', async () => {
+    await setClock(setup, BEFORE);
+    const plan = await createPlan(setup);
+    const customerIds = await createReadyCustomers(setup, sandbox, CUSTOMERS);
+    const subscriptionIds = await subscribeAll(setup, customerIds, plan.id, T0);
+    const destinationId = await authorizedDestination();
+    // A slow provider, so that plenty of calls are in flight when the kill comes.
+    for (const operation of ['createPayment', 'createWithdrawal'] as const) {
+      await sandbox.fault({ operation: operation as ProviderFaultOperation, kind: 'latency', latencyMs: 500 });
+    }
+
+    const [victim, survivor] = await Promise.all([startDaemon(daemonEnv('a')), startDaemon(daemonEnv('b'))]);
+    daemons.push(victim, survivor);
+    await Promise.all([victim, survivor].map((d) => waitForStatus(`${d.baseUrl}/health/ready`, 200, 90_000)));
+    const victimWorker = await waitUntil(
+      async () => (await db.query<{ id: string }>('SELECT id FROM workers WHERE pid = $1', [victim.child.pid])).rows[0]?.id,
+      10_000,
+      'the victim registered',
+    );
+
+    // The work arrives: the periods fall due and a batch of payouts is accepted.
+    await setClock(setup, T0);
+    const batch = await setup.api().post('/api/v1/payouts/batches').send({ items: Array.from({ length: PAYOUTS }, () => ({ destinationId, amount: 700, currency: 'RUB' })) });
+    expect(batch.status).toBe(202);
+
+    await waitUntil(
+      async () => {
+        const held = await heldBy(victimWorker);
+        return held.some((r) => r.kind === 'charge') && held.some((r) => r.kind === 'payout') ? true : undefined;
+      },
+      30_000,
+      'the victim holds charges and payouts in flight',
+      20,
+    );
+    victim.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    await victim.exited;
+    const held = await heldBy(victimWorker);
+    expect(held.length).toBeGreaterThan(0);
+
+    await waitUntil(
+      async () => {
+        const left = await unfinished(held);
+        if (process.env.DEBUG_TAKEOVER) {
+          const { rows } = await db.query(
+            `SELECT 'c' k, status, step, lease_owner, not_before > now() AS backing_off, last_error_code FROM charges WHERE id = ANY($1::uuid[])
+             UNION ALL SELECT 'p', status, '', lease_owner, not_before > now(), concat(failure_code, ' due in ', round(extract(epoch from next_attempt_at - now())::numeric, 1), ' nb ', not_before::text, ' tf ', technical_failures) FROM payouts WHERE id = ANY($2::uuid[])`,
+            [held.filter((r) => r.kind === 'charge').map((r) => r.id), held.filter((r) => r.kind === 'payout').map((r) => r.id)],
+          );
+          const summary: Record<string, number> = {};
+          for (const r of rows as Record<string, unknown>[]) {
+            const key = `${r.k}:${r.status}:${r.step}:${r.lease_owner === victimWorker ? 'victim' : r.lease_owner ? 'other' : 'free'}:${r.backing_off ? 'backoff' : ''}:${r.last_error_code ?? ''}`;
+            summary[key] = (summary[key] ?? 0) + 1;
+          }
+          console.log(`${Date.now() - killedAt} ms: ${JSON.stringify(summary)}`);
+        }
+        return left === 0 ? true : undefined;
+      },
+      60_000,
+      'the held work finished',
+      500,
+    );
+    const takeoverMs = Date.now() - killedAt;
+    console.log(
+      `takeover: ${held.filter((r) => r.kind === 'charge').length} charges and ${held.filter((r) => r.kind === 'payout').length} payouts held by the killed daemon, all finished ${takeoverMs} ms after the kill`,
+    );
+    expect(takeoverMs).toBeLessThan(TAKEOVER_LIMIT_MS);
+
+    // Everything settles, and the provider made each charge and each withdrawal exactly once.
+    await waitUntil(
+      async () => {
+        const { rows } = await db.query<{ open: number }>(
+          `SELECT (SELECT count(*) FROM charges WHERE status <> 'succeeded') + (SELECT count(*) FROM payouts WHERE status <> 'succeeded') AS open`,
+        );
+        const { rows: made } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM charges');
+        return Number(rows[0].open) === 0 && made[0].n === CUSTOMERS ? true : undefined;
+      },
+      60_000,
+      'all work settled',
+      200,
+    );
+    await assertExactlyOnce(setup, sandbox, {
+      subscriptions: subscriptionIds.map((id) => ({ id, periodStarts: monthlyPeriodStarts(T0, T0) })),
+      amount: plan.amount,
+      currency: plan.currency,
+    });
+    const ledger = (await fetch(`${sandboxHandle.url}/sandbox/ledger`).then((r) => r.json())) as { withdrawals: { externalID?: string; status: string }[] };
+    const { rows: payouts } = await db.query<{ e: string }>('SELECT withdrawal_external_id AS e FROM payouts');
+    const mine = ledger.withdrawals.filter((w) => payouts.some((p) => p.e === w.externalID));
+    expect(mine).toHaveLength(PAYOUTS);
+    expect(new Set(mine.map((w) => w.externalID)).size).toBe(PAYOUTS);
+    expect(mine.every((w) => w.status === 'Succeeded')).toBe(true);
+  }, 240_000);
+});
