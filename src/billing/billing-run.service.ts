@@ -3,11 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
-import { Customer } from '../customers/customer.entity';
 import { Plan } from '../plans/plan.entity';
 import { periodStart } from '../subscriptions/billing-calendar';
-import { recordSubscriptionEvent } from '../subscriptions/subscription-audit';
-import { BILLABLE_STATUSES, Subscription } from '../subscriptions/subscription.entity';
+import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import { Charge } from './charge.entity';
@@ -45,6 +43,7 @@ export class BillingRunService {
     private readonly tuning: BillingTuning,
     private readonly metrics: BillingMetricsService,
     private readonly shutdown: ShutdownSignal,
+    private readonly lifecycle: SubscriptionLifecycleService,
   ) {}
 
   async runPass(concurrency: number): Promise<BillingRunSummary> {
@@ -96,26 +95,7 @@ export class BillingRunService {
 
   /** Incomplete subscriptions start billing as soon as their customer is ready: the first charge is due now. */
   private async activateReadySubscriptions(now: Date): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      const rows = await em
-        .getRepository(Subscription)
-        .createQueryBuilder('s')
-        .innerJoin(Customer, 'c', 'c.id = s.customerId')
-        .where("s.status = 'incomplete'")
-        .andWhere("c.status = 'ready'")
-        .limit(this.tuning.materializeBatchSize)
-        .setLock('pessimistic_write', undefined, ['s'])
-        .setOnLocked('skip_locked')
-        .getMany();
-      for (const s of rows) {
-        s.status = 'active';
-        s.billingAnchor = s.startAt > now ? s.startAt : now;
-        s.nextBillingAt = s.billingAnchor;
-        s.nextPeriodIndex = 0;
-        await em.save(s);
-        await recordSubscriptionEvent(em, s, 'activated', now, { from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } });
-      }
-    });
+    await this.dataSource.transaction((em) => this.lifecycle.activateReady(em, now, this.tuning.materializeBatchSize));
   }
 
   /** A charge that waited for a new card after a hard decline is due again once the active card changed. */
@@ -133,35 +113,17 @@ export class BillingRunService {
   /** Turns due periods into charges, at most one batch per call; returns how many subscriptions it advanced. */
   private async materializeDuePeriods(now: Date): Promise<number> {
     return this.dataSource.transaction(async (em) => {
-      const due = await em
-        .getRepository(Subscription)
-        .createQueryBuilder('s')
-        .innerJoin(Customer, 'c', 'c.id = s.customerId')
-        .where('s.nextBillingAt <= :now', { now })
-        .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
-        .andWhere("c.status = 'ready'")
-        .orderBy('s.nextBillingAt', 'ASC')
-        .limit(this.tuning.materializeBatchSize)
-        .setLock('pessimistic_write', undefined, ['s'])
-        .setOnLocked('skip_locked')
-        .getMany();
+      const due = await this.lifecycle.lockDue(em, now, this.tuning.materializeBatchSize);
       if (due.length === 0) return 0;
       const planIds = [...new Set(due.map((s) => s.planId))];
       const plans = new Map((await em.getRepository(Plan).findBy({ id: In(planIds) })).map((p) => [p.id, p]));
       for (const s of due) {
         const plan = plans.get(s.planId) as Plan;
-        const anchor = s.billingAnchor as Date;
-        const boundary = s.nextBillingAt as Date;
         if (s.cancelAtPeriodEnd) {
-          const from = s.status;
-          s.status = 'canceled';
-          s.canceledAt = boundary;
-          s.nextBillingAt = null;
-          s.cancelAtPeriodEnd = false;
-          await em.save(s);
-          await recordSubscriptionEvent(em, s, 'canceled', now, { from, to: 'canceled', data: { reason: 'canceled at period end' } });
+          await this.lifecycle.endAtPeriodBoundary(em, s, now);
           continue;
         }
+        const anchor = s.billingAnchor as Date;
         const index = s.nextPeriodIndex;
         const start = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
         const end = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index + 1);
@@ -187,24 +149,8 @@ export class BillingRunService {
           })
           .orIgnore()
           .execute();
-        const from = s.status;
-        s.nextPeriodIndex = index + 1;
-        s.currentPeriodStart = start;
-        s.currentPeriodEnd = end;
-        s.nextBillingAt = end;
-        if (s.status === 'trialing') s.status = 'active';
-        // update, not save: save would read the row again first.
-        await em.update(Subscription, { id: s.id }, {
-          nextPeriodIndex: s.nextPeriodIndex,
-          currentPeriodStart: start,
-          currentPeriodEnd: end,
-          nextBillingAt: end,
-          status: s.status,
-        });
-        if (from !== s.status) await recordSubscriptionEvent(em, s, 'trial_ended', now, { from, to: s.status });
-        if ((inserted.identifiers?.length ?? 0) > 0) {
-          await recordSubscriptionEvent(em, s, 'period_billed', now, { data: { chargeId, periodStart: start.toISOString(), periodEnd: end.toISOString(), amount: plan.amount } });
-        }
+        const made = (inserted.identifiers?.length ?? 0) > 0;
+        await this.lifecycle.startPeriod(em, s, { index, start, end, charge: made ? { id: chargeId, amount: plan.amount } : undefined }, now);
       }
       return due.length;
     });

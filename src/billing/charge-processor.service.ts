@@ -9,10 +9,8 @@ import { Payment } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { firstPeriodIndexAtOrAfter, periodStart } from '../subscriptions/billing-calendar';
-import { recordSubscriptionEvent } from '../subscriptions/subscription-audit';
 import { Subscription } from '../subscriptions/subscription.entity';
-import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import { Charge } from './charge.entity';
@@ -72,7 +70,7 @@ export class ChargeProcessorService {
     private readonly queue: ChargeQueueService,
     private readonly gateway: ProcessingGateway,
     private readonly plans: PlansService,
-    private readonly subscriptions: SubscriptionsService,
+    private readonly lifecycle: SubscriptionLifecycleService,
     private readonly clock: Clock,
     private readonly tuning: BillingTuning,
     private readonly work: WorkTuning,
@@ -285,8 +283,7 @@ export class ChargeProcessorService {
                            attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = now()
                      WHERE id = $1 AND fence = $2 RETURNING subscription_id),
               a AS (UPDATE charge_attempts SET status = 'succeeded', updated_at = now() WHERE id = $4 AND EXISTS (SELECT 1 FROM c))
-         INSERT INTO subscription_events (subscription_id, type, data, occurred_at)
-         SELECT subscription_id, 'charge_succeeded', $5::jsonb, $6 FROM c RETURNING id`,
+         ${this.lifecycle.chargeSucceededEventSql('c', '$5', '$6')} RETURNING id`,
         [charge.id, claim.fence, charge.attemptCount + 1, attemptId, JSON.stringify(event), now],
       );
       if (rows.length === 0) {
@@ -302,22 +299,8 @@ export class ChargeProcessorService {
         { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + 1, lastErrorCode: null },
         em,
       );
-      // The common case (an active subscription) needs no lock: only an event is added.
       await em.update(ChargeAttempt, { id: attemptId }, { status: 'succeeded' });
-      const s = await this.lockSubscription(em, charge.subscriptionId);
-      if (s && (s.status === 'past_due' || s.status === 'trialing' || s.status === 'unpaid')) {
-        const from = s.status;
-        s.status = 'active';
-        if (from === 'unpaid' && s.billingAnchor) {
-          // Billing stopped while unpaid; it resumes at the next boundary of the original schedule.
-          const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
-          s.nextPeriodIndex = index;
-          s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
-        }
-        await em.save(s);
-        await recordSubscriptionEvent(em, s, from === 'trialing' ? 'activated' : 'recovered', now, { from, to: 'active', data: { chargeId: charge.id } });
-      }
-      if (s) await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data: event });
+      await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, event, now);
     });
     return this.succeeded(charge);
   }
@@ -378,17 +361,17 @@ export class ChargeProcessorService {
     await this.dataSource.transaction(async (em) => {
       await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null }, em);
       await recordDecline(em, declined);
-      const s = await this.lockSubscription(em, charge.subscriptionId);
-      if (!s) return;
-      if (['active', 'trialing'].includes(s.status)) {
-        const from = s.status;
-        s.status = 'past_due';
-        await em.save(s);
-        await recordSubscriptionEvent(em, s, 'past_due', now, { from, to: 'past_due', data: { chargeId: charge.id } });
-      }
-      await recordSubscriptionEvent(em, s, 'charge_declined', now, {
-        data: { chargeId: charge.id, errorCode: code, nextAttemptAt: changes.nextAttemptAt instanceof Date ? changes.nextAttemptAt.toISOString() : null, waitsForNewCard: changes.step === 'awaiting_card' },
-      });
+      await this.lifecycle.chargeDeclined(
+        em,
+        charge.subscriptionId,
+        {
+          chargeId: charge.id,
+          errorCode: code,
+          nextAttemptAt: changes.nextAttemptAt instanceof Date ? changes.nextAttemptAt.toISOString() : null,
+          waitsForNewCard: changes.step === 'awaiting_card',
+        },
+        now,
+      );
     });
   }
 
@@ -403,18 +386,7 @@ export class ChargeProcessorService {
         em,
       );
       if (declined) await recordDecline(em, declined);
-      const s = await this.lockSubscription(em, charge.subscriptionId);
-      if (!s || s.status === 'canceled') return;
-      await recordSubscriptionEvent(em, s, 'dunning_exhausted', now, { data: { chargeId: charge.id, errorCode: code, finalAction } });
-      if (finalAction === 'cancel') {
-        await this.subscriptions.cancelNow(em, s, now, 'canceled_unpaid', charge.id);
-      } else if (s.status !== 'unpaid') {
-        const from = s.status;
-        s.status = 'unpaid';
-        s.nextBillingAt = null;
-        await recordSubscriptionEvent(em, s, 'unpaid', now, { from, to: 'unpaid' });
-      }
-      await em.save(s);
+      await this.lifecycle.dunningExhausted(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code, finalAction }, now);
     });
     this.metrics.charges.inc({ outcome: 'failed' });
     this.tokens.delete(charge.id);
@@ -435,7 +407,7 @@ export class ChargeProcessorService {
     await this.dataSource.transaction(async (em) => {
       await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, em);
       if (attempt) await recordDecline(em, { id: attempt.id, errorCode: code });
-      await recordSubscriptionEvent(em, { id: charge.subscriptionId }, 'charge_failed', now, { data: { chargeId: charge.id, errorCode: code, needsOperator: true } });
+      await this.lifecycle.chargeNeedsOperator(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code }, now);
     });
     this.metrics.charges.inc({ outcome: 'failed' });
     this.tokens.delete(charge.id);
@@ -493,9 +465,5 @@ export class ChargeProcessorService {
       this.contexts.set(claim, context);
     }
     return context;
-  }
-
-  private lockSubscription(em: EntityManager, id: string): Promise<Subscription | null> {
-    return em.getRepository(Subscription).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 }

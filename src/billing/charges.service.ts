@@ -1,6 +1,6 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource, In, Not } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { Page, paginate } from '../common/http/pagination';
 import { Charge } from './charge.entity';
@@ -8,15 +8,31 @@ import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeProcessorService } from './charge-processor.service';
 import { ChargeQueueService } from './charge-queue.service';
 import { ListChargesQueryDto } from './list-charges-query.dto';
+import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
+
+/** Charges that can be dropped when a subscription is canceled: no payment is in flight at the provider. */
+const CANCELABLE_CHARGE_STATUSES = ['pending', 'retrying', 'failed'] as const;
 
 @Injectable()
-export class ChargesService {
+export class ChargesService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly queue: ChargeQueueService,
     private readonly processor: ChargeProcessorService,
+    private readonly lifecycle: SubscriptionLifecycleService,
   ) {}
+
+  /** A subscription that ends drops its charges with no payment in flight, in the transaction that ends it. */
+  onModuleInit(): void {
+    this.lifecycle.onCancel(async (em, subscriptionId, keepChargeId) => {
+      await em.update(
+        Charge,
+        { subscriptionId, status: In([...CANCELABLE_CHARGE_STATUSES]), ...(keepChargeId ? { id: Not(keepChargeId) } : {}) },
+        { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null },
+      );
+    });
+  }
 
   async get(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[] }> {
     const charge = await this.dataSource.getRepository(Charge).findOneBy({ id });
@@ -47,7 +63,7 @@ export class ChargesService {
                           WHEN step IN ('awaiting_card', 'done') THEN 'create_payment' ELSE step END,
               declined_binding_id = NULL
         WHERE id = $1 AND status IN ('pending', 'retrying', 'failed')
-          AND (lease_until IS NULL OR lease_until < now())`,
+          AND lease_owner IS NULL`,
       [id, now],
     );
     if (result[1] === 0) {

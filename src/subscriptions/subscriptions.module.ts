@@ -5,11 +5,12 @@ import { Subscription } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsService } from './subscriptions.service';
+import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent]), PlansModule],
   controllers: [SubscriptionsController],
-  providers: [SubscriptionsService],
-  exports: [SubscriptionsService],
+  providers: [SubscriptionsService, SubscriptionLifecycleService],
+  exports: [SubscriptionsService, SubscriptionLifecycleService],
 })
 export class SubscriptionsModule {}

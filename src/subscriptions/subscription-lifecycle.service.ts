@@ -1,0 +1,261 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { Customer } from '../customers/customer.entity';
+import type { Plan } from '../plans/plan.entity';
+import { firstPeriodIndexAtOrAfter, periodStart } from './billing-calendar';
+import { recordSubscriptionEvent } from './subscription-audit';
+import { BILLABLE_STATUSES, Subscription, SubscriptionStatus } from './subscription.entity';
+
+/**
+ * Told, in the same transaction, that a subscription ended now; billing drops its open charges here
+ * (but `keepChargeId`, the one being settled). Subscriptions never write another module's tables.
+ */
+export type CancelListener = (em: EntityManager, subscriptionId: string, keepChargeId?: string) => Promise<void>;
+
+/** A new billing period, as billing materialized it. */
+export interface StartedPeriod {
+  index: number;
+  start: Date;
+  end: Date;
+  /** The charge made for it, when this pass made one (a race may have made it already). */
+  charge?: { id: string; amount: number };
+}
+
+/**
+ * The one owner of a subscription's status. Every change (user actions, billing outcomes) goes through here
+ * and writes its audit event in the caller's transaction, so a change and its record commit together.
+ */
+@Injectable()
+export class SubscriptionLifecycleService {
+  private readonly cancelListeners: CancelListener[] = [];
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  onCancel(listener: CancelListener): void {
+    this.cancelListeners.push(listener);
+  }
+
+  /** Incomplete subscriptions whose customer became ready start now (or at their start, if later). */
+  async activateReady(em: EntityManager, now: Date, limit: number): Promise<number> {
+    const rows = await em
+      .getRepository(Subscription)
+      .createQueryBuilder('s')
+      .innerJoin(Customer, 'c', 'c.id = s.customerId')
+      .where("s.status = 'incomplete'")
+      .andWhere("c.status = 'ready'")
+      .limit(limit)
+      .setLock('pessimistic_write', undefined, ['s'])
+      .setOnLocked('skip_locked')
+      .getMany();
+    for (const s of rows) {
+      s.status = 'active';
+      s.billingAnchor = s.startAt > now ? s.startAt : now;
+      s.nextBillingAt = s.billingAnchor;
+      s.nextPeriodIndex = 0;
+      await em.save(s);
+      await recordSubscriptionEvent(em, s, 'activated', now, { from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } });
+    }
+    return rows.length;
+  }
+
+  /** Billable subscriptions of ready customers whose next period has begun, locked for this transaction. */
+  lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
+    return em
+      .getRepository(Subscription)
+      .createQueryBuilder('s')
+      .innerJoin(Customer, 'c', 'c.id = s.customerId')
+      .where('s.nextBillingAt <= :now', { now })
+      .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
+      .andWhere("c.status = 'ready'")
+      .orderBy('s.nextBillingAt', 'ASC')
+      .limit(limit)
+      .setLock('pessimistic_write', undefined, ['s'])
+      .setOnLocked('skip_locked')
+      .getMany();
+  }
+
+  /** A subscription set to cancel at its period end reached that end. */
+  async endAtPeriodBoundary(em: EntityManager, s: Subscription, now: Date): Promise<void> {
+    const from = s.status;
+    s.status = 'canceled';
+    s.canceledAt = s.nextBillingAt;
+    s.nextBillingAt = null;
+    s.cancelAtPeriodEnd = false;
+    await em.save(s);
+    await recordSubscriptionEvent(em, s, 'canceled', now, { from, to: 'canceled', data: { reason: 'canceled at period end' } });
+  }
+
+  /** The subscription enters its next period; a trial that ended becomes active. */
+  async startPeriod(em: EntityManager, s: Subscription, period: StartedPeriod, now: Date): Promise<void> {
+    const from = s.status;
+    s.nextPeriodIndex = period.index + 1;
+    s.currentPeriodStart = period.start;
+    s.currentPeriodEnd = period.end;
+    s.nextBillingAt = period.end;
+    if (s.status === 'trialing') s.status = 'active';
+    // update, not save: save would read the row again first.
+    await em.update(Subscription, { id: s.id }, {
+      nextPeriodIndex: s.nextPeriodIndex,
+      currentPeriodStart: period.start,
+      currentPeriodEnd: period.end,
+      nextBillingAt: period.end,
+      status: s.status,
+    });
+    if (from !== s.status) await recordSubscriptionEvent(em, s, 'trial_ended', now, { from, to: s.status });
+    if (period.charge) {
+      await recordSubscriptionEvent(em, s, 'period_billed', now, {
+        data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount },
+      });
+    }
+  }
+
+  /**
+   * The audit insert of a paid charge for an active subscription, as SQL over a CTE `source` that yields the
+   * subscription_id: billing settles the charge and records this in one statement on its hot path.
+   */
+  chargeSucceededEventSql(source: string, dataParam: string, atParam: string): string {
+    return `INSERT INTO subscription_events (subscription_id, type, data, occurred_at)
+            SELECT subscription_id, 'charge_succeeded', ${dataParam}::jsonb, ${atParam} FROM ${source}`;
+  }
+
+  /** A charge was paid: a subscription in trouble (or still trialing) becomes active again. */
+  async chargeSucceeded(em: EntityManager, subscriptionId: string, plan: Plan, data: { chargeId: string; amount: number; currency: string }, now: Date): Promise<void> {
+    const s = await this.lock(em, subscriptionId);
+    if (!s) return;
+    if (s.status === 'past_due' || s.status === 'trialing' || s.status === 'unpaid') {
+      const from = s.status;
+      s.status = 'active';
+      if (from === 'unpaid' && s.billingAnchor) {
+        // Billing stopped while unpaid; it resumes at the next boundary of the original schedule.
+        const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
+        s.nextPeriodIndex = index;
+        s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
+      }
+      await em.save(s);
+      await recordSubscriptionEvent(em, s, from === 'trialing' ? 'activated' : 'recovered', now, { from, to: 'active', data: { chargeId: data.chargeId } });
+    }
+    await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data });
+  }
+
+  /** A payment attempt was declined: the subscription is past due while dunning runs. */
+  async chargeDeclined(
+    em: EntityManager,
+    subscriptionId: string,
+    data: { chargeId: string; errorCode: string; nextAttemptAt: string | null; waitsForNewCard: boolean },
+    now: Date,
+  ): Promise<void> {
+    const s = await this.lock(em, subscriptionId);
+    if (!s) return;
+    if (s.status === 'active' || s.status === 'trialing') {
+      const from = s.status;
+      s.status = 'past_due';
+      await em.save(s);
+      await recordSubscriptionEvent(em, s, 'past_due', now, { from, to: 'past_due', data: { chargeId: data.chargeId } });
+    }
+    await recordSubscriptionEvent(em, s, 'charge_declined', now, { data });
+  }
+
+  /** Dunning ran out for a charge: the final action (cancel or unpaid) applies. */
+  async dunningExhausted(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string; finalAction: 'cancel' | 'unpaid' }, now: Date): Promise<void> {
+    const s = await this.lock(em, subscriptionId);
+    if (!s || s.status === 'canceled') return;
+    await recordSubscriptionEvent(em, s, 'dunning_exhausted', now, { data });
+    if (data.finalAction === 'cancel') {
+      await this.cancelNow(em, s, now, 'canceled_unpaid', data.chargeId);
+    } else if (s.status !== 'unpaid') {
+      const from = s.status;
+      s.status = 'unpaid';
+      s.nextBillingAt = null;
+      await recordSubscriptionEvent(em, s, 'unpaid', now, { from, to: 'unpaid' });
+    }
+    await em.save(s);
+  }
+
+  /** The provider refused a charge itself: recorded for an operator; the status stays (the payer did nothing wrong). */
+  async chargeNeedsOperator(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string }, now: Date): Promise<void> {
+    await recordSubscriptionEvent(em, { id: subscriptionId }, 'charge_failed', now, { data: { ...data, needsOperator: true } });
+  }
+
+  async cancel(id: string, atPeriodEnd: boolean): Promise<Subscription> {
+    return this.change(id, async (em, s, now) => {
+      if (s.status === 'canceled') throw new ConflictException('The subscription is already canceled');
+      // Without a running paid period (incomplete, paused, unpaid) there is no period end to wait for.
+      const hasRunningPeriod = ['trialing', 'active', 'past_due'].includes(s.status);
+      if (atPeriodEnd && hasRunningPeriod) {
+        if (s.cancelAtPeriodEnd) return;
+        s.cancelAtPeriodEnd = true;
+        await recordSubscriptionEvent(em, s, 'cancel_scheduled', now, { data: { at: s.nextBillingAt?.toISOString() ?? null } });
+        return;
+      }
+      await this.cancelNow(em, s, now, 'canceled');
+    });
+  }
+
+  async pause(id: string): Promise<Subscription> {
+    return this.change(id, async (em, s, now) => {
+      if (!['incomplete', 'trialing', 'active', 'past_due'].includes(s.status)) {
+        throw new ConflictException(`A ${s.status} subscription cannot be paused`);
+      }
+      const from = s.status;
+      s.status = 'paused';
+      s.pausedAt = now;
+      s.nextBillingAt = null;
+      await recordSubscriptionEvent(em, s, 'paused', now, { from, to: 'paused' });
+    });
+  }
+
+  /** `plan` is read by the caller outside the transaction: the plan never changes its schedule. */
+  async resume(id: string, plan: Pick<Plan, 'interval' | 'intervalCount'>): Promise<Subscription> {
+    return this.change(id, async (em, s, now) => {
+      if (s.status !== 'paused') throw new ConflictException(`Only a paused subscription can be resumed; this one is ${s.status}`);
+      if (!s.billingAnchor) {
+        s.status = 'incomplete';
+      } else {
+        // Periods that fell inside the pause are skipped, not billed; billing goes on from the next
+        // boundary on the original schedule.
+        const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
+        s.nextPeriodIndex = index;
+        s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
+        s.status = s.trialEndsAt && s.trialEndsAt > now ? 'trialing' : 'active';
+      }
+      s.pausedAt = null;
+      await recordSubscriptionEvent(em, s, 'resumed', now, { from: 'paused', to: s.status, data: { nextBillingAt: s.nextBillingAt?.toISOString() ?? null } });
+    });
+  }
+
+  /** A new subscription's first audit event, in the transaction that creates it. */
+  async created(em: EntityManager, s: Subscription, status: SubscriptionStatus, data: Record<string, unknown>, now: Date): Promise<void> {
+    await recordSubscriptionEvent(em, s, 'created', now, { to: status, data });
+  }
+
+  private async cancelNow(em: EntityManager, s: Subscription, now: Date, type: string, keepChargeId?: string): Promise<void> {
+    const from = s.status;
+    s.status = 'canceled';
+    s.canceledAt = now;
+    s.nextBillingAt = null;
+    s.cancelAtPeriodEnd = false;
+    for (const listener of this.cancelListeners) await listener(em, s.id, keepChargeId);
+    await recordSubscriptionEvent(em, s, type, now, { from, to: 'canceled' });
+  }
+
+  private lock(em: EntityManager, id: string): Promise<Subscription | null> {
+    return em.getRepository(Subscription).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Loads, locks and saves one subscription around a user action, in one short transaction. */
+  private async change(id: string, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
+    const now = this.clock.now();
+    return this.dataSource.transaction(async (em) => {
+      const s = await this.lock(em, id);
+      if (!s) throw new NotFoundException(`No subscription ${id}`);
+      await apply(em, s, now);
+      await em.save(s);
+      return s;
+    });
+  }
+}
