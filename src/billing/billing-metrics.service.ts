@@ -9,6 +9,7 @@ export class BillingMetricsService {
   readonly dueBacklog: Gauge;
   readonly oldestDueAgeSeconds: Gauge;
   readonly passes: Counter;
+  readonly skippedPeriods: Counter;
 
   constructor(metrics: MetricsService) {
     this.charges = metrics.counter({ name: 'billing_charges_total', help: 'Charges by outcome', labelNames: ['outcome'] });
@@ -16,5 +17,9 @@ export class BillingMetricsService {
     this.dueBacklog = metrics.gauge({ name: 'billing_due_backlog', help: 'Subscriptions due and charges waiting for work, at the last pass' });
     this.oldestDueAgeSeconds = metrics.gauge({ name: 'billing_oldest_due_age_seconds', help: 'Age of the oldest due work item, at the last pass' });
     this.passes = metrics.counter({ name: 'billing_passes_total', help: 'Billing passes run' });
+    this.skippedPeriods = metrics.counter({
+      name: 'billing_periods_skipped_total',
+      help: 'Periods missed beyond BILLING_MAX_CATCH_UP_PERIODS after downtime, recorded as skipped charges and never charged',
+    });
   }
 }

@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { Plan } from '../plans/plan.entity';
-import { periodStart } from '../subscriptions/billing-calendar';
+import { periodsBegunBy, periodStart } from '../subscriptions/billing-calendar';
+import type { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
@@ -124,6 +125,8 @@ export class BillingRunService {
           continue;
         }
         const anchor = s.billingAnchor as Date;
+        const begun = periodsBegunBy(anchor, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex, now);
+        if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now);
         const index = s.nextPeriodIndex;
         const start = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
         const end = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index + 1);
@@ -154,6 +157,48 @@ export class BillingRunService {
       }
       return due.length;
     });
+  }
+
+  /**
+   * After downtime, the oldest periods beyond the catch-up cap become `skipped` charges (never sent to the
+   * provider, and never charged later: the unique (subscription, period) holds them), with an audit event, a
+   * metric and a warning, so no backlog is charged in one burst and none is dropped silently.
+   */
+  private async skipMissedPeriods(em: EntityManager, s: Subscription, plan: Plan, count: number, now: Date): Promise<void> {
+    const anchor = s.billingAnchor as Date;
+    const periods: { chargeId: string; start: Date }[] = [];
+    for (let index = s.nextPeriodIndex; index < s.nextPeriodIndex + count; index++) {
+      const start = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
+      const chargeId = randomUUID();
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(Charge)
+        .values({
+          id: chargeId,
+          subscriptionId: s.id,
+          customerId: s.customerId,
+          periodIndex: index,
+          periodStart: start,
+          periodEnd: periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index + 1),
+          amount: plan.amount,
+          currency: plan.currency,
+          status: 'skipped',
+          step: 'done',
+          invoiceExternalId: invoiceExternalId(chargeId),
+          nextAttemptAt: null,
+        })
+        .orIgnore()
+        .execute();
+      periods.push({ chargeId, start });
+    }
+    const nextIndex = s.nextPeriodIndex + count;
+    await this.lifecycle.periodsSkipped(em, s, { nextIndex, nextStart: periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, nextIndex), periods }, now);
+    this.metrics.skippedPeriods.inc(count);
+    this.logger.warn(
+      { subscriptionId: s.id, skipped: count, from: periods[0].start.toISOString(), to: periods[periods.length - 1].start.toISOString(), cap: this.tuning.maxCatchUpPeriods },
+      `Subscription ${s.id}: ${count} missed period(s) beyond the catch-up cap recorded as skipped, not charged`,
+    );
   }
 
   private async countDueNotReady(now: Date): Promise<number> {

@@ -8,6 +8,8 @@ export class BillingTuning {
   claimBatchSize: number;
   /** Subscriptions materialized per transaction. */
   materializeBatchSize: number;
+  /** Most periods of one subscription charged in one pass (BILLING_MAX_CATCH_UP_PERIODS). */
+  maxCatchUpPeriods: number;
 
   constructor(values: Partial<BillingTuning> = {}) {
     Object.assign(this, values);
@@ -18,6 +20,7 @@ export class BillingTuning {
       paymentPollMs: 15_000,
       claimBatchSize: Math.max(4, config.providerMaxConcurrency * 2),
       materializeBatchSize: 200,
+      maxCatchUpPeriods: config.billingMaxCatchUpPeriods,
       ...overrides,
     });
   }

@@ -1,7 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
-export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' | 'failed' | 'canceled';
+/** `skipped`: a period missed beyond the catch-up cap after downtime, never sent to the provider. */
+export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' | 'failed' | 'canceled' | 'skipped';
 
 /** Where the engine is inside one charge; each step is resumable after a crash. */
 export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' | 'awaiting_card' | 'done';

@@ -2,7 +2,7 @@ import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { ChargeStatus } from './charge.entity';
 
-export const CHARGE_STATUSES: ChargeStatus[] = ['pending', 'processing', 'succeeded', 'retrying', 'failed', 'canceled'];
+export const CHARGE_STATUSES: ChargeStatus[] = ['pending', 'processing', 'succeeded', 'retrying', 'failed', 'canceled', 'skipped'];
 
 export class ListChargesQueryDto extends ListQueryDto {
   @IsOptional()

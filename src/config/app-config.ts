@@ -14,6 +14,8 @@ export class AppConfig {
   readonly providerMaxConcurrency: number;
   readonly schedulerEnabled: boolean;
   readonly billingIntervalMs: number;
+  /** Most periods of one subscription charged in one pass after downtime; older missed ones are skipped. */
+  readonly billingMaxCatchUpPeriods: number;
   readonly dunningRetryDelaysMs: readonly number[];
   readonly dunningRetryDelays: readonly string[];
   readonly dunningFinalAction: 'cancel' | 'unpaid';

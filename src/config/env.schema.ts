@@ -96,6 +96,12 @@ export class EnvSchema {
   @Max(86400000, { message: 'BILLING_INTERVAL_MS must be an integer number of milliseconds (100..86400000)' })
   BILLING_INTERVAL_MS: number = 60000;
 
+  @Transform(toInt)
+  @IsInt({ message: 'BILLING_MAX_CATCH_UP_PERIODS must be an integer from 1 to 1000' })
+  @Min(1, { message: 'BILLING_MAX_CATCH_UP_PERIODS must be an integer from 1 to 1000' })
+  @Max(1000, { message: 'BILLING_MAX_CATCH_UP_PERIODS must be an integer from 1 to 1000' })
+  BILLING_MAX_CATCH_UP_PERIODS: number = 3;
+
   @Matches(DURATION_LIST_PATTERN, {
     message: 'DUNNING_RETRY_DELAYS must be a comma-separated list of durations such as 1d,3d,12h (units s, m, h, d, w)',
   })

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
     expect(config.providerMaxConcurrency).toBe(16);
     expect(config.schedulerEnabled).toBe(true);
     expect(config.billingIntervalMs).toBe(60000);
+    expect(config.billingMaxCatchUpPeriods).toBe(3);
     expect(config.dunningRetryDelays).toEqual(['1d', '3d', '5d', '7d']);
     expect(config.dunningRetryDelaysMs).toEqual([1, 3, 5, 7].map((d) => d * 86_400_000));
     expect(config.dunningFinalAction).toBe('cancel');
@@ -33,6 +34,7 @@ describe('loadConfig', () => {
       PROVIDER_MAX_CONCURRENCY: '4',
       SCHEDULER_ENABLED: 'false',
       BILLING_INTERVAL_MS: '1000',
+      BILLING_MAX_CATCH_UP_PERIODS: '5',
       DUNNING_RETRY_DELAYS: '12h, 2d',
       DUNNING_FINAL_ACTION: 'unpaid',
       TEST_CLOCK: 'true',
@@ -53,6 +55,7 @@ describe('loadConfig', () => {
       providerMaxConcurrency: 4,
       schedulerEnabled: false,
       billingIntervalMs: 1000,
+      billingMaxCatchUpPeriods: 5,
       dunningRetryDelaysMs: [43_200_000, 172_800_000],
       dunningFinalAction: 'unpaid',
       testClock: true,
@@ -82,6 +85,9 @@ describe('loadConfig', () => {
   it.each([
     [{ NODE_ENV: 'production', PROVIDER_URL: 'https://p', PROVIDER_API_KEY: 'k', PROVIDER_SHOP_ID: 's' }, 'ADMIN_TOKEN is required'],
     [{ NODE_ENV: 'production', ADMIN_TOKEN: 'a-very-long-admin-token' }, 'PROVIDER_URL is required'],
+    [{ NODE_ENV: 'Production', ADMIN_TOKEN: 'a-very-long-admin-token' }, 'PROVIDER_URL is required'],
+    [{ NODE_ENV: ' PRODUCTION ', PROVIDER_URL: 'https://p', PROVIDER_API_KEY: 'k', PROVIDER_SHOP_ID: 's' }, 'ADMIN_TOKEN is required'],
+    [{ NODE_ENV: 'production', BILLING_MAX_CATCH_UP_PERIODS: '0' }, 'BILLING_MAX_CATCH_UP_PERIODS must be an integer'],
     [{ NODE_ENV: 'production', ADMIN_TOKEN: 'a-very-long-admin-token', PROVIDER_URL: 'https://p', PROVIDER_API_KEY: 'k', PROVIDER_SHOP_ID: 's', TEST_CLOCK: 'true' }, 'TEST_CLOCK must not be enabled'],
     [{ PROVIDER_URL: 'https://p' }, 'PROVIDER_API_KEY is required'],
     [{ PROVIDER_URL: 'https://p', PROVIDER_API_KEY: 'k' }, 'PROVIDER_SHOP_ID is required'],

@@ -25,7 +25,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const schema = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
   const problems = flatten(validateSync(schema, { forbidUnknownValues: false }));
 
-  const production = schema.NODE_ENV === 'production';
+  // Compared without regard to case or spaces: "Production" must not slip past the production refusals.
+  const production = schema.NODE_ENV?.trim().toLowerCase() === 'production';
   if (production && !schema.ADMIN_TOKEN) {
     problems.push('ADMIN_TOKEN is required when NODE_ENV=production (generate one with: openssl rand -hex 32)');
   }
@@ -58,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     providerMaxConcurrency: schema.PROVIDER_MAX_CONCURRENCY,
     schedulerEnabled: schema.SCHEDULER_ENABLED,
     billingIntervalMs: schema.BILLING_INTERVAL_MS,
+    billingMaxCatchUpPeriods: schema.BILLING_MAX_CATCH_UP_PERIODS,
     dunningRetryDelays: delays,
     dunningRetryDelaysMs: parseDurationList(schema.DUNNING_RETRY_DELAYS),
     dunningFinalAction: schema.DUNNING_FINAL_ACTION,

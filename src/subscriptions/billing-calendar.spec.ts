@@ -7,6 +7,7 @@ import {
   isValidTimeZone,
   maxPeriodWithinThreeYears,
   periodEnd,
+  periodsBegunBy,
   periodStart,
 } from './billing-calendar';
 
@@ -528,5 +529,28 @@ describe('billing calendar: examples', () => {
     expect(() => periodStart(anchor, 'UTC', 'constructor' as BillingInterval, 1, 1)).toThrow(RangeError);
     expect(maxPeriodWithinThreeYears('constructor' as BillingInterval, 1)).toBe(false);
     expect(() => periodStart(anchor, 'UTC', 'year', 3, 1e12)).toThrow(RangeError);
+  });
+
+  it('counts the periods begun by an instant: Jan 31 monthly, a year of downtime', () => {
+    const anchor = new Date('2027-01-31T00:00:00.000Z');
+    expect(periodsBegunBy(anchor, 'UTC', 'month', 1, 0, new Date('2027-01-30T23:59:59.999Z'))).toBe(0);
+    expect(periodsBegunBy(anchor, 'UTC', 'month', 1, 0, anchor)).toBe(1);
+    // Feb 28 is period 1's start; by Mar 1 two periods have begun, then one per month end.
+    expect(periodsBegunBy(anchor, 'UTC', 'month', 1, 0, new Date('2027-03-01T00:00:00.000Z'))).toBe(2);
+    expect(periodsBegunBy(anchor, 'UTC', 'month', 1, 1, new Date('2028-01-31T00:00:00.000Z'))).toBe(12);
+    expect(periodsBegunBy(anchor, 'UTC', 'month', 1, 20, new Date('2028-01-31T00:00:00.000Z'))).toBe(0);
+  });
+
+  it('counts begun periods consistently with the period starts', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ZONES), fc.constantFrom<BillingInterval>('day', 'week', 'month', 'year'), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 5 }), (zone, interval, target, from) => {
+        const anchor = new Date('2027-01-31T10:30:00.000Z');
+        const instant = periodStart(anchor, zone, interval, 1, target);
+        const begun = periodsBegunBy(anchor, zone, interval, 1, from, instant);
+        // Exactly the periods from..target have begun at the start of period `target`.
+        return begun === Math.max(0, target + 1 - from);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

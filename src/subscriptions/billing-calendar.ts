@@ -103,6 +103,20 @@ export function firstPeriodIndexAtOrAfter(
   return k;
 }
 
+/** How many periods from `fromIndex` on have begun by `instant` (start ≤ instant): the periods now due. */
+export function periodsBegunBy(
+  anchor: Date,
+  timezone: string,
+  interval: BillingInterval,
+  intervalCount: number,
+  fromIndex: number,
+  instant: Date,
+): number {
+  checkIndex(fromIndex, 'fromIndex');
+  const firstNotBegun = firstPeriodIndexAtOrAfter(anchor, timezone, interval, intervalCount, new Date(checkDate(instant, 'instant') + 1));
+  return Math.max(0, firstNotBegun - fromIndex);
+}
+
 /** `start` plus `days` calendar days in `timezone`, keeping the local time of day (a trial's end). */
 export function addTrialDays(start: Date, timezone: string, days: number): Date {
   checkIndex(days, 'days');

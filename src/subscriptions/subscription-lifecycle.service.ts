@@ -115,6 +115,19 @@ export class SubscriptionLifecycleService {
   }
 
   /**
+   * Periods missed beyond the catch-up cap (the daemon was down) are passed over: billing recorded them as
+   * skipped charges, and the subscription goes on from the first period it will charge.
+   */
+  async periodsSkipped(em: EntityManager, s: Subscription, skipped: { nextIndex: number; nextStart: Date; periods: { chargeId: string; start: Date }[] }, now: Date): Promise<void> {
+    s.nextPeriodIndex = skipped.nextIndex;
+    s.nextBillingAt = skipped.nextStart;
+    await em.update(Subscription, { id: s.id }, { nextPeriodIndex: s.nextPeriodIndex, nextBillingAt: s.nextBillingAt });
+    await recordSubscriptionEvent(em, s, 'periods_skipped', now, {
+      data: { count: skipped.periods.length, chargeIds: skipped.periods.map((p) => p.chargeId), periodStarts: skipped.periods.map((p) => p.start.toISOString()) },
+    });
+  }
+
+  /**
    * The audit insert of a paid charge for an active subscription, as SQL over a CTE `source` that yields the
    * subscription_id: billing settles the charge and records this in one statement on its hot path.
    */

@@ -1,17 +1,21 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { DEFAULT_PAGE_SIZE, Page, paginate } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { Customer } from '../customers/customer.entity';
+import type { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { addTrialDays, isValidTimeZone } from './billing-calendar';
+import { addTrialDays, isValidTimeZone, periodStart } from './billing-calendar';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
+
+const MAX_START_YEARS_AHEAD = 5;
 
 @Injectable()
 export class SubscriptionsService {
@@ -35,7 +39,7 @@ export class SubscriptionsService {
     }
 
     const now = this.clock.now();
-    const startAt = dto.startAt ? new Date(dto.startAt) : now;
+    const startAt = dto.startAt ? this.boundedStart(dto.startAt, timezone, plan, now) : now;
     const trialEndsAt = plan.trialDays > 0 ? addTrialDays(startAt, timezone, plan.trialDays) : null;
     let status: SubscriptionStatus;
     let billingAnchor: Date | null;
@@ -70,6 +74,24 @@ export class SubscriptionsService {
       await this.lifecycle.created(em, subscription, status, { planId: plan.id, amount: plan.amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
       return subscription;
     });
+  }
+
+  /**
+   * A start at most one billing period in the past (so a new subscription is never charged for a backlog) and at
+   * most five years ahead (so a typo cannot park one for millennia).
+   */
+  private boundedStart(text: string, timezone: string, plan: Pick<Plan, 'interval' | 'intervalCount'>, now: Date): Date {
+    const startAt = new Date(text);
+    const latest = DateTime.fromJSDate(now).plus({ years: MAX_START_YEARS_AHEAD });
+    if (!Number.isFinite(startAt.getTime()) || startAt.getTime() > latest.toMillis()) {
+      throw new BadRequestException([`startAt must be at most ${MAX_START_YEARS_AHEAD} years ahead (no later than ${latest.toUTC().toISO()})`]);
+    }
+    if (periodStart(startAt, timezone, plan.interval, plan.intervalCount, 1) < now) {
+      throw new BadRequestException([
+        `startAt must be at most one billing period (${plan.intervalCount} ${plan.interval}) in the past; past periods are never charged retroactively`,
+      ]);
+    }
+    return startAt;
   }
 
   async get(id: string): Promise<Subscription> {

@@ -1,0 +1,108 @@
+import { Scenario, CARDS } from '../scenarios/support/scenario';
+
+interface ChargeView {
+  status: string;
+  periodStart: string;
+}
+
+/**
+ * No backlog is ever charged in one burst: a new subscription may start at most one period back and at most five
+ * years ahead, and after downtime at most BILLING_MAX_CATCH_UP_PERIODS periods of one subscription are charged in a
+ * pass; older missed ones are recorded as skipped (audit trail, metric), never charged.
+ */
+describe('backfill and catch-up bounds', () => {
+  let s: Scenario;
+  let planId: string;
+  let customerId: string;
+
+  const charges = async (subscriptionId: string) =>
+    (await s.get<{ items: ChargeView[] }>(`/api/v1/subscriptions/${subscriptionId}/charges?limit=200`)).items.sort((a, b) => a.periodStart.localeCompare(b.periodStart));
+  const capturedFor = async (subscriptionId: string) =>
+    (await s.ledgerPayments()).filter((p) => p.status === 'captured' && p.invoiceMetadata.subscriptionId === subscriptionId).length;
+
+  beforeAll(async () => {
+    s = await Scenario.start();
+    await s.setClock('2027-05-10T10:00:00.000Z');
+    planId = (await s.post<{ id: string }>('/api/v1/plans', { name: 'M', product: 'M', currency: 'RUB', interval: 'month', lines: [{ product: 'M', price: 999 }] })).id;
+    customerId = (await s.createCustomer()).id;
+    await s.bindCard(customerId, CARDS.success);
+  });
+  afterAll(() => s?.close());
+
+  it.each([
+    ['2001-01-01T00:00:00.000Z', 'startAt must be at most one billing period'],
+    ['2027-04-10T09:59:59.999Z', 'startAt must be at most one billing period'],
+    ['2032-05-10T10:00:00.001Z', 'startAt must be at most 5 years ahead'],
+    ['9999-01-01T00:00:00.000Z', 'startAt must be at most 5 years ahead'],
+  ])('refuses startAt %s with a 400 naming the field, creating nothing', async (startAt, message) => {
+    const before = (await s.get<{ items: unknown[] }>('/api/v1/subscriptions?limit=200')).items.length;
+    const res = await s.api().post('/api/v1/subscriptions').send({ customerId, planId, startAt });
+    expect(res.status).toBe(400);
+    expect((res.body.message as string[]).some((m) => m.startsWith(message))).toBe(true);
+    expect((await s.get<{ items: unknown[] }>('/api/v1/subscriptions?limit=200')).items).toHaveLength(before);
+  });
+
+  it('accepts a start exactly one period back and one just inside five years ahead', async () => {
+    await s.post('/api/v1/subscriptions', { customerId, planId, startAt: '2027-04-10T10:00:00.000Z' });
+    await s.post('/api/v1/subscriptions', { customerId, planId, startAt: '2032-05-09T10:00:00.000Z' });
+  });
+
+  it('after seven months of downtime charges the newest three periods and records the four before as skipped', async () => {
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId, planId, startAt: '2027-05-10T10:00:00.000Z' });
+    await s.runBilling();
+    expect(await capturedFor(sub.id)).toBe(1);
+
+    // The daemon was down from June to December: seven more periods have begun (Jun 10 … Dec 10).
+    await s.setClock('2027-12-20T10:00:00.000Z');
+    await s.runBilling();
+    const list = await charges(sub.id);
+    expect(list.map((c) => [c.periodStart.slice(0, 10), c.status])).toEqual([
+      ['2027-05-10', 'succeeded'],
+      ['2027-06-10', 'skipped'],
+      ['2027-07-10', 'skipped'],
+      ['2027-08-10', 'skipped'],
+      ['2027-09-10', 'skipped'],
+      ['2027-10-10', 'succeeded'],
+      ['2027-11-10', 'succeeded'],
+      ['2027-12-10', 'succeeded'],
+    ]);
+    expect(await capturedFor(sub.id)).toBe(4);
+    expect((await s.get<{ items: ChargeView[] }>(`/api/v1/charges?status=skipped&subscriptionId=${sub.id}`)).items).toHaveLength(4);
+
+    const events = (await s.get<{ items: { type: string; data: { count?: number } }[] }>(`/api/v1/subscriptions/${sub.id}/events?limit=200`)).items;
+    expect(events.filter((e) => e.type === 'periods_skipped').map((e) => e.data.count)).toEqual([4]);
+    // Every skipped charge of every subscription is counted by the metric.
+    const allSkipped = (await s.get<{ items: ChargeView[] }>('/api/v1/charges?status=skipped&limit=200')).items.length;
+    const metrics = await s.api().get('/metrics');
+    expect(Number(/billing_periods_skipped_total (\d+)/.exec(metrics.text)?.[1])).toBe(allSkipped);
+
+    // A later pass charges nothing more for those periods.
+    await s.runBilling();
+    expect(await capturedFor(sub.id)).toBe(4);
+    const view = await s.get<{ nextBillingAt: string; status: string }>(`/api/v1/subscriptions/${sub.id}`);
+    expect(view).toMatchObject({ status: 'active', nextBillingAt: '2028-01-10T10:00:00.000Z' });
+  });
+});
+
+describe('a catch-up cap of one', () => {
+  let s: Scenario;
+
+  beforeAll(async () => {
+    s = await Scenario.start({ BILLING_MAX_CATCH_UP_PERIODS: '1' });
+    await s.setClock('2027-05-10T10:00:00.000Z');
+  });
+  afterAll(() => s?.close());
+
+  it('charges only the newest missed period', async () => {
+    const planId = (await s.post<{ id: string }>('/api/v1/plans', { name: 'W', product: 'W', currency: 'RUB', interval: 'week', lines: [{ product: 'W', price: 100 }] })).id;
+    const customer = await s.createCustomer();
+    await s.bindCard(customer.id, CARDS.success);
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId });
+    await s.runBilling();
+    await s.setClock('2027-06-01T10:00:00.000Z');
+    await s.runBilling();
+    const list = (await s.get<{ items: ChargeView[] }>(`/api/v1/subscriptions/${sub.id}/charges?limit=200`)).items;
+    expect(list.filter((c) => c.status === 'succeeded')).toHaveLength(2);
+    expect(list.filter((c) => c.status === 'skipped')).toHaveLength(2);
+  });
+});
