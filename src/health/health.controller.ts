@@ -6,8 +6,21 @@ import { PublicRoute } from '../common/http/public-route.decorator';
 import { MetricsService } from '../common/metrics/metrics.service';
 import { ShutdownSignal } from '../common/shutdown-signal';
 
+/** Readiness answers within this, database or not. */
+const READY_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 @Controller()
 export class HealthController {
+  private migrationsApplied = false;
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
@@ -34,11 +47,15 @@ export class HealthController {
         const indicator = this.indicators.check('process');
         return this.shutdown.isShuttingDown ? indicator.down({ reason: 'shutting down' }) : indicator.up();
       },
-      () => this.db.pingCheck('database', { connection: this.dataSource, timeout: 2000 }),
+      () => this.db.pingCheck('database', { connection: this.dataSource, timeout: READY_TIMEOUT_MS }),
       async () => {
         const indicator = this.indicators.check('migrations');
+        // Migrations are applied before the app starts and never undone while it runs: once seen complete, the
+        // check costs nothing more, so a database outage costs readiness one ping, never a hung migrations read.
+        if (this.migrationsApplied) return indicator.up();
         try {
-          const pending = await this.dataSource.showMigrations();
+          const pending = await withTimeout(this.dataSource.showMigrations(), READY_TIMEOUT_MS);
+          this.migrationsApplied = !pending;
           return pending ? indicator.down({ reason: 'pending migrations' }) : indicator.up();
         } catch {
           return indicator.down({ reason: 'cannot read the migrations table' });

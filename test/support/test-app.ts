@@ -35,6 +35,8 @@ export async function startTestApp(
     payoutTuning?: Partial<PayoutTuning>;
     extraImports?: AppModuleOptions['extraImports'];
     workTuning?: AppModuleOptions['workTuning'];
+    /** Another database than the run's shared one (a test's own throwaway cluster). */
+    databaseUrl?: string;
   } = {},
 ): Promise<TestApp> {
   const sandbox =
@@ -43,7 +45,7 @@ export async function startTestApp(
   const config = testConfig(options.env);
   const app = await createApp({
     config,
-    runtime: new RuntimeSettings(testDatabaseUrl(), sandbox.url),
+    runtime: new RuntimeSettings(options.databaseUrl ?? testDatabaseUrl(), sandbox.url),
     logDestination: options.logDestination,
     billingTuning: options.billingTuning,
     payoutTuning: options.payoutTuning,

@@ -1,13 +1,31 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import { from, Observable, switchMap } from 'rxjs';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, ServiceUnavailableException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { catchError, from, Observable, switchMap, throwError } from 'rxjs';
+import { PUBLIC_ROUTE } from '../http/public-route.decorator';
 import { Clock } from './clock';
 
-/** Admin requests see the shared test clock as it is now, whichever replica moved it. */
+/**
+ * Admin requests see the shared test clock as it is now, whichever replica moved it. Public routes (probes,
+ * metrics) never touch the database here: liveness must not depend on it.
+ */
 @Injectable()
 export class ClockRefreshInterceptor implements NestInterceptor {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly reflector: Reflector,
+  ) {}
 
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return from(this.clock.refresh()).pipe(switchMap(() => next.handle()));
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (this.reflector.get<boolean>(PUBLIC_ROUTE, context.getHandler()) === true) return next.handle();
+    return from(this.clock.refresh()).pipe(
+      catchError((error: unknown) =>
+        throwError(() => {
+          const unavailable = new ServiceUnavailableException('The database is unavailable (the shared test clock cannot be read); retry shortly');
+          unavailable.cause = error;
+          return unavailable;
+        }),
+      ),
+      switchMap(() => next.handle()),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../../database/database-unavailable';
 
 /**
  * Answers HttpExceptions in Nest's shape and turns anything else into a bare 500 that leaks nothing;
@@ -23,6 +24,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (clientStatus !== null) {
       // An HTTP-layer error (express, body reading) that already knows it is the client's fault.
       response.status(clientStatus).json({ statusCode: clientStatus, error: 'Bad Request', message: 'The request could not be read' });
+      return;
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({ method: request.method, path: request.path, err: exception }, 'The database is unavailable');
+      response
+        .status(HttpStatus.SERVICE_UNAVAILABLE)
+        .json({ statusCode: 503, error: 'Service Unavailable', message: 'The database is unavailable; retry shortly' });
       return;
     }
     this.logger.error({ err: exception, method: request.method, path: request.path }, 'Unexpected error while handling a request');
