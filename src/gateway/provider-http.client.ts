@@ -6,6 +6,7 @@ import axios, { AxiosInstance, AxiosResponse } from 'axios';
 import {
   BulkheadPolicy,
   bulkhead,
+  BulkheadRejectedError,
   ExponentialBackoff,
   GeneratorFn,
   handleWhen,
@@ -48,6 +49,8 @@ type Labels = 'operation' | 'result';
 /** Idle keep-alive sockets are dropped after this, below the usual 5 s server keep-alive, so we never reuse one the server is closing. */
 const FREE_SOCKET_TIMEOUT_MS = 4_000;
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+/** networkCode of the error a call gets when the wait queue for a call slot is full. */
+export const QUEUE_FULL = 'QUEUE_FULL';
 const USER_AGENT = 'recurring-billing-daemon';
 const BEARER_CREDENTIAL = /^[\x21-\x7e]+$/;
 
@@ -74,6 +77,7 @@ export class ProviderHttpClient implements OnModuleDestroy {
   private readonly timeoutMs: number;
   private readonly apiKey: string;
   private readonly concurrency: BulkheadPolicy;
+  private readonly queueLimit: number;
   private readonly retryIdempotent: RetryPolicy;
   private readonly retryNotExecutedOnly: RetryPolicy;
   private readonly maxRetries: number;
@@ -111,12 +115,16 @@ export class ProviderHttpClient implements OnModuleDestroy {
       maxContentLength: MAX_RESPONSE_BYTES,
     });
 
-    this.concurrency = bulkhead(maxSockets, Infinity);
+    // Calls beyond the cap wait for a slot, but only so many: when the provider is slow, an unbounded queue
+    // would hold every caller's request (and memory) for minutes. Eight waiting per slot absorbs a burst.
+    this.queueLimit = Math.max(64, maxSockets * 8);
+    this.concurrency = bulkhead(maxSockets, this.queueLimit);
     const options = retryOptions ?? DEFAULT_PROVIDER_RETRY_OPTIONS;
     this.maxRetries = options.maxRetries;
     const backoff = () =>
       new ExponentialBackoff({ generator: jitteredExponential, initialDelay: options.initialDelayMs, maxDelay: options.maxDelayMs, exponent: 2 });
-    const isKind = (error: Error, kinds: ProviderErrorKind[]) => error instanceof ProviderError && kinds.includes(error.kind);
+    // A full queue is not retried here: the caller gets it at once and backs off by its own rules.
+    const isKind = (error: Error, kinds: ProviderErrorKind[]) => error instanceof ProviderError && kinds.includes(error.kind) && error.networkCode !== QUEUE_FULL;
     this.retryIdempotent = retry(handleWhen((e) => isKind(e, ['not_executed', 'unknown_outcome'])), { maxAttempts: options.maxRetries, backoff: backoff() });
     this.retryNotExecutedOnly = retry(handleWhen((e) => isKind(e, ['not_executed'])), { maxAttempts: options.maxRetries, backoff: backoff() });
 
@@ -158,6 +166,15 @@ export class ProviderHttpClient implements OnModuleDestroy {
         try {
           return await this.concurrency.execute(() => this.send<T>(request, attempt + 1));
         } catch (error) {
+          if (error instanceof BulkheadRejectedError) {
+            throw new ProviderError({
+              kind: 'not_executed',
+              operation: request.operation,
+              networkCode: QUEUE_FULL,
+              reason: `the provider call queue is full (${this.queueLimit} calls already wait for a slot): the provider is slow; nothing was sent, try again later`,
+              attempts: attempt + 1,
+            });
+          }
           if (error instanceof ProviderError && error.kind === 'unknown_outcome') sawUnknownOutcome = true;
           throw error;
         }

@@ -405,6 +405,23 @@ describe('ProviderHttpClient against a scripted local server', () => {
       expect(Date.now() - started).toBeLessThan(200);
       await retried;
     });
+
+    it('bounds the wait for a slot: past 64 waiting calls the next one fails at once, with nothing sent', async () => {
+      const { client } = makeClient({ PROVIDER_MAX_CONCURRENCY: '1', PROVIDER_TIMEOUT_MS: '2000' });
+      server.byDefault(after(100, json(200, {})));
+      // One call in flight and 64 waiting fill the queue.
+      const queued = Array.from({ length: 65 }, () => client.call(read).then(() => 'ok', (e: unknown) => e));
+      await new Promise((r) => setTimeout(r, 20));
+      const started = Date.now();
+      const refused = await client.call(read).then(() => undefined, (e: unknown) => e);
+      expect(Date.now() - started).toBeLessThan(50);
+      expect(refused).toBeInstanceOf(ProviderError);
+      expect(refused).toMatchObject({ kind: 'not_executed', networkCode: 'QUEUE_FULL', isDefinitelyNotApplied: true });
+      expect((refused as Error).message).toContain('queue is full');
+      const settled = await Promise.all(queued);
+      expect(settled.every((r) => r === 'ok')).toBe(true);
+      expect(server.requests).toHaveLength(65);
+    });
   });
 
   describe('secrets', () => {

@@ -42,6 +42,24 @@ describe('sandbox: hosted payment form', () => {
     expect(res.data).toContain('no real money moves');
   });
 
+  it('cannot be framed, posts only to itself, runs no script, and allows its own style by nonce', async () => {
+    const { customer, customerAccessToken } = await sandbox.createCustomer();
+    const res = await openForm(customer.id, customerAccessToken.payload);
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("form-action 'self'");
+    expect(csp).not.toContain('script-src');
+    const nonce = /style-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(res.data).toContain(`<style nonce="${nonce}">`);
+  });
+
+  it('listens on the loopback interface only', () => {
+    expect(new URL(sandbox.url).hostname).toBe('127.0.0.1');
+  });
+
   it.each([
     ['a made-up token', async () => ({ id: (await sandbox.createCustomer()).customer.id, token: 'made-up' })],
     [

@@ -1,4 +1,4 @@
-import { REDACTED, redactText, redactValue, withoutSecrets } from './redact';
+import { isSecretKey, REDACTED, redactText, redactValue, withoutSecrets } from './redact';
 
 describe('redaction', () => {
   it('masks card numbers in free text, grouped or not', () => {
@@ -33,6 +33,32 @@ describe('redaction', () => {
     expect(out.message).toBe(`bad card ${REDACTED}`);
     expect(out.stack).not.toContain('4242424242424242');
   });
+});
+
+describe('redaction of what the first version missed', () => {
+  it.each(['customer_access_token', 'access-token', 'api-key', 'API_KEY', 'X-Api-Key', 'cvc2', 'CVV2', 'card_number', 'payment_tool_token', 'payment-session', 'client_secret', 'webhookSecret', 'Proxy-Authorization', 'refresh_token', 'privateKey'])(
+    'treats %s as a secret key',
+    (key) => expect(isSecretKey(key)).toBe(true),
+  );
+
+  it.each(['amount', 'currency', 'id', 'chargeId', 'tokenizedAt', 'status', 'expDate', 'lastDigits', 'idempotencyKey'])('keeps %s', (key) => expect(isSecretKey(key)).toBe(false));
+
+  it.each([
+    ['card4242424242424242', `card${REDACTED}`],
+    ['x_4242424242424242_y', `x_${REDACTED}_y`],
+    ['pan=5555555555554444;', `pan=${REDACTED};`],
+    ['Authorization: Basic YWRtaW46c2VjcmV0', `Authorization: Basic ${REDACTED}`],
+    ['basic YWRtaW46c2VjcmV0 rest', `basic ${REDACTED} rest`],
+  ])('masks %s', (text, expected) => expect(redactText(text)).toBe(expected));
+
+  it.each([
+    'subscription 123e4567-e89b-12d3-a456-426614174000 billed',
+    'charge 00000000-0000-4000-8000-000000000000',
+    'amount 1234567890123',
+    'amount 311688000 captured',
+    'invoice 1000000000000001 total',
+    'ids 9999999999999999',
+  ])('leaves %s as it is', (text) => expect(redactText(text)).toBe(text));
 });
 
 describe('withoutSecrets', () => {

@@ -1,31 +1,63 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 
-/** Keys whose values never reach a log line, whatever object they sit in. */
-const SECRET_KEY = /^(authorization|cookie|set-cookie|x-api-key|apikey|api_key|password|secret|cardnumber|card_number|pan|cvv|cvc|cvv2|token|payload|accesstoken|access_token|customeraccesstoken|invoiceaccesstoken|paymenttooltoken|paymentsession|cardtoken|authdata|admintoken|providerapikey)$/i;
-/** 12..19 digits, possibly grouped by spaces or dashes: the shape of a card number. */
-const PAN_LIKE = /\b\d(?:[ -]?\d){11,18}\b/g;
-/** Bearer credentials inside free text (error messages, URLs). */
-const BEARER = /(bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
+/**
+ * Keys whose values never reach a log line, whatever object they sit in; compared without case, `_`, `-` or
+ * spaces, so `customer_access_token`, `api-key` and `X-Api-Key` are all caught.
+ */
+const SECRET_KEYS = new Set([
+  'authorization', 'proxyauthorization', 'cookie', 'setcookie', 'xapikey', 'apikey', 'password', 'passwd', 'secret', 'clientsecret',
+  'cardnumber', 'pan', 'cvv', 'cvc', 'cvv2', 'cvc2', 'token', 'payload', 'authdata', 'paymentsession', 'privatekey', 'signature',
+]);
+/** Any key ending so is a secret too (accessToken, paymentToolToken, webhookSecret, providerApiKey, …). */
+const SECRET_SUFFIXES = ['token', 'secret', 'password', 'apikey'];
+/** 12..19 digits, possibly grouped by spaces or dashes, even glued to letters or underscores. */
+const PAN_LIKE = /(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g;
+/** UUIDs are ids, never card numbers: set aside before card shapes are looked for. */
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+/** Bearer and Basic credentials inside free text (error messages, URLs). */
+const CREDENTIAL = /(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]+/gi;
 
 /** Passwords inside connection URLs (postgres://user:secret@host). */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
 
+/** A card number has a card network's first digit and passes the Luhn check; an amount or an id rarely both. */
+function looksLikeCard(digits: string): boolean {
+  if (!/^[2-6]/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
 export const REDACTED = '[REDACTED]';
 
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key);
+  const normalized = key.toLowerCase().replace(/[-_\s]/g, '');
+  return SECRET_KEYS.has(normalized) || SECRET_SUFFIXES.some((suffix) => normalized.endsWith(suffix));
 }
 
 /** A copy of `value` with every secret key's value set to null (for storage, where a marker would mislead). */
 export function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? null : withoutSecrets(v)]));
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecretKey(k) ? null : withoutSecrets(v)]));
 }
 
-/** Masks card-number shapes and bearer credentials in free text. */
+/** Masks card numbers, Bearer and Basic credentials and URL passwords in free text; UUIDs and amounts stay. */
 export function redactText(text: string): string {
-  return text.replace(PAN_LIKE, REDACTED).replace(BEARER, `$1${REDACTED}`).replace(URL_PASSWORD, `$1${REDACTED}@`);
+  const uuids: string[] = [];
+  const masked = text.replace(UUID, (uuid) => `\u0000${uuids.push(uuid) - 1}\u0000`);
+  return masked
+    .replace(PAN_LIKE, (run) => (looksLikeCard(run.replace(/[ -]/g, '')) ? REDACTED : run))
+    .replace(/\u0000(\d+)\u0000/g, (_, i: string) => uuids[Number(i)])
+    .replace(CREDENTIAL, `$1${REDACTED}`)
+    .replace(URL_PASSWORD, `$1${REDACTED}@`);
 }
 
 /** A deep copy of `value` with secret keys removed and card numbers masked in every string. */
@@ -41,7 +73,7 @@ export function redactValue(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = SECRET_KEY.test(key) ? REDACTED : redactValue(v, depth + 1);
+    out[key] = isSecretKey(key) ? REDACTED : redactValue(v, depth + 1);
   }
   return out;
 }
