@@ -52,10 +52,10 @@ export function withoutSecrets(value: unknown): unknown {
 /** Masks card numbers, Bearer and Basic credentials and URL passwords in free text; UUIDs and amounts stay. */
 export function redactText(text: string): string {
   const uuids: string[] = [];
-  const masked = text.replace(UUID, (uuid) => `\u0000${uuids.push(uuid) - 1}\u0000`);
+  const masked = text.replace(UUID, (uuid) => `\uE000${uuids.push(uuid) - 1}\uE000`);
   return masked
     .replace(PAN_LIKE, (run) => (looksLikeCard(run.replace(/[ -]/g, '')) ? REDACTED : run))
-    .replace(/\u0000(\d+)\u0000/g, (_, i: string) => uuids[Number(i)])
+    .replace(/\uE000(\d+)\uE000/g, (_, i: string) => uuids[Number(i)])
     .replace(CREDENTIAL, `$1${REDACTED}`)
     .replace(URL_PASSWORD, `$1${REDACTED}@`);
 }
