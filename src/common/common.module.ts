@@ -10,6 +10,7 @@ import { TestClockController } from './clock/test-clock.controller';
 import { TestClockState } from './clock/test-clock.entity';
 import { TestClockService } from './clock/test-clock.service';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
+import { IdempotencyRetentionService } from './http/idempotency-retention.service';
 import { IdempotencyRecord } from './http/idempotency-record.entity';
 import { MetricsService } from './metrics/metrics.service';
 import { ShutdownSignal } from './shutdown-signal';
@@ -29,6 +30,7 @@ import { ShutdownSignal } from './shutdown-signal';
     SystemClock,
     MetricsService,
     ShutdownSignal,
+    IdempotencyRetentionService,
     { provide: APP_INTERCEPTOR, useClass: ClockRefreshInterceptor },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],

@@ -1,7 +1,7 @@
 /**
  * Wire shapes of the provider API (spec operations 1-14 plus the reads the engine needs), as the
  * provider sends and accepts them. Shared by the gateway (client) and the sandbox (server).
- * Fields the spec leaves out come from research/provider-api-facts.md.
+ * Fields the provider's specification leaves out are filled in from its observed behaviour (the sandbox mirrors them).
  */
 
 export interface ContactInfo {

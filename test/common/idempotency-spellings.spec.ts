@@ -1,5 +1,6 @@
 import type { Server } from 'node:net';
 import { idempotencyBodyHash } from '../../src/common/http/idempotency-scope';
+import { IdempotencyRetentionService } from '../../src/common/http/idempotency-retention.service';
 import { authorizedDestination, CARDS, getPayout, ledgerWithdrawals, setUpPayouts } from '../payouts/support/payout-fixtures';
 import { runUntil, startPayoutTestApp, PayoutTestApp } from '../payouts/support/payout-test-app';
 import { listenOnLoopback, rawRequest, RawResponse } from '../support/raw-http';
@@ -63,6 +64,18 @@ describe('Idempotency-Key is scoped to the route, not to the path as spelled', (
     const payouts = await t.api().get('/api/v1/payouts?limit=200').expect(200);
     expect(payouts.body.items).toHaveLength(1);
     expect((await ledgerWithdrawals(t)).filter((w) => w.status === 'Succeeded')).toHaveLength(1);
+  });
+
+  it('keeps a record for days, not forever: a record older than seven days is pruned, a day-old one kept', async () => {
+    await post('/api/v1/plans', 'old-key', { ...plan, name: 'Old' });
+    await post('/api/v1/plans', 'day-old-key', { ...plan, name: 'DayOld' });
+    const records = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM idempotency_records');
+    // The two records just made: the older one aged past the retention, the newer one a day old.
+    const [dayOld, old] = await t.dataSource.query<{ scope_hash: string }[]>('SELECT scope_hash FROM idempotency_records ORDER BY created_at DESC LIMIT 2');
+    await t.dataSource.query(`UPDATE idempotency_records SET created_at = now() - interval '8 days' WHERE scope_hash = $1`, [old.scope_hash]);
+    await t.dataSource.query(`UPDATE idempotency_records SET created_at = now() - interval '1 day' WHERE scope_hash = $1`, [dayOld.scope_hash]);
+    expect(await t.app.get(IdempotencyRetentionService).prune()).toBe(1);
+    expect((await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM idempotency_records'))[0].n).toBe(records[0].n - 1);
   });
 
   it('fingerprints a body without any key, and without the card secrets', () => {

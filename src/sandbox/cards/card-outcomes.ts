@@ -1,7 +1,7 @@
 import type { PaymentError } from '../../gateway/provider-api.types';
 
 /**
- * The provider's test-bank table (research/provider-api-facts.md §10): the emulator decides an operation's
+ * The provider's published test-bank table: the emulator decides an operation's
  * outcome by the card number alone. A group names one row of that table.
  */
 export type CardGroup =

@@ -3,7 +3,7 @@ import type { LoggedRequest } from '../../../src/sandbox/services/request-log.se
 import type { PayoutBatchResponse, PayoutDestinationResponse, PayoutResponse, PayoutSetupResponse } from '../../../src/payouts/payout-responses';
 import { PayoutTestApp, runUntil } from './payout-test-app';
 
-/** Payout test cards (research/provider-api-facts.md §10). */
+/** Payout test cards of the provider's test bank (the sandbox's card table). */
 export const CARDS = {
   success: '4242424242424242',
   success2: '5555555555554444',

@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { runMigrations } from '../../src/database/run-migrations';
+import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
+import { assertExactlyOnce, createPlan, createReadyCustomers, Engine, setClock, startEngine, subscribeAll } from '../billing/support/billing-fixtures';
+import { BillingSandbox, ProviderFaultOperation, startBillingSandbox } from '../billing/support/billing-sandbox';
+import { monthlyPeriodStarts } from '../billing/support/exactly-once';
+import { DaemonProcess, startDaemon, waitForStatus, waitUntil } from '../support/daemon';
+import { TEST_ADMIN_TOKEN } from '../support/test-config';
+import { startThrowawayPostgres, ThrowawayPostgres } from '../support/throwaway-postgres';
+
+/**
+ * A 20 s database outage while two daemons have charges in flight: calls the provider answered while the
+ * database was away cannot be recorded, so those charges stay claimed by a live process until its heartbeat
+ * sweep hands them back. Within 15 s of the database's return every one is finished, each charged exactly once.
+ * Runs on a PostgreSQL cluster of its own, stopped and started by the test.
+ */
+const BEFORE = '2027-01-14T10:00:00.000Z';
+const T0 = '2027-01-15T10:00:00.000Z';
+const CUSTOMERS = 40;
+const OUTAGE_MS = 20_000;
+const RECOVERY_LIMIT_MS = 15_000;
+
+describe('charges in flight survive a 20 s database outage', () => {
+  let pg: ThrowawayPostgres;
+  let sandboxHandle: SandboxHandle;
+  let sandbox: BillingSandbox;
+  let setup: Engine;
+  const daemons: DaemonProcess[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'billing-outage-'));
+
+  beforeAll(async () => {
+    pg = await startThrowawayPostgres();
+    await runMigrations(pg.url);
+    sandboxHandle = await startBillingSandbox();
+    sandbox = new BillingSandbox(sandboxHandle.url);
+    setup = await startEngine(pg.url, sandboxHandle.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
+    await setup?.close().catch(() => undefined);
+    await sandboxHandle?.close();
+    pg?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const query = async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    const db = new Client({ connectionString: pg.url });
+    await db.connect();
+    try {
+      return (await db.query<T>(sql, params)).rows;
+    } finally {
+      await db.end();
+    }
+  };
+
+  it('finishes every in-flight charge within 15 s of the database coming back, exactly once each', async () => {
+    await setClock(setup, BEFORE);
+    const plan = await createPlan(setup);
+    const customerIds = await createReadyCustomers(setup, sandbox, CUSTOMERS);
+    const subscriptionIds = await subscribeAll(setup, customerIds, plan.id, T0);
+    // A slow provider, so that calls are in flight when the database goes away.
+    await sandbox.fault({ operation: 'createPayment' as ProviderFaultOperation, kind: 'latency', latencyMs: 1_000 });
+
+    const env = (name: string) => ({
+      DATABASE_URL: pg.url,
+      PROVIDER_URL: sandboxHandle.url,
+      PROVIDER_API_KEY: SANDBOX_API_KEY,
+      PROVIDER_SHOP_ID: SANDBOX_SHOP_ID,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      TEST_CLOCK: 'true',
+      SCHEDULER_ENABLED: 'true',
+      BILLING_INTERVAL_MS: '500',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(dataDir, name),
+    });
+    daemons.push(...(await Promise.all([startDaemon(env('a')), startDaemon(env('b'))])));
+    await Promise.all(daemons.map((d) => waitForStatus(`${d.baseUrl}/health/ready`, 200, 90_000)));
+
+    await setClock(setup, T0);
+    await waitUntil(
+      async () => ((await query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'processing' AND lease_owner IS NOT NULL`))[0].n > 0 ? true : undefined),
+      30_000,
+      'charges in flight',
+      20,
+    );
+    const inFlight = (await query<{ id: string }>(`SELECT id FROM charges WHERE status <> 'succeeded'`)).map((r) => r.id);
+    pg.stop();
+    await new Promise((r) => setTimeout(r, OUTAGE_MS));
+    pg.start();
+    const back = Date.now();
+
+    await waitUntil(
+      async () => {
+        const rows = await query<{ open: number; made: number }>(
+          `SELECT count(*) FILTER (WHERE status <> 'succeeded')::int AS open, count(*)::int AS made FROM charges WHERE id = ANY($1::uuid[])`,
+          [inFlight],
+        ).catch(() => [{ open: -1, made: 0 }]);
+        return rows[0].open === 0 && rows[0].made === inFlight.length ? true : undefined;
+      },
+      60_000,
+      'the in-flight charges finished',
+      200,
+    );
+    const recoveryMs = Date.now() - back;
+    console.log(`database outage: ${inFlight.length} charges open when the database stopped for ${OUTAGE_MS / 1000} s, all finished ${recoveryMs} ms after it came back`);
+    expect(recoveryMs).toBeLessThan(RECOVERY_LIMIT_MS);
+
+    await waitUntil(
+      async () => ((await query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'succeeded'`))[0].n === CUSTOMERS ? true : undefined),
+      60_000,
+      'every charge succeeded',
+      200,
+    );
+    await assertExactlyOnce(setup, sandbox, {
+      subscriptions: subscriptionIds.map((id) => ({ id, periodStarts: monthlyPeriodStarts(T0, T0) })),
+      amount: plan.amount,
+      currency: plan.currency,
+    });
+    for (const d of daemons) expect(await (await fetch(`${d.baseUrl}/health/ready`)).status).toBe(200);
+  }, 240_000);
+});
