@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from './src/database/data-source-options';
 
@@ -12,4 +13,5 @@ if (!url) {
   );
 }
 
-export default new DataSource(buildDataSourceOptions(url));
+// The CLI has no Nest modules to collect entities from, so it finds them by their file names.
+export default new DataSource(buildDataSourceOptions(url, { entities: [join(__dirname, 'src', '**', '*.entity.ts')] }));

@@ -1,5 +1,4 @@
 import { DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -9,6 +8,8 @@ export interface DataSourceTuning {
   /** Apply pending migrations when the DataSource initializes. */
   migrationsRun?: boolean;
   applicationName?: string;
+  /** Entities, for a DataSource built outside Nest (the migration CLI); the app's modules register their own. */
+  entities?: DataSourceOptions['entities'];
 }
 
 /** The one definition of the database connection, shared by the daemon, the tests and the migration CLI. */
@@ -16,7 +17,7 @@ export function buildDataSourceOptions(url: string, tuning: DataSourceTuning = {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: tuning.entities ?? [],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsRun: tuning.migrationsRun ?? false,

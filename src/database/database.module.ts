@@ -16,6 +16,8 @@ export class DatabaseModule {
       imports: [
         TypeOrmModule.forRoot({
           ...buildDataSourceOptions(options.url, { poolSize: options.poolSize }),
+          // Each domain module registers its own entities (TypeOrmModule.forFeature); none is listed centrally.
+          autoLoadEntities: true,
           // Fail fast at boot instead of retrying for minutes against a wrong URL.
           retryAttempts: 2,
           retryDelay: 1000,

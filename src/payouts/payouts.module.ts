@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { GatewayModule } from '../gateway/gateway.module';
+import { PayoutBatch } from './payout-batch.entity';
+import { PayoutDestination } from './payout-destination.entity';
+import { PayoutSetup } from './payout-setup.entity';
+import { Payout } from './payout.entity';
 import { PayoutBatchesController } from './payout-batches.controller';
 import { PayoutDestinationsController } from './payout-destinations.controller';
 import { PayoutDestinationsService } from './payout-destinations.service';
@@ -14,7 +19,7 @@ import { PayoutsService } from './payouts.service';
 
 /** Card payouts from the corporate wallet: setup, destinations, single and mass payouts, and their processor. */
 @Module({
-  imports: [GatewayModule],
+  imports: [TypeOrmModule.forFeature([PayoutSetup, PayoutDestination, PayoutBatch, Payout]), GatewayModule],
   // Order matters: PayoutsController's `:id` route comes last so it does not catch /setup, /destinations, /batches.
   controllers: [PayoutSetupController, PayoutDestinationsController, PayoutBatchesController, PayoutsController],
   providers: [
