@@ -1,7 +1,5 @@
 import { BadGatewayException, BadRequestException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SystemClock } from '../common/clock/system-clock';
 import type { Destination, DestinationParams } from '../gateway/provider-api.types';
@@ -10,9 +8,11 @@ import { WalletGateway } from '../gateway/wallet.gateway';
 import { isExpired } from './card-checks';
 import { CreatePayoutDestinationDto } from './create-payout-destination.dto';
 import { PayoutDestination } from './payout-destination.entity';
+import { PayoutDestinationsRepository } from './payout-destinations.repository';
 import { PayoutSetupService } from './payout-setup.service';
 import { PayoutTuning } from './payout-tuning';
 import { httpErrorFromProvider } from './provider-http-error';
+import { PayoutsRepository } from './payouts.repository';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
@@ -44,7 +44,8 @@ export class PayoutDestinationsService {
   private readonly queue: LeasedQueue<PayoutDestination>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly destinations: PayoutDestinationsRepository,
+    private readonly payouts: PayoutsRepository,
     // Payouts have no business calendar: they run on real time, whatever the test clock says.
     private readonly clock: SystemClock,
     private readonly wallets: WalletGateway,
@@ -54,17 +55,11 @@ export class PayoutDestinationsService {
     workMetrics: WorkMetricsService,
     private readonly shutdown: ShutdownSignal,
   ) {
-    this.queue = new LeasedQueue(dataSource, registry, workMetrics, {
-      name: 'destinations',
-      entity: PayoutDestination,
-      dueColumn: 'next_sync_at',
-      dueClock: 'real',
-      hasNotBefore: false,
-    });
+    this.queue = destinations.leasedQueue(registry, workMetrics);
   }
 
   async get(id: string): Promise<PayoutDestination> {
-    const destination = await this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
+    const destination = await this.destinations.findById(id);
     if (!destination) throw new NotFoundException(`Payout destination ${id} not found`);
     return destination;
   }
@@ -103,9 +98,8 @@ export class PayoutDestinationsService {
     }
 
     // The intent is written before the create, so a destination the provider may hold is never unaccounted for.
-    const repository = this.dataSource.getRepository(PayoutDestination);
     const id = randomUUID();
-    await repository.insert({
+    await this.destinations.insert({
       id,
       externalId: `d${id.replace(/-/g, '')}`,
       identityId: setup.identityId,
@@ -129,10 +123,10 @@ export class PayoutDestinationsService {
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       if (error.isDefinitelyNotApplied) {
-        await repository.delete({ id });
+        await this.destinations.delete(id);
       } else {
         // The token is gone with this request, so the create cannot be resumed later: keep the row as a record.
-        await repository.update({ id }, { status: 'failed' });
+        await this.destinations.update(id, { status: 'failed' });
         this.logger.warn(`Destination ${id}: the create's outcome stayed unknown (${error.message}); send the card again for a new destination`);
         // Harmless if it was made after all: a destination moves no money, and this one is never used.
         throw new BadGatewayException('The provider did not confirm the destination; send the request again to create it.');
@@ -141,18 +135,15 @@ export class PayoutDestinationsService {
     }
 
     const now = this.clock.now();
-    await repository.update(
-      { id },
-      {
-        providerDestinationId: created.id,
-        status: created.status,
-        bin: card.bin ?? created.resource?.bin ?? null,
-        lastDigits: card.lastDigits ?? created.resource?.lastDigits ?? null,
-        paymentSystem: card.paymentSystem ?? created.resource?.paymentSystem ?? null,
-        nextSyncAt: created.status === 'Authorized' ? null : new Date(now.getTime() + this.tuning.destinationPollMs),
-        authorizedAt: created.status === 'Authorized' ? now : null,
-      },
-    );
+    await this.destinations.update(id, {
+      providerDestinationId: created.id,
+      status: created.status,
+      bin: card.bin ?? created.resource?.bin ?? null,
+      lastDigits: card.lastDigits ?? created.resource?.lastDigits ?? null,
+      paymentSystem: card.paymentSystem ?? created.resource?.paymentSystem ?? null,
+      nextSyncAt: created.status === 'Authorized' ? null : new Date(now.getTime() + this.tuning.destinationPollMs),
+      authorizedAt: created.status === 'Authorized' ? now : null,
+    });
     this.logger.log(`Destination ${id} created at the provider as ${created.id} (${created.status})`);
     return this.get(id);
   }
@@ -164,7 +155,7 @@ export class PayoutDestinationsService {
   async current(id: string): Promise<PayoutDestination | null> {
     const cached = this.authorized.get(id);
     if (cached && cached.until > performance.now()) return cached.destination;
-    const destination = await this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
+    const destination = await this.destinations.findById(id);
     if (destination?.status === 'Authorized') this.authorized.set(id, { destination, until: performance.now() + AUTHORIZED_CACHE_MS });
     if (!destination || destination.status !== 'Unauthorized') return destination;
     if (destination.nextSyncAt !== null && destination.nextSyncAt > this.clock.now()) return destination;
@@ -174,7 +165,7 @@ export class PayoutDestinationsService {
   /** A withdrawal was refused because the destination is not authorized (any more): follow it again from now. */
   async markUnauthorized(id: string): Promise<void> {
     this.authorized.delete(id);
-    await this.dataSource.getRepository(PayoutDestination).update({ id }, { status: 'Unauthorized', nextSyncAt: this.clock.now(), authorizedAt: null });
+    await this.destinations.update(id, { status: 'Unauthorized', nextSyncAt: this.clock.now(), authorizedAt: null });
   }
 
   /** Reads every Unauthorized destination that is due; returns how many were read. Read failures are retried later. */
@@ -193,10 +184,10 @@ export class PayoutDestinationsService {
           this.logger.warn(`Destination ${destination.id}: reading it at the provider failed (${error instanceof Error ? error.message : String(error)}); trying again later`);
         }
         // Nothing to follow any more, or a failed read: next look after the poll interval, claim handed back.
-        await this.dataSource.getRepository(PayoutDestination).update(
-          { id: destination.id },
-          { nextSyncAt: destination.status === 'Unauthorized' ? new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) : null, leaseOwner: null },
-        );
+        await this.destinations.update(destination.id, {
+          nextSyncAt: destination.status === 'Unauthorized' ? new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) : null,
+          leaseOwner: null,
+        });
       },
       { concurrency: FOLLOW_CONCURRENCY, batchSize: FOLLOW_BATCH, stopping: () => this.shutdown.isShuttingDown },
     );
@@ -235,18 +226,14 @@ export class PayoutDestinationsService {
     if (destination.providerDestinationId === null) return destination;
     const remote = await this.wallets.getDestination(destination.providerDestinationId);
     const now = this.clock.now();
-    const repository = this.dataSource.getRepository(PayoutDestination);
     if (remote.status === 'Authorized') {
-      await repository.update({ id: destination.id, status: 'Unauthorized' }, { status: 'Authorized', nextSyncAt: null, authorizedAt: now, leaseOwner: null });
-      await this.dataSource.query(
-        `UPDATE payouts SET next_attempt_at = $2, updated_at = now() WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,
-        [destination.id, now],
-      );
+      await this.destinations.updateWhileUnauthorized(destination.id, { status: 'Authorized', nextSyncAt: null, authorizedAt: now, leaseOwner: null });
+      await this.payouts.makeDueForDestination(destination.id, now);
       this.logger.log(`Destination ${destination.id} is Authorized`);
       return { ...destination, status: 'Authorized', nextSyncAt: null, authorizedAt: now };
     }
     const nextSyncAt = new Date(now.getTime() + this.tuning.destinationPollMs);
-    await repository.update({ id: destination.id, status: 'Unauthorized' }, { nextSyncAt, leaseOwner: null });
+    await this.destinations.updateWhileUnauthorized(destination.id, { nextSyncAt, leaseOwner: null });
     return { ...destination, nextSyncAt };
   }
 }

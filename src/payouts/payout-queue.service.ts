@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
 import { Payout } from './payout.entity';
+import { PayoutsRepository } from './payouts.repository';
 
 /** A payout this process holds: every write must quote the fence it was claimed with. */
 export interface ClaimedPayout {
@@ -24,17 +23,11 @@ export class PayoutQueueService {
   private readonly queue: LeasedQueue<Payout>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payouts: PayoutsRepository,
     registry: WorkerRegistryService,
     metrics: WorkMetricsService,
   ) {
-    this.queue = new LeasedQueue(dataSource, registry, metrics, {
-      name: 'payouts',
-      entity: Payout,
-      dueColumn: 'next_attempt_at',
-      dueClock: 'business',
-      hasNotBefore: true,
-    });
+    this.queue = payouts.leasedQueue(registry, metrics);
   }
 
   /** Claims up to `limit` payouts due at `now`, oldest due first. */
@@ -42,12 +35,13 @@ export class PayoutQueueService {
     return (await this.queue.claim(limit, { dueAt: now })).map((c) => ({ payout: c.row, fence: c.fence }));
   }
 
-  /** Writes `changes` only while this process still holds the payout; throws LeaseLostError otherwise. */
+  /**
+   * Writes `changes` only while this process still holds the payout; throws LeaseLostError otherwise. The module's
+   * one way to write a claimed payout.
+   */
   async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false): Promise<void> {
-    const result = await this.dataSource
-      .getRepository(Payout)
-      .update({ id: claim.payout.id, fence: claim.fence }, release ? { ...changes, leaseOwner: null } : changes);
-    if (!result.affected) {
+    const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...changes, leaseOwner: null } : changes);
+    if (!written) {
       this.queue.leaseLost();
       throw new LeaseLostError('payout', claim.payout.id);
     }

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PayoutBatch } from './payout-batch.entity';
+
+/** Owner of the `payout_batches` table. */
+@Injectable()
+export class PayoutBatchesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(batch: Pick<PayoutBatch, 'id' | 'total'>, em: EntityManager = this.dataSource.manager): Promise<void> {
+    const repository = em.getRepository(PayoutBatch);
+    await repository.insert(repository.create(batch));
+  }
+
+  findById(id: string, em: EntityManager = this.dataSource.manager): Promise<PayoutBatch | null> {
+    return em.getRepository(PayoutBatch).findOneBy({ id });
+  }
+
+  /** The stored batch, with the values the database filled in (created_at). */
+  getById(id: string, em: EntityManager = this.dataSource.manager): Promise<PayoutBatch> {
+    return em.getRepository(PayoutBatch).findOneByOrFail({ id });
+  }
+}
