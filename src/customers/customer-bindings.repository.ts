@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Page, paginate } from '../common/http/pagination';
+import { CustomerBinding } from './customer-binding.entity';
+import type { BindingObservation, BindingPatch, ObservedBindingValues } from './customer-event-fold';
+import type { CardSummary } from './sync-schedule';
+
+/** Statuses of a binding whose outcome is not known yet. */
+const OPEN_STATUSES = ['pending', 'unknown'];
+
+/**
+ * Every statement on the `customer_bindings` table. Methods that take an EntityManager run inside the caller's
+ * transaction (the customer row is locked first there, so writers never wait on each other in opposite order).
+ */
+@Injectable()
+export class CustomerBindingsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  page(customerId: string, options: { limit?: number; cursor?: string }): Promise<Page<CustomerBinding>> {
+    const query = this.dataSource.getRepository(CustomerBinding).createQueryBuilder('binding').where('binding.customerId = :customerId', { customerId });
+    return paginate(query, options);
+  }
+
+  /** The provider id of the customer's most recently updated succeeded binding. */
+  async findNewestSucceededProviderId(customerId: string): Promise<string | undefined> {
+    const row = await this.dataSource.getRepository(CustomerBinding).findOne({
+      where: { customerId, status: 'succeeded' },
+      order: { updatedAt: 'DESC', createdAt: 'DESC' },
+    });
+    return row?.providerBindingId ?? undefined;
+  }
+
+  /** The intent of a binding we are about to start at the provider: a pending row with its externalId. */
+  async insertIntent(intent: { id: string; customerId: string; externalId: string }, em: EntityManager): Promise<void> {
+    await em.getRepository(CustomerBinding).insert({ ...intent, status: 'pending' });
+  }
+
+  /** Removes an intent the provider never saw (nothing exists there); a row it already answered stays. */
+  async deleteUnstartedIntent(id: string, em: EntityManager): Promise<void> {
+    await em.query(`DELETE FROM customer_bindings WHERE id = $1 AND provider_binding_id IS NULL`, [id]);
+  }
+
+  /** The create call's answer was lost: a still-pending row becomes `unknown`. */
+  async markOutcomeUnknown(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE customer_bindings SET status = 'unknown', updated_at = now() WHERE id = $1 AND status = 'pending'`, [id]);
+  }
+
+  /** Records the provider's answer to create-binding; only a row still in progress takes it. */
+  async recordCreateAnswer(id: string, answer: BindingPatch): Promise<void> {
+    await this.dataSource
+      .getRepository(CustomerBinding)
+      .createQueryBuilder()
+      .update()
+      .set(answer)
+      .where('id = :id AND status IN (:...open)', { id, open: OPEN_STATUSES })
+      .execute();
+  }
+
+  /** The local row of an observed binding: by provider id, else (an API binding) by the externalID we sent. */
+  async findObserved(customerId: string, observation: BindingObservation, em: EntityManager): Promise<CustomerBinding | null> {
+    const repo = em.getRepository(CustomerBinding);
+    const row = await repo.findOne({ where: { providerBindingId: observation.providerBindingId } });
+    if (row || observation.externalId === undefined) return row;
+    return repo.findOne({ where: { externalId: observation.externalId, customerId } });
+  }
+
+  /** Inserts the row of an observed binding unless one with its provider id exists; returns the row that holds it. */
+  async insertObserved(values: ObservedBindingValues, em: EntityManager): Promise<CustomerBinding | null> {
+    const repo = em.getRepository(CustomerBinding);
+    await repo.createQueryBuilder().insert().values(values).orIgnore().execute();
+    return repo.findOne({ where: { providerBindingId: values.providerBindingId } });
+  }
+
+  async update(id: string, patch: BindingPatch, em: EntityManager): Promise<void> {
+    await em.getRepository(CustomerBinding).update(id, patch);
+  }
+
+  /** Stores the card details of the binding that became the active card. */
+  async recordCard(providerBindingId: string, card: CardSummary, em: EntityManager): Promise<void> {
+    await em
+      .getRepository(CustomerBinding)
+      .update({ providerBindingId }, { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem });
+  }
+
+  /** Fails the customer's intents the provider never saw that are older than `olderThanMs` (database time). */
+  async failUnstarted(customerId: string, errorCode: string, olderThanMs: number, em: EntityManager): Promise<void> {
+    await em.query(
+      `UPDATE customer_bindings SET status = 'failed', error_code = $2, updated_at = now()
+       WHERE customer_id = $1 AND provider_binding_id IS NULL AND status IN ('pending', 'unknown')
+         AND created_at < now() - $3::float8 * interval '1 millisecond'`,
+      [customerId, errorCode, olderThanMs],
+    );
+  }
+
+  /** Database now and when the customer's newest binding still in progress was created (null: none). */
+  async newestOpenBinding(customerId: string, em: EntityManager): Promise<{ dbNow: Date; newestCreatedAt: Date | null }> {
+    const [row] = await em.query<{ db_now: Date; newest: Date | null }[]>(
+      `SELECT now() AS db_now, max(created_at) AS newest FROM customer_bindings WHERE customer_id = $1 AND status IN ('pending', 'unknown')`,
+      [customerId],
+    );
+    return { dbNow: row.db_now, newestCreatedAt: row.newest };
+  }
+}
