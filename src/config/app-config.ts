@@ -4,6 +4,11 @@ export class AppConfig {
   readonly adminToken: string;
   /** True when ADMIN_TOKEN was not set and a random one was made for this run. */
   readonly adminTokenGenerated: boolean;
+  /**
+   * What the key that encrypts stored secrets (webhook signing secrets) is derived from: SECRETS_KEY, else
+   * ADMIN_TOKEN; undefined when neither is set (a key kept in DATA_DIR is used then).
+   */
+  readonly secretsKey: string | undefined;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   /** Unset: the built-in sandbox is started in-process and the gateway points at it. */

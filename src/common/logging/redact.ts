@@ -17,6 +17,9 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
 /** Bearer and Basic credentials inside free text (error messages, URLs). */
 const CREDENTIAL = /(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]+/gi;
 
+/** Standard Webhooks signing secrets, wherever they turn up in text. */
+const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9+/=_-]+/g;
+
 /** Passwords inside connection URLs (postgres://user:secret@host). */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
 
@@ -57,7 +60,8 @@ export function redactText(text: string): string {
     .replace(PAN_LIKE, (run) => (looksLikeCard(run.replace(/[ -]/g, '')) ? REDACTED : run))
     .replace(/\uE000(\d+)\uE000/g, (_, i: string) => uuids[Number(i)])
     .replace(CREDENTIAL, `$1${REDACTED}`)
-    .replace(URL_PASSWORD, `$1${REDACTED}@`);
+    .replace(URL_PASSWORD, `$1${REDACTED}@`)
+    .replace(WEBHOOK_SECRET, REDACTED);
 }
 
 /** A deep copy of `value` with secret keys removed and card numbers masked in every string. */

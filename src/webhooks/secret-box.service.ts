@@ -1,0 +1,72 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppConfig } from '../config/app-config';
+
+const VERSION = 'v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** Fixed HKDF context: a key derived for these secrets is good for nothing else. */
+const HKDF_INFO = 'recurring-billing-daemon/stored-secrets/v1';
+const KEY_FILE = 'secrets.key';
+
+/** Thrown when a stored secret cannot be opened: the key changed (SECRETS_KEY or ADMIN_TOKEN) or the row was altered. */
+export class SecretUnreadableError extends Error {
+  constructor() {
+    super('A stored secret cannot be decrypted: SECRETS_KEY (or ADMIN_TOKEN, its default) is not the one it was stored with');
+  }
+}
+
+/**
+ * Encrypts secrets the daemon must keep but never store in clear (AES-256-GCM, a fresh IV each time, the owner's
+ * id as associated data so a ciphertext cannot be moved to another row). The key is derived with HKDF-SHA256 from
+ * SECRETS_KEY, which defaults to ADMIN_TOKEN; with neither set (development), from a random key kept in DATA_DIR.
+ */
+@Injectable()
+export class SecretBoxService {
+  private readonly logger = new Logger(SecretBoxService.name);
+  private key: Buffer | undefined;
+
+  constructor(private readonly config: AppConfig) {}
+
+  seal(plaintext: string, ownerId: string): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.keyBytes(), iv);
+    cipher.setAAD(Buffer.from(ownerId));
+    const sealed = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+  }
+
+  /** Throws SecretUnreadableError when the key is not the one the secret was sealed with. */
+  open(sealed: string, ownerId: string): string {
+    const [version, payload] = sealed.split(':');
+    if (version !== VERSION || !payload) throw new SecretUnreadableError();
+    const bytes = Buffer.from(payload, 'base64url');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.keyBytes(), bytes.subarray(0, IV_BYTES));
+      decipher.setAAD(Buffer.from(ownerId));
+      decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+      return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    } catch {
+      throw new SecretUnreadableError();
+    }
+  }
+
+  private keyBytes(): Buffer {
+    this.key ??= Buffer.from(hkdfSync('sha256', this.keyMaterial(), Buffer.alloc(0), HKDF_INFO, 32));
+    return this.key;
+  }
+
+  private keyMaterial(): string {
+    if (this.config.secretsKey) return this.config.secretsKey;
+    // The admin token of this run is made up at start; a key that outlives the run is kept beside the data instead.
+    const file = join(this.config.dataDir, KEY_FILE);
+    if (!existsSync(file)) {
+      mkdirSync(this.config.dataDir, { recursive: true });
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+      this.logger.warn(`Neither SECRETS_KEY nor ADMIN_TOKEN is set: stored secrets are encrypted with a key kept in ${file}`);
+    }
+    return readFileSync(file, 'utf8').trim();
+  }
+}

@@ -1,0 +1,48 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * One HTTP attempt of a delivery, as the merchant sees it in GET /webhook-endpoints/:id/deliveries. The response
+ * body is never kept: at most a short excerpt in `error` for a non-2xx answer.
+ */
+@Entity('webhook_attempts')
+@Index('webhook_attempts_endpoint_idx', ['endpointId', 'createdAt', 'id'])
+@Index('webhook_attempts_created_idx', ['createdAt'])
+export class WebhookAttempt {
+  /** Time-ordered (UUID v7), so attempts within one millisecond list in the order they were made. */
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ type: 'uuid' })
+  deliveryId: string;
+
+  @Column({ type: 'uuid' })
+  endpointId: string;
+
+  @Column({ type: 'uuid' })
+  eventId: string;
+
+  /** 1 for the first attempt of the delivery. */
+  @Column({ type: 'int' })
+  number: number;
+
+  @Column({ type: 'varchar', length: 12 })
+  status: 'succeeded' | 'failed';
+
+  /** The HTTP status answered; null when none came (timeout, connection refused). */
+  @Column({ type: 'int', nullable: true })
+  responseStatus: number | null;
+
+  @Column({ type: 'int' })
+  durationMs: number;
+
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  error: string | null;
+
+  /** When the delivery tries again after this attempt; null when it does not (success, or given up). */
+  @Column({ type: 'timestamptz', nullable: true })
+  nextAttemptAt: Date | null;
+
+  /** Real time the request was sent. */
+  @Column({ type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+}
