@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CustomersModule } from '../customers/customers.module';
+import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { PlansModule } from '../plans/plans.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
@@ -21,7 +22,7 @@ import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule],
+  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, EventsModule],
   controllers: [BillingController, ChargesController],
   providers: [
     ChargesRepository,

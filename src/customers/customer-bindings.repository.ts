@@ -46,15 +46,16 @@ export class CustomerBindingsRepository {
     await this.dataSource.query(`UPDATE customer_bindings SET status = 'unknown', updated_at = now() WHERE id = $1 AND status = 'pending'`, [id]);
   }
 
-  /** Records the provider's answer to create-binding; only a row still in progress takes it. */
-  async recordCreateAnswer(id: string, answer: BindingPatch): Promise<void> {
-    await this.dataSource
+  /** Records the provider's answer to create-binding; only a row still in progress takes it. Answers whether it did. */
+  async recordCreateAnswer(id: string, answer: BindingPatch, em: EntityManager): Promise<boolean> {
+    const result = await em
       .getRepository(CustomerBinding)
       .createQueryBuilder()
       .update()
       .set(answer)
       .where('id = :id AND status IN (:...open)', { id, open: OPEN_STATUSES })
       .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   /** The local row of an observed binding: by provider id, else (an API binding) by the externalID we sent. */
@@ -83,14 +84,16 @@ export class CustomerBindingsRepository {
       .update({ providerBindingId }, { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem });
   }
 
-  /** Fails the customer's intents the provider never saw that are older than `olderThanMs` (database time). */
-  async failUnstarted(customerId: string, errorCode: string, olderThanMs: number, em: EntityManager): Promise<void> {
-    await em.query(
+  /** Fails the customer's intents the provider never saw that are older than `olderThanMs` (database time); answers their ids. */
+  async failUnstarted(customerId: string, errorCode: string, olderThanMs: number, em: EntityManager): Promise<string[]> {
+    const [rows] = (await em.query(
       `UPDATE customer_bindings SET status = 'failed', error_code = $2, updated_at = now()
        WHERE customer_id = $1 AND provider_binding_id IS NULL AND status IN ('pending', 'unknown')
-         AND created_at < now() - $3::float8 * interval '1 millisecond'`,
+         AND created_at < now() - $3::float8 * interval '1 millisecond'
+       RETURNING id`,
       [customerId, errorCode, olderThanMs],
-    );
+    )) as [{ id: string }[], number];
+    return rows.map((r) => r.id);
   }
 
   /** Database now and when the customer's newest binding still in progress was created (null: none). */

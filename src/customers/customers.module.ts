@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
+import { CustomerAnnouncerService } from './customer-announcer.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { CustomerProviderReaderService } from './customer-provider-reader.service';
 import { CustomerSyncWriterService } from './customer-sync-writer.service';
@@ -13,11 +15,12 @@ import { CustomersService } from './customers.service';
 
 /** Customers, card bindings and the follower that keeps them in step with the provider. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule],
+  imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule, EventsModule],
   controllers: [CustomersController],
   providers: [
     CustomersRepository,
     CustomerBindingsRepository,
+    CustomerAnnouncerService,
     CustomerProviderReaderService,
     CustomerSyncWriterService,
     CustomersService,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { LeasedQueue } from '../work/leased-queue';
@@ -36,11 +37,11 @@ export class PayoutQueueService {
   }
 
   /**
-   * Writes `changes` only while this process still holds the payout; throws LeaseLostError otherwise. The module's
-   * one way to write a claimed payout.
+   * Writes `changes` only while this process still holds the payout (in `em`'s transaction when given); throws
+   * LeaseLostError otherwise. The module's one way to write a claimed payout.
    */
-  async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false): Promise<void> {
-    const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...changes, leaseOwner: null } : changes);
+  async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false, em?: EntityManager): Promise<void> {
+    const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...changes, leaseOwner: null } : changes, em);
     if (!written) {
       this.queue.leaseLost();
       throw new LeaseLostError('payout', claim.payout.id);

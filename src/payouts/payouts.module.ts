@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { PayoutBatch } from './payout-batch.entity';
 import { PayoutDestination } from './payout-destination.entity';
@@ -23,7 +24,7 @@ import { PayoutsService } from './payouts.service';
 
 /** Card payouts from the corporate wallet: setup, destinations, single and mass payouts, and their processor. */
 @Module({
-  imports: [TypeOrmModule.forFeature([PayoutSetup, PayoutDestination, PayoutBatch, Payout]), GatewayModule],
+  imports: [TypeOrmModule.forFeature([PayoutSetup, PayoutDestination, PayoutBatch, Payout]), GatewayModule, EventsModule],
   // Order matters: PayoutsController's `:id` route comes last so it does not catch /setup, /destinations, /batches.
   controllers: [PayoutSetupController, PayoutDestinationsController, PayoutBatchesController, PayoutsController],
   providers: [

@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import type { SqlPart } from '../events/events.service';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
 
@@ -30,14 +31,19 @@ export interface AuditEvent {
   data?: Record<string, unknown>;
 }
 
-/** Appends several audit events in one statement, in the given order, in the caller's transaction. */
-export async function recordSubscriptionEvents(em: EntityManager, events: AuditEvent[], occurredAt: Date): Promise<void> {
-  if (events.length === 0) return;
+/**
+ * Appends several audit events in one statement, in the given order, in the caller's transaction; `also` adds CTEs
+ * (with parameters numbered from the number it is given) to that same statement, e.g. the merchant events.
+ */
+export async function recordSubscriptionEvents(em: EntityManager, events: AuditEvent[], occurredAt: Date, also?: (firstParam: number) => SqlPart): Promise<void> {
+  const extra = also?.(7);
+  if (events.length === 0 && !extra) return;
   await em.query(
-    `INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at)
+    `WITH subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at)
      SELECT e.subscription_id, e.type, e.from_status, e.to_status, e.data, $6
        FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[]) WITH ORDINALITY AS e(subscription_id, type, from_status, to_status, data, n)
-      ORDER BY e.n`,
+      ORDER BY e.n)${extra ? `,\n${extra.ctes}` : ''}
+     SELECT 1`,
     [
       events.map((e) => e.subscriptionId),
       events.map((e) => e.type),
@@ -45,6 +51,7 @@ export async function recordSubscriptionEvents(em: EntityManager, events: AuditE
       events.map((e) => e.to ?? null),
       events.map((e) => JSON.stringify(e.data ?? {})),
       occurredAt,
+      ...(extra?.params ?? []),
     ],
   );
 }

@@ -3,9 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { Customer } from '../customers/customer.entity';
+import { EventsService, SqlPart } from '../events/events.service';
 import type { Plan } from '../plans/plan.entity';
 import { firstPeriodIndexAtOrAfter, periodStart } from './billing-calendar';
 import { AuditEvent, recordSubscriptionEvent, recordSubscriptionEvents } from './subscription-audit';
+import { subscriptionChangeEvent, SubscriptionView } from './subscription-change-event';
+import { toSubscriptionResponse } from './subscription-response';
 import { BILLABLE_STATUSES, Subscription, SubscriptionStatus } from './subscription.entity';
 
 /**
@@ -25,7 +28,8 @@ export interface StartedPeriod {
 
 /**
  * The one owner of a subscription's status. Every change (user actions, billing outcomes) goes through here
- * and writes its audit event in the caller's transaction, so a change and its record commit together.
+ * and writes its audit event, and the merchant event a change of status, period or cancel-at-period-end makes, in
+ * the caller's transaction, so a change and its records commit together.
  */
 @Injectable()
 export class SubscriptionLifecycleService {
@@ -34,6 +38,7 @@ export class SubscriptionLifecycleService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly events: EventsService,
   ) {}
 
   onCancel(listener: CancelListener): void {
@@ -53,12 +58,14 @@ export class SubscriptionLifecycleService {
       .setOnLocked('skip_locked')
       .getMany();
     for (const s of rows) {
+      const before = toSubscriptionResponse(s);
       s.status = 'active';
       s.billingAnchor = s.startAt > now ? s.startAt : now;
       s.nextBillingAt = s.billingAnchor;
       s.nextPeriodIndex = 0;
       await em.save(s);
       await recordSubscriptionEvent(em, s, 'activated', now, { from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } });
+      await this.announce(em, before, s);
     }
     return rows.length;
   }
@@ -81,6 +88,7 @@ export class SubscriptionLifecycleService {
 
   /** A subscription set to cancel at its period end reached that end. */
   async endAtPeriodBoundary(em: EntityManager, s: Subscription, now: Date): Promise<void> {
+    const before = toSubscriptionResponse(s);
     const from = s.status;
     s.status = 'canceled';
     s.canceledAt = s.nextBillingAt;
@@ -88,15 +96,18 @@ export class SubscriptionLifecycleService {
     s.cancelAtPeriodEnd = false;
     await em.save(s);
     await recordSubscriptionEvent(em, s, 'canceled', now, { from, to: 'canceled', data: { reason: 'canceled at period end' } });
+    await this.announce(em, before, s);
   }
 
   /**
    * Subscriptions enter their next period (a trial that ended becomes active), a whole batch in two statements:
-   * one update of the subscriptions, one insert of their audit events.
+   * one update of the subscriptions, one insert of their audit events and merchant events (a renewal is a
+   * `subscription.updated`).
    */
   async startPeriods(em: EntityManager, started: { subscription: Subscription; period: StartedPeriod }[], now: Date): Promise<void> {
     if (started.length === 0) return;
     const events: AuditEvent[] = [];
+    const before = started.map((x) => toSubscriptionResponse(x.subscription));
     for (const { subscription: s, period } of started) {
       const from = s.status;
       s.nextPeriodIndex = period.index + 1;
@@ -114,14 +125,18 @@ export class SubscriptionLifecycleService {
       }
     }
     const rows = started.map((x) => x.subscription);
-    await em.query(
+    const [updated] = (await em.query(
       `UPDATE subscriptions s SET next_period_index = u.next_index, current_period_start = u.period_start, current_period_end = u.period_end,
               next_billing_at = u.period_end, status = u.status, updated_at = now()
          FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::varchar[]) AS u(id, next_index, period_start, period_end, status)
-        WHERE s.id = u.id`,
+        WHERE s.id = u.id
+       RETURNING s.id, s.updated_at`,
       [rows.map((s) => s.id), rows.map((s) => s.nextPeriodIndex), rows.map((s) => s.currentPeriodStart), rows.map((s) => s.currentPeriodEnd), rows.map((s) => s.status)],
-    );
-    await recordSubscriptionEvents(em, events, now);
+    )) as [{ id: string; updated_at: Date }[], number];
+    const updatedAt = new Map(updated.map((r) => [r.id, r.updated_at]));
+    for (const s of rows) s.updatedAt = updatedAt.get(s.id) ?? s.updatedAt;
+    const merchant = rows.map((s, i) => subscriptionChangeEvent(before[i], toSubscriptionResponse(s))).filter((e) => e !== null);
+    await recordSubscriptionEvents(em, events, now, merchant.length > 0 ? (first) => this.events.recordSql(merchant, first) : undefined);
   }
 
   /**
@@ -138,12 +153,16 @@ export class SubscriptionLifecycleService {
   }
 
   /**
-   * The audit insert of a paid charge for an active subscription, as SQL over a CTE `source` that yields the
-   * subscription_id: billing settles the charge and records this in one statement on its hot path.
+   * The audit insert of a paid charge for an active subscription (whose status does not change), as a CTE over a
+   * CTE `source` that yields the subscription_id, with the audit data and time as parameters numbered from
+   * `firstParam`: billing settles the charge and records this in one statement on its hot path.
    */
-  chargeSucceededEventSql(source: string, dataParam: string, atParam: string): string {
-    return `INSERT INTO subscription_events (subscription_id, type, data, occurred_at)
-            SELECT subscription_id, 'charge_succeeded', ${dataParam}::jsonb, ${atParam} FROM ${source}`;
+  chargeSucceededAuditSql(source: string, data: Record<string, unknown>, now: Date, firstParam: number): SqlPart {
+    return {
+      ctes: `subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, data, occurred_at)
+             SELECT subscription_id, 'charge_succeeded', $${firstParam}::jsonb, $${firstParam + 1}::timestamptz FROM ${source})`,
+      params: [JSON.stringify(data), now],
+    };
   }
 
   /** A charge was paid: a subscription in trouble (or still trialing) becomes active again. */
@@ -151,6 +170,7 @@ export class SubscriptionLifecycleService {
     const s = await this.lock(em, subscriptionId);
     if (!s) return;
     if (s.status === 'past_due' || s.status === 'trialing' || s.status === 'unpaid') {
+      const before = toSubscriptionResponse(s);
       const from = s.status;
       s.status = 'active';
       if (from === 'unpaid' && s.billingAnchor) {
@@ -161,6 +181,7 @@ export class SubscriptionLifecycleService {
       }
       await em.save(s);
       await recordSubscriptionEvent(em, s, from === 'trialing' ? 'activated' : 'recovered', now, { from, to: 'active', data: { chargeId: data.chargeId } });
+      await this.announce(em, before, s);
     }
     await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data });
   }
@@ -175,10 +196,12 @@ export class SubscriptionLifecycleService {
     const s = await this.lock(em, subscriptionId);
     if (!s) return;
     if (s.status === 'active' || s.status === 'trialing') {
+      const before = toSubscriptionResponse(s);
       const from = s.status;
       s.status = 'past_due';
       await em.save(s);
       await recordSubscriptionEvent(em, s, 'past_due', now, { from, to: 'past_due', data: { chargeId: data.chargeId } });
+      await this.announce(em, before, s);
     }
     await recordSubscriptionEvent(em, s, 'charge_declined', now, { data });
   }
@@ -187,6 +210,7 @@ export class SubscriptionLifecycleService {
   async dunningExhausted(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string; finalAction: 'cancel' | 'unpaid' }, now: Date): Promise<void> {
     const s = await this.lock(em, subscriptionId);
     if (!s || s.status === 'canceled') return;
+    const before = toSubscriptionResponse(s);
     await recordSubscriptionEvent(em, s, 'dunning_exhausted', now, { data });
     if (data.finalAction === 'cancel') {
       await this.cancelNow(em, s, now, 'canceled_unpaid', data.chargeId);
@@ -197,6 +221,7 @@ export class SubscriptionLifecycleService {
       await recordSubscriptionEvent(em, s, 'unpaid', now, { from, to: 'unpaid' });
     }
     await em.save(s);
+    await this.announce(em, before, s);
   }
 
   /** The provider refused a charge itself: recorded for an operator; the status stays (the payer did nothing wrong). */
@@ -254,6 +279,7 @@ export class SubscriptionLifecycleService {
   /** A new subscription's first audit event, in the transaction that creates it. */
   async created(em: EntityManager, s: Subscription, status: SubscriptionStatus, data: Record<string, unknown>, now: Date): Promise<void> {
     await recordSubscriptionEvent(em, s, 'created', now, { to: status, data });
+    await this.announce(em, null, s);
   }
 
   private async cancelNow(em: EntityManager, s: Subscription, now: Date, type: string, keepChargeId?: string): Promise<void> {
@@ -266,6 +292,12 @@ export class SubscriptionLifecycleService {
     await recordSubscriptionEvent(em, s, type, now, { from, to: 'canceled' });
   }
 
+  /** The merchant event of the change from `before` to `s` (as saved, so its updatedAt is what GET shows), if any. */
+  private async announce(em: EntityManager, before: SubscriptionView | null, s: Subscription): Promise<void> {
+    const event = subscriptionChangeEvent(before, toSubscriptionResponse(s));
+    if (event) await this.events.record(em, event);
+  }
+
   private lock(em: EntityManager, id: string): Promise<Subscription | null> {
     return em.getRepository(Subscription).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
@@ -276,8 +308,10 @@ export class SubscriptionLifecycleService {
     return this.dataSource.transaction(async (em) => {
       const s = await this.lock(em, id);
       if (!s) throw new NotFoundException(`No subscription ${id}`);
+      const before = toSubscriptionResponse(s);
       await apply(em, s, now);
       await em.save(s);
+      await this.announce(em, before, s);
       return s;
     });
   }
