@@ -35,6 +35,8 @@ export async function startTestApp(
     payoutTuning?: Partial<PayoutTuning>;
     extraImports?: AppModuleOptions['extraImports'];
     workTuning?: AppModuleOptions['workTuning'];
+    /** Merchant webhook timings (a shortened retry schedule). */
+    webhookTuning?: AppModuleOptions['webhookTuning'];
     /** Another database than the run's shared one (a test's own throwaway cluster). */
     databaseUrl?: string;
   } = {},
@@ -51,6 +53,7 @@ export async function startTestApp(
     payoutTuning: options.payoutTuning,
     extraImports: options.extraImports,
     workTuning: { ...FAST_WORK_TUNING, ...options.workTuning },
+    webhookTuning: options.webhookTuning,
   });
   await app.init();
   const server = app.getHttpServer();
