@@ -22,6 +22,8 @@ describe('Webhook endpoints through the admin API', () => {
       webhookTuning: FAST_WEBHOOK_TUNING,
       logDestination: new Writable({ write: (chunk: Buffer, _e, done) => (logs.push(chunk.toString()), done()) }),
     });
+    // Without listen() Nest keeps service log lines buffered; the daemon flushes them when it starts listening.
+    t.app.flushLogs();
   });
   afterAll(async () => {
     await t?.close();
