@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/load-config';
-import { SecretBoxService, SecretUnreadableError } from './secret-box.service';
+import { SecretBoxService } from './secret-box.service';
+import { SecretUnreadableError } from './secret-unreadable.error';
 
 const OWNER = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e';
 

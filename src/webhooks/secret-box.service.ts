@@ -3,6 +3,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
+import { SecretUnreadableError } from './secret-unreadable.error';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -10,13 +11,6 @@ const TAG_BYTES = 16;
 /** Fixed HKDF context: a key derived for these secrets is good for nothing else. */
 const HKDF_INFO = 'recurring-billing-daemon/stored-secrets/v1';
 const KEY_FILE = 'secrets.key';
-
-/** Thrown when a stored secret cannot be opened: the key changed (SECRETS_KEY or ADMIN_TOKEN) or the row was altered. */
-export class SecretUnreadableError extends Error {
-  constructor() {
-    super('A stored secret cannot be decrypted: SECRETS_KEY (or ADMIN_TOKEN, its default) is not the one it was stored with');
-  }
-}
 
 /**
  * Encrypts secrets the daemon must keep but never store in clear (AES-256-GCM, a fresh IV each time, the owner's

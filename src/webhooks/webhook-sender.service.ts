@@ -3,7 +3,8 @@ import { Webhook } from 'standardwebhooks';
 import { SystemClock } from '../common/clock/system-clock';
 import { eventBody } from '../events/event-response';
 import type { MerchantEvent } from '../events/event.entity';
-import { SecretBoxService, SecretUnreadableError } from './secret-box.service';
+import { SecretBoxService } from './secret-box.service';
+import { SecretUnreadableError } from './secret-unreadable.error';
 import type { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookHttpClient, WebhookHttpResult } from './webhook-http.client';
 
