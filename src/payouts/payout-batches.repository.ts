@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ListOptions, Page, paginate } from '../common/http/pagination';
 import { PayoutBatch } from './payout-batch.entity';
 
 /** Owner of the `payout_batches` table. */
@@ -11,6 +12,11 @@ export class PayoutBatchesRepository {
   async insert(batch: Pick<PayoutBatch, 'id' | 'total'>, em: EntityManager = this.dataSource.manager): Promise<void> {
     const repository = em.getRepository(PayoutBatch);
     await repository.insert(repository.create(batch));
+  }
+
+  /** A page of batches, newest first. */
+  page(options: ListOptions): Promise<Page<PayoutBatch>> {
+    return paginate(this.dataSource.getRepository(PayoutBatch).createQueryBuilder('batch'), options);
   }
 
   findById(id: string, em: EntityManager = this.dataSource.manager): Promise<PayoutBatch | null> {

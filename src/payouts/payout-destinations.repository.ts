@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
+import { ListOptions, Page, paginate } from '../common/http/pagination';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
@@ -30,6 +31,11 @@ export class PayoutDestinationsRepository {
 
   findById(id: string): Promise<PayoutDestination | null> {
     return this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
+  }
+
+  /** A page of destinations, newest first. */
+  page(options: ListOptions): Promise<Page<PayoutDestination>> {
+    return paginate(this.dataSource.getRepository(PayoutDestination).createQueryBuilder('destination'), options);
   }
 
   /** Status and currency of each destination found among `ids`, keyed by id. */

@@ -2,6 +2,7 @@ import { BadGatewayException, BadRequestException, Injectable, Logger, NotFoundE
 import { randomUUID } from 'node:crypto';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SystemClock } from '../common/clock/system-clock';
+import { ListOptions, Page } from '../common/http/pagination';
 import type { Destination, DestinationParams } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { WalletGateway } from '../gateway/wallet.gateway';
@@ -62,6 +63,10 @@ export class PayoutDestinationsService {
     const destination = await this.destinations.findById(id);
     if (!destination) throw new NotFoundException(`Payout destination ${id} not found`);
     return destination;
+  }
+
+  list(options: ListOptions): Promise<Page<PayoutDestination>> {
+    return this.destinations.page(options);
   }
 
   async create(dto: CreatePayoutDestinationDto): Promise<PayoutDestination> {

@@ -70,6 +70,15 @@ export class PayoutsRepository {
     return this.dataSource.query('SELECT status, count(*)::int AS count FROM payouts WHERE batch_id = $1 GROUP BY status', [batchId]);
   }
 
+  /** How many payouts of each of these batches are in each status (statuses with none are absent). */
+  countByStatusInBatches(batchIds: string[]): Promise<{ batchId: string; status: string; count: number }[]> {
+    if (batchIds.length === 0) return Promise.resolve([]);
+    return this.dataSource.query(
+      'SELECT batch_id AS "batchId", status, count(*)::int AS count FROM payouts WHERE batch_id = ANY($1::uuid[]) GROUP BY batch_id, status',
+      [batchIds],
+    );
+  }
+
   /**
    * Writes `changes` only while the row still carries `fence` (the claim's); false when it does not, i.e. another
    * process took the payout over.

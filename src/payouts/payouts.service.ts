@@ -2,7 +2,7 @@ import { Injectable, NotFoundException, UnprocessableEntityException } from '@ne
 import { randomUUID } from 'node:crypto';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SystemClock } from '../common/clock/system-clock';
-import { Page } from '../common/http/pagination';
+import { ListOptions, Page } from '../common/http/pagination';
 import { CreatePayoutDto } from './create-payout.dto';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
 import { Payout, PAYOUT_STATUSES } from './payout.entity';
@@ -72,12 +72,17 @@ export class PayoutsService {
   async getBatch(id: string): Promise<PayoutBatchWithCounts> {
     const batch = await this.batches.findById(id);
     if (!batch) throw new NotFoundException(`Payout batch ${id} not found`);
-    const rows = await this.payouts.countByStatusInBatch(id);
     const counts = zeroCounts();
-    for (const row of rows) {
-      if ((PAYOUT_STATUSES as readonly string[]).includes(row.status)) counts[row.status as keyof PayoutCounts] = row.count;
-    }
+    for (const row of await this.payouts.countByStatusInBatch(id)) addCount(counts, row);
     return { batch, counts };
+  }
+
+  /** A page of batches, newest first, each with its counts (one grouped count for the whole page). */
+  async listBatches(options: ListOptions): Promise<Page<PayoutBatchWithCounts>> {
+    const page = await this.batches.page(options);
+    const counts = new Map(page.items.map((batch) => [batch.id, zeroCounts()]));
+    for (const row of await this.payouts.countByStatusInBatches([...counts.keys()])) addCount(counts.get(row.batchId) as PayoutCounts, row);
+    return { items: page.items.map((batch) => ({ batch, counts: counts.get(batch.id) as PayoutCounts })), nextCursor: page.nextCursor };
   }
 
   /** Business rules of every item, checked before anything is stored; one refusal lists each bad field. */
@@ -123,6 +128,10 @@ export class PayoutsService {
       };
     });
   }
+}
+
+function addCount(counts: PayoutCounts, row: { status: string; count: number }): void {
+  if ((PAYOUT_STATUSES as readonly string[]).includes(row.status)) counts[row.status as keyof PayoutCounts] = row.count;
 }
 
 function zeroCounts(): PayoutCounts {

@@ -8,6 +8,12 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** What every list takes besides its own filters. */
+export interface ListOptions {
+  limit?: number;
+  cursor?: string;
+}
+
 interface CursorPosition {
   createdAt: Date;
   id: string;
@@ -32,7 +38,7 @@ export function decodeCursor(cursor: string): CursorPosition {
  */
 export async function paginate<E extends ObjectLiteral & { createdAt: Date; id: string }>(
   query: SelectQueryBuilder<E>,
-  options: { limit?: number; cursor?: string },
+  options: ListOptions,
 ): Promise<Page<E>> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   const alias = query.alias;
