@@ -44,6 +44,7 @@ export class ChargesService implements OnModuleInit {
     const qb = this.dataSource.getRepository(Charge).createQueryBuilder('ch');
     if (query.status) qb.andWhere('ch.status = :status', { status: query.status });
     if (query.subscriptionId) qb.andWhere('ch.subscriptionId = :subscriptionId', { subscriptionId: query.subscriptionId });
+    if (query.customerId) qb.andWhere('ch.customerId = :customerId', { customerId: query.customerId });
     const page = await paginate(qb, query);
     const attempts = new Map<string, ChargeAttempt[]>();
     if (page.items.length > 0) {

@@ -1,11 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /** `unknown`: the create call's outcome is not known yet; the follower resolves it from the customer's events. */
 export type BindingStatus = 'pending' | 'succeeded' | 'failed' | 'unknown';
 
 /** One card binding attempt of a customer, started by us (create-binding) or seen in the provider's events. */
 @Entity('customer_bindings')
-@Index('customer_bindings_customer_idx', ['customerId', 'createdAt'])
+@Index('customer_bindings_customer_idx', ['customerId', 'createdAt', 'seq'])
 export class CustomerBinding {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -36,6 +37,11 @@ export class CustomerBinding {
 
   @Column({ type: 'varchar', length: 40, nullable: true })
   cardPaymentSystem: string | null;
+
+  /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
 
   // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })

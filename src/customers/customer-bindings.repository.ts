@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Page, paginate } from '../common/http/pagination';
+import { ListOptions, Page, paginate } from '../common/http/pagination';
 import { CustomerBinding } from './customer-binding.entity';
 import type { BindingObservation, BindingPatch, ObservedBindingValues } from './customer-event-fold';
 import type { CardSummary } from './sync-schedule';
@@ -17,7 +17,7 @@ const OPEN_STATUSES = ['pending', 'unknown'];
 export class CustomerBindingsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  page(customerId: string, options: { limit?: number; cursor?: string }): Promise<Page<CustomerBinding>> {
+  page(customerId: string, options: ListOptions): Promise<Page<CustomerBinding>> {
     const query = this.dataSource.getRepository(CustomerBinding).createQueryBuilder('binding').where('binding.customerId = :customerId', { customerId });
     return paginate(query, options);
   }

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 export type CustomerStatus = 'unready' | 'ready';
@@ -10,7 +10,9 @@ export type CustomerStatus = 'unready' | 'ready';
 // Claims held by a process: the claim looks here first for work a dead process left in flight.
 @Index('customers_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('customers')
-@Index('customers_created_idx', ['createdAt', 'id'])
+// Lists: newest first, optionally by status.
+@Index('customers_created_idx', ['createdAt', 'seq'])
+@Index('customers_status_idx', ['status', 'createdAt', 'seq'])
 @Index('customers_sync_due_idx', ['nextSyncAt'], { where: 'next_sync_at IS NOT NULL' })
 export class Customer {
   @PrimaryGeneratedColumn('uuid')
@@ -66,6 +68,11 @@ export class Customer {
   /** Bumped on every claim, so a follower that lost its claim can tell. */
   @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
   fence: number;
+
+  /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
 
   // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
-import { Page, paginate } from '../common/http/pagination';
+import { ListOptions, Page, paginate } from '../common/http/pagination';
 import { Claim, LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
@@ -100,8 +100,11 @@ export class CustomersRepository {
     return this.dataSource.getRepository(Customer).findOneByOrFail({ providerCustomerId });
   }
 
-  page(options: { limit?: number; cursor?: string }): Promise<Page<Customer>> {
-    return paginate(this.dataSource.getRepository(Customer).createQueryBuilder('customer'), options);
+  /** A page of customers, newest first, only those in `status` when given. */
+  page(options: ListOptions & { status?: CustomerStatus }): Promise<Page<Customer>> {
+    const query = this.dataSource.getRepository(Customer).createQueryBuilder('customer');
+    if (options.status) query.where('customer.status = :status', { status: options.status });
+    return paginate(query, options);
   }
 
   /**

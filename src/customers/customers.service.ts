@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { BadGatewayException, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { Page } from '../common/http/pagination';
+import { ListOptions, Page } from '../common/http/pagination';
 import { AppConfig } from '../config/app-config';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
@@ -10,6 +10,7 @@ import { CustomerSyncService } from './customer-sync.service';
 import { Customer } from './customer.entity';
 import { BindingResponse, CreatedCustomerResponse, CustomerResponse, toBindingResponse, toCustomerResponse } from './customer.response';
 import type { CreateCustomerDto } from './dto/create-customer.dto';
+import type { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import type { StartBindingDto } from './dto/start-binding.dto';
 import { CustomersRepository } from './customers.repository';
 import { httpErrorForProvider } from './provider-failure';
@@ -78,12 +79,12 @@ export class CustomersService {
     return toCustomerResponse(await this.find(id));
   }
 
-  async list(options: { limit?: number; cursor?: string }): Promise<Page<CustomerResponse>> {
-    const page = await this.customers.page(options);
+  async list(query: ListCustomersQueryDto): Promise<Page<CustomerResponse>> {
+    const page = await this.customers.page(query);
     return { items: page.items.map(toCustomerResponse), nextCursor: page.nextCursor };
   }
 
-  async listBindings(customerId: string, options: { limit?: number; cursor?: string }): Promise<Page<BindingResponse>> {
+  async listBindings(customerId: string, options: ListOptions): Promise<Page<BindingResponse>> {
     await this.find(customerId);
     const page = await this.bindings.page(customerId, options);
     return { items: page.items.map(toBindingResponse), nextCursor: page.nextCursor };

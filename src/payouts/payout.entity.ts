@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /**
@@ -17,7 +17,10 @@ export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['pending', 'processing'
 @Index('payouts_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('payouts')
 @Unique('payouts_withdrawal_external_id_uq', ['withdrawalExternalId'])
-@Index('payouts_created_idx', ['createdAt', 'id'])
+// Lists: newest first, optionally by status or batch; (batch, status) counts a batch.
+@Index('payouts_created_idx', ['createdAt', 'seq'])
+@Index('payouts_status_idx', ['status', 'createdAt', 'seq'])
+@Index('payouts_batch_idx', ['batchId', 'createdAt', 'seq'])
 @Index('payouts_batch_status_idx', ['batchId', 'status'])
 // Claims read this partial index only: finished payouts never slow the queue down.
 @Index('payouts_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
@@ -86,6 +89,11 @@ export class Payout {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;
+
+  /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
 
   // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
