@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 export type CustomerStatus = 'unready' | 'ready';
@@ -74,10 +74,18 @@ export class Customer {
   @Generated('increment')
   seq: number;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /**
+   * Business time (the Clock, so the test clock too), set by the service: the API shows it. Millisecond precision:
+   * list cursors carry milliseconds, so rows never fall between pages.
+   */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  /** Business time of the last change the API shows; set by every such write (never bumped by the database). */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   updatedAt: Date;
+
+  /** Real (database) time of the insert: the follower's poll ladder counts the customer's age from here, whatever the test clock says. */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  realCreatedAt: Date;
 }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { BadGatewayException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
 import { ListOptions, Page } from '../common/http/pagination';
 import { AppConfig } from '../config/app-config';
 import { ProcessingGateway } from '../gateway/processing.gateway';
@@ -37,6 +38,7 @@ export class CustomersService {
     private readonly gateway: ProcessingGateway,
     private readonly sync: CustomerSyncService,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -62,6 +64,7 @@ export class CustomersService {
 
     // The follower starts following the new customer at once. A replay of an earlier create answers the provider
     // customer that row already holds.
+    const now = this.clock.now();
     await this.customers.insertIfAbsent({
       id,
       providerCustomerId: created.customer.id,
@@ -70,6 +73,8 @@ export class CustomersService {
       phone: dto.phone ?? null,
       metadata,
       status: created.customer.status === 'ready' ? 'ready' : 'unready',
+      createdAt: now,
+      updatedAt: now,
     });
     const customer = await this.customers.findByProviderCustomerIdOrFail(created.customer.id);
     return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
@@ -103,7 +108,7 @@ export class CustomersService {
       // Customer first, like the follower, so the two never wait on each other in opposite order. The early sync
       // time makes the follower look even if this process dies before the provider answers.
       const change = await this.customers.bringSyncForward(customer.id, FIRST_LOOK_AFTER_INTENT_SECONDS, em);
-      await this.bindings.insertIntent({ id: bindingId, customerId: customer.id, externalId }, em);
+      await this.bindings.insertIntent({ id: bindingId, customerId: customer.id, externalId }, this.clock.now(), em);
       return change;
     });
 
@@ -126,7 +131,7 @@ export class CustomersService {
       }
       // The binding may exist: keep the row and let the follower resolve it from the events.
       this.logger.warn(`Binding ${bindingId} of customer ${customer.id}: create-binding outcome unknown, the follower will resolve it: ${describe(error)}`);
-      await this.bindings.markOutcomeUnknown(bindingId);
+      await this.bindings.markOutcomeUnknown(bindingId, this.clock.now());
       await this.customers.followNow(customer.id);
       return { id: bindingId, status: 'pending' };
     }
@@ -138,7 +143,7 @@ export class CustomersService {
       status: binding.status,
       errorCode: binding.status === 'failed' ? (binding.error?.code ?? null) : null,
       ...(card && { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem }),
-    });
+    }, this.clock.now());
     await this.customers.followNow(customer.id);
     return { id: bindingId, status: 'pending' };
   }

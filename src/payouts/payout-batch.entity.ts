@@ -16,7 +16,10 @@ export class PayoutBatch {
   @Generated('increment')
   seq: number;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /**
+   * Business time (the Clock, so the test clock too), set by the service: the API shows it. Millisecond precision:
+   * list cursors carry milliseconds, so rows never fall between pages.
+   */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 }

@@ -9,7 +9,7 @@ import { PayoutBatch } from './payout-batch.entity';
 export class PayoutBatchesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(batch: Pick<PayoutBatch, 'id' | 'total'>, em: EntityManager = this.dataSource.manager): Promise<void> {
+  async insert(batch: Pick<PayoutBatch, 'id' | 'total' | 'createdAt'>, em: EntityManager = this.dataSource.manager): Promise<void> {
     const repository = em.getRepository(PayoutBatch);
     await repository.insert(repository.create(batch));
   }
@@ -23,7 +23,7 @@ export class PayoutBatchesRepository {
     return em.getRepository(PayoutBatch).findOneBy({ id });
   }
 
-  /** The stored batch, with the values the database filled in (created_at). */
+  /** The stored batch, as the database holds it (seq filled in). */
   getById(id: string, em: EntityManager = this.dataSource.manager): Promise<PayoutBatch> {
     return em.getRepository(PayoutBatch).findOneByOrFail({ id });
   }

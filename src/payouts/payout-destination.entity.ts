@@ -50,7 +50,7 @@ export class PayoutDestination {
   @Column({ type: 'varchar', length: 12 })
   status: PayoutDestinationStatus;
 
-  /** Business time of the next provider read while Unauthorized; null when there is nothing to follow. */
+  /** Real time of the next provider read while Unauthorized; null when there is nothing to follow. */
   @Column({ type: 'timestamptz', nullable: true })
   nextSyncAt: Date | null;
 
@@ -65,6 +65,7 @@ export class PayoutDestination {
   @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
   fence: number;
 
+  /** Business time it was seen Authorized (the API shows it). */
   @Column({ type: 'timestamptz', nullable: true })
   authorizedAt: Date | null;
 
@@ -73,10 +74,14 @@ export class PayoutDestination {
   @Generated('increment')
   seq: number;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /**
+   * Business time (the Clock, so the test clock too), set by the service: the API shows it. Millisecond precision:
+   * list cursors carry milliseconds, so rows never fall between pages.
+   */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
+  /** Database time of the last write; not shown by the API. */
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
 }

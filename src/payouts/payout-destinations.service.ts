@@ -1,6 +1,7 @@
 import { BadGatewayException, BadRequestException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
 import { ListOptions, Page } from '../common/http/pagination';
 import type { Destination, DestinationParams } from '../gateway/provider-api.types';
@@ -55,6 +56,8 @@ export class PayoutDestinationsService {
     registry: WorkerRegistryService,
     workMetrics: WorkMetricsService,
     private readonly shutdown: ShutdownSignal,
+    // Only for the times the API shows (createdAt, authorizedAt): the billing clock, like every other object's.
+    private readonly businessClock: Clock,
   ) {
     this.queue = destinations.leasedQueue(registry, workMetrics);
   }
@@ -111,6 +114,7 @@ export class PayoutDestinationsService {
       name: dto.name,
       currency: dto.currency,
       status: 'creating',
+      createdAt: this.businessClock.now(),
       ...card,
       metadata: (dto.metadata ?? {}) as QueryDeepPartialEntity<Record<string, unknown>>,
     });
@@ -147,7 +151,7 @@ export class PayoutDestinationsService {
       lastDigits: card.lastDigits ?? created.resource?.lastDigits ?? null,
       paymentSystem: card.paymentSystem ?? created.resource?.paymentSystem ?? null,
       nextSyncAt: created.status === 'Authorized' ? null : new Date(now.getTime() + this.tuning.destinationPollMs),
-      authorizedAt: created.status === 'Authorized' ? now : null,
+      authorizedAt: created.status === 'Authorized' ? this.businessClock.now() : null,
     });
     this.logger.log(`Destination ${id} created at the provider as ${created.id} (${created.status})`);
     return this.get(id);
@@ -232,10 +236,11 @@ export class PayoutDestinationsService {
     const remote = await this.wallets.getDestination(destination.providerDestinationId);
     const now = this.clock.now();
     if (remote.status === 'Authorized') {
-      await this.destinations.updateWhileUnauthorized(destination.id, { status: 'Authorized', nextSyncAt: null, authorizedAt: now, leaseOwner: null });
-      await this.payouts.makeDueForDestination(destination.id, now);
+      const authorizedAt = this.businessClock.now();
+      await this.destinations.updateWhileUnauthorized(destination.id, { status: 'Authorized', nextSyncAt: null, authorizedAt, leaseOwner: null });
+      await this.payouts.makeDueForDestination(destination.id, now, authorizedAt);
       this.logger.log(`Destination ${destination.id} is Authorized`);
-      return { ...destination, status: 'Authorized', nextSyncAt: null, authorizedAt: now };
+      return { ...destination, status: 'Authorized', nextSyncAt: null, authorizedAt };
     }
     const nextSyncAt = new Date(now.getTime() + this.tuning.destinationPollMs);
     await this.destinations.updateWhileUnauthorized(destination.id, { nextSyncAt, leaseOwner: null });

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn, Unique } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /**
@@ -61,7 +61,7 @@ export class Payout {
   @Column({ type: 'varchar', length: 200, nullable: true })
   failureCode: string | null;
 
-  /** Business time at which the processor should work on it next; null once final. */
+  /** Real time at which the processor should work on it next (payouts have no calendar); null once final. */
   @Column({ type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;
 
@@ -72,10 +72,11 @@ export class Payout {
   @Column({ type: 'int', default: 0 })
   technicalFailures: number;
 
-  /** Business time the withdrawal was seen created: the age of a pending withdrawal counts from here. */
+  /** Real time the withdrawal was seen created: the age of a pending withdrawal (its poll spacing) counts from here. */
   @Column({ type: 'timestamptz', nullable: true })
   submittedAt: Date | null;
 
+  /** Business time it became final (the API shows it). */
   @Column({ type: 'timestamptz', nullable: true })
   completedAt: Date | null;
 
@@ -95,10 +96,14 @@ export class Payout {
   @Generated('increment')
   seq: number;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /**
+   * Business time (the Clock, so the test clock too), set by the service: the API shows it. Millisecond precision:
+   * list cursors carry milliseconds, so rows never fall between pages.
+   */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  /** Business time of the last write; set by every write (never bumped by the database, which knows only real time). */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   updatedAt: Date;
 }

@@ -88,11 +88,11 @@ export class PayoutsRepository {
     return Boolean(result.affected);
   }
 
-  /** Pending payouts waiting for this destination become due at `now` (none is pushed later). */
-  async makeDueForDestination(destinationId: string, now: Date): Promise<void> {
+  /** Pending payouts waiting for this destination become due at `now` (none is pushed later); `shownNow` becomes their updatedAt. */
+  async makeDueForDestination(destinationId: string, now: Date, shownNow: Date): Promise<void> {
     await this.dataSource.query(
-      `UPDATE payouts SET next_attempt_at = $2, updated_at = now() WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,
-      [destinationId, now],
+      `UPDATE payouts SET next_attempt_at = $2, updated_at = $3 WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,
+      [destinationId, now, shownNow],
     );
   }
 

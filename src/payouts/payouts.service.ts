@@ -1,6 +1,7 @@
 import { Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
 import { ListOptions, Page } from '../common/http/pagination';
 import { CreatePayoutDto } from './create-payout.dto';
@@ -34,6 +35,8 @@ export class PayoutsService {
     private readonly clock: SystemClock,
     private readonly setup: PayoutSetupService,
     private readonly scheduler: PayoutSchedulerService,
+    // The times the API shows (createdAt, updatedAt) are the billing clock's, like every other object's.
+    private readonly businessClock: Clock,
   ) {}
 
   async create(dto: CreatePayoutDto): Promise<Payout> {
@@ -51,7 +54,7 @@ export class PayoutsService {
     // All or nothing: the batch and every one of its payouts are stored in one transaction.
     const batch = await this.payouts.transaction(async (em) => {
       const batchId = randomUUID();
-      await this.batches.insert({ id: batchId, total: items.length }, em);
+      await this.batches.insert({ id: batchId, total: items.length, createdAt: this.businessClock.now() }, em);
       await this.payouts.insertMany(this.rows(items, setup, batchId), em);
       return this.batches.getById(batchId, em);
     });
@@ -112,6 +115,7 @@ export class PayoutsService {
 
   private rows(items: CreatePayoutDto[], setup: PayoutSetup, batchId: string | null): QueryDeepPartialEntity<Payout>[] {
     const now = this.clock.now();
+    const shownNow = this.businessClock.now();
     return items.map((item) => {
       const id = randomUUID();
       return {
@@ -125,6 +129,8 @@ export class PayoutsService {
         withdrawalExternalId: `w${id.replace(/-/g, '')}`,
         nextAttemptAt: now,
         metadata: (item.metadata ?? {}) as QueryDeepPartialEntity<Record<string, unknown>>,
+        createdAt: shownNow,
+        updatedAt: shownNow,
       };
     });
   }

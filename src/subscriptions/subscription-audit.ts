@@ -17,6 +17,7 @@ export async function recordSubscriptionEvent(
     toStatus: change.to ?? null,
     data: change.data ?? {},
     occurredAt,
+    createdAt: occurredAt,
   });
   await em.save(event);
 }

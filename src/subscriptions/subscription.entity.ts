@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 export type SubscriptionStatus = 'incomplete' | 'trialing' | 'active' | 'past_due' | 'paused' | 'unpaid' | 'canceled';
@@ -78,10 +78,14 @@ export class Subscription {
   @Generated('increment')
   seq: number;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /**
+   * Business time (the Clock, so the test clock too), set by the service: the API shows it. Millisecond precision:
+   * list cursors carry milliseconds, so rows never fall between pages.
+   */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  /** Business time of the last change; set by every write (never bumped by the database, which knows only real time). */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   updatedAt: Date;
 }

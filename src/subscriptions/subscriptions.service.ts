@@ -69,6 +69,8 @@ export class SubscriptionsService {
         currentPeriodEnd: trialEndsAt,
         nextBillingAt: billingAnchor,
         metadata: dto.metadata ?? {},
+        createdAt: now,
+        updatedAt: now,
       });
       await em.save(subscription);
       await this.lifecycle.created(em, subscription, status, { planId: plan.id, amount: plan.amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
