@@ -89,8 +89,8 @@ export class PayoutsRepository {
   }
 
   /** Pending payouts waiting for this destination become due at `now` (none is pushed later); `shownNow` becomes their updatedAt. */
-  async makeDueForDestination(destinationId: string, now: Date, shownNow: Date): Promise<void> {
-    await this.dataSource.query(
+  async makeDueForDestination(destinationId: string, now: Date, shownNow: Date, em: EntityManager = this.dataSource.manager): Promise<void> {
+    await em.query(
       `UPDATE payouts SET next_attempt_at = $2, updated_at = $3 WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,
       [destinationId, now, shownNow],
     );
