@@ -8,6 +8,13 @@ import { WorkerRegistryService } from '../work/worker-registry.service';
 import { Customer, CustomerStatus } from './customer.entity';
 import { SyncTarget, syncTargetOf } from './sync-target';
 
+/** A customer as charging needs it: who pays at the provider, and with which card. */
+export interface CustomerPayer {
+  id: string;
+  providerCustomerId: string;
+  activeBindingId: string | null;
+}
+
 /** The customer's row as the write-back sees it under its lock. */
 export interface LockedCustomer {
   status: CustomerStatus;
@@ -95,6 +102,15 @@ export class CustomersRepository {
 
   findById(id: string): Promise<Customer | null> {
     return this.dataSource.getRepository(Customer).findOneBy({ id });
+  }
+
+  /** What charging needs of several customers, in one read. */
+  async payersOf(ids: string[]): Promise<CustomerPayer[]> {
+    const rows: { id: string; provider_customer_id: string; active_binding_id: string | null }[] = await this.dataSource.query(
+      `SELECT id, provider_customer_id, active_binding_id FROM customers WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return rows.map((r) => ({ id: r.id, providerCustomerId: r.provider_customer_id, activeBindingId: r.active_binding_id }));
   }
 
   findByProviderCustomerIdOrFail(providerCustomerId: string): Promise<Customer> {

@@ -13,7 +13,7 @@ import { BindingResponse, CreatedCustomerResponse, CustomerResponse, toBindingRe
 import type { CreateCustomerDto } from './dto/create-customer.dto';
 import type { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import type { StartBindingDto } from './dto/start-binding.dto';
-import { CustomersRepository } from './customers.repository';
+import { CustomerPayer, CustomersRepository } from './customers.repository';
 import { httpErrorForProvider } from './provider-failure';
 import { cardSummaryFrom } from './sync-schedule';
 
@@ -78,6 +78,11 @@ export class CustomersService {
     });
     const customer = await this.customers.findByProviderCustomerIdOrFail(created.customer.id);
     return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
+  }
+
+  /** Who pays for several customers at the provider, in one read (the billing engine's batches). */
+  payersOf(ids: string[]): Promise<CustomerPayer[]> {
+    return this.customers.payersOf(ids);
   }
 
   async get(id: string): Promise<CustomerResponse> {

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { Customer } from '../customers/customer.entity';
 import type { Plan } from '../plans/plan.entity';
 import { firstPeriodIndexAtOrAfter, periodStart } from './billing-calendar';
-import { recordSubscriptionEvent } from './subscription-audit';
+import { AuditEvent, recordSubscriptionEvent, recordSubscriptionEvents } from './subscription-audit';
 import { BILLABLE_STATUSES, Subscription, SubscriptionStatus } from './subscription.entity';
 
 /**
@@ -92,30 +92,39 @@ export class SubscriptionLifecycleService {
     await recordSubscriptionEvent(em, s, 'canceled', now, { from, to: 'canceled', data: { reason: 'canceled at period end' } });
   }
 
-  /** The subscription enters its next period; a trial that ended becomes active. */
-  async startPeriod(em: EntityManager, s: Subscription, period: StartedPeriod, now: Date): Promise<void> {
-    const from = s.status;
-    s.nextPeriodIndex = period.index + 1;
-    s.currentPeriodStart = period.start;
-    s.currentPeriodEnd = period.end;
-    s.nextBillingAt = period.end;
-    if (s.status === 'trialing') s.status = 'active';
-    s.updatedAt = now;
-    // update, not save: save would read the row again first.
-    await em.update(Subscription, { id: s.id }, {
-      nextPeriodIndex: s.nextPeriodIndex,
-      currentPeriodStart: period.start,
-      currentPeriodEnd: period.end,
-      nextBillingAt: period.end,
-      status: s.status,
-      updatedAt: now,
-    });
-    if (from !== s.status) await recordSubscriptionEvent(em, s, 'trial_ended', now, { from, to: s.status });
-    if (period.charge) {
-      await recordSubscriptionEvent(em, s, 'period_billed', now, {
-        data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount },
-      });
+  /**
+   * Subscriptions enter their next period (a trial that ended becomes active), a whole batch in two statements:
+   * one update of the subscriptions, one insert of their audit events.
+   */
+  async startPeriods(em: EntityManager, started: { subscription: Subscription; period: StartedPeriod }[], now: Date): Promise<void> {
+    if (started.length === 0) return;
+    const events: AuditEvent[] = [];
+    for (const { subscription: s, period } of started) {
+      const from = s.status;
+      s.nextPeriodIndex = period.index + 1;
+      s.currentPeriodStart = period.start;
+      s.currentPeriodEnd = period.end;
+      s.nextBillingAt = period.end;
+      if (s.status === 'trialing') s.status = 'active';
+      if (from !== s.status) events.push({ subscriptionId: s.id, type: 'trial_ended', from, to: s.status });
+      if (period.charge) {
+        events.push({
+          subscriptionId: s.id,
+          type: 'period_billed',
+          data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount },
+        });
+      }
     }
+    const rows = started.map((x) => x.subscription);
+    await em.query(
+      `UPDATE subscriptions s SET next_period_index = u.next_index, current_period_start = u.period_start, current_period_end = u.period_end,
+              next_billing_at = u.period_end, status = u.status, updated_at = $6
+         FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::varchar[]) AS u(id, next_index, period_start, period_end, status)
+        WHERE s.id = u.id`,
+      [rows.map((s) => s.id), rows.map((s) => s.nextPeriodIndex), rows.map((s) => s.currentPeriodStart), rows.map((s) => s.currentPeriodEnd), rows.map((s) => s.status), now],
+    );
+    for (const s of rows) s.updatedAt = now;
+    await recordSubscriptionEvents(em, events, now);
   }
 
   /**

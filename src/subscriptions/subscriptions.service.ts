@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime } from 'luxon';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { DEFAULT_PAGE_SIZE, Page, paginate } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
@@ -100,6 +100,21 @@ export class SubscriptionsService {
     const subscription = await this.dataSource.getRepository(Subscription).findOneBy({ id });
     if (!subscription) throw new NotFoundException(`No subscription ${id}`);
     return subscription;
+  }
+
+  /** Several subscriptions in one read (the billing engine's batches); unknown ids are left out. */
+  getMany(ids: string[]): Promise<Subscription[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.dataSource.getRepository(Subscription).findBy({ id: In(ids) });
+  }
+
+  /** Billable subscriptions due at `now` whose customer has no usable card yet (the pass summary's skippedNotReady). */
+  async countDueNotReady(now: Date): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+        WHERE s.next_billing_at <= $1 AND s.status IN ('trialing', 'active', 'past_due') AND c.status <> 'ready'`,
+      [now],
+    );
+    return row.n as number;
   }
 
   list(query: ListSubscriptionsQueryDto): Promise<Page<Subscription>> {
