@@ -72,8 +72,9 @@ describe('one clock for every time the admin API shows', () => {
     const subscription = await call('post', '/api/v1/subscriptions', { customerId: customer.id, planId: plan.id });
     expect(subscription).toMatchObject({ status: 'active', startAt: T0, createdAt: T0, updatedAt: T0 });
     await call('post', '/api/v1/billing/run', {}, 200);
-    const { items: charges } = (await call('get', `/api/v1/subscriptions/${subscription.id}/charges`)) as { items: { attempts: Body[] }[] };
+    const { items: charges } = (await call('get', `/api/v1/subscriptions/${subscription.id}/charges`)) as { items: ({ attempts: Body[] } & Body)[] };
     expect(charges[0].attempts).toEqual([expect.objectContaining({ status: 'succeeded', createdAt: T0 })]);
+    expect(charges[0]).toMatchObject({ status: 'succeeded', createdAt: T0, updatedAt: T0 });
 
     await setClock(T1);
     expect(await call('patch', `/api/v1/plans/${plan.id}`, { name: 'Renamed' }, 200)).toMatchObject({ createdAt: T0, updatedAt: T1 });
@@ -83,6 +84,8 @@ describe('one clock for every time the admin API shows', () => {
       canceledAt: T1,
       updatedAt: T1,
     });
+    // The paid charge is not touched by the cancellation: it keeps the time it was settled at.
+    expect(await call('get', `/api/v1/charges/${charges[0].id}`)).toMatchObject({ status: 'succeeded', updatedAt: T0 });
     const { items: events } = (await call('get', `/api/v1/subscriptions/${subscription.id}/events`)) as { items: Body[] };
     for (const event of events) expect(event.createdAt).toBe(event.occurredAt);
     expect(events.map((e) => e.createdAt)).toEqual(events.map((e) => (['paused', 'canceled'].includes(e.type as string) ? T1 : T0)));
