@@ -78,6 +78,17 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
       expect(await gw.processing.getCustomer(created.customer.id)).toMatchObject({ id: created.customer.id, status: 'unready' });
     });
 
+    it('issues a new customer access token for a known customer, and reports an unknown one as not_found', async () => {
+      const created = await createCustomer(gw);
+      const renewed = await gw.processing.createCustomerAccessToken(created.customer.id);
+      expect(renewed.payload).toEqual(expect.any(String));
+      expect(renewed.payload).not.toBe(created.customerAccessToken.payload);
+      const [logged] = (await control.requests('createCustomerAccessToken')).slice(-1);
+      expect([logged.method, logged.path]).toEqual(['POST', `/v2/processing/customers/${created.customer.id}/access-tokens`]);
+      const error = await caught(gw.processing.createCustomerAccessToken('no-such-customer'));
+      expect([error.kind, error.providerMessage]).toEqual(['not_found', 'Customer not found']);
+    });
+
     it('tokenizes a card into a token, a session and masked card details', async () => {
       const resource = await createPaymentResource(gw, CARD_OK);
       expect(resource).toMatchObject({

@@ -306,5 +306,19 @@ describe('sandbox: customers and card bindings', () => {
       expect(res.status).toBe(201);
       expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}`, { token: res.data.payload })).status).toBe(200);
     });
+
+    it('issues a customer access token only to the API key, and answers an unknown customer with 404', async () => {
+      const { customer, customerAccessToken } = await sandbox.createCustomer();
+      const path = `/v2/processing/customers/${customer.id}/access-tokens`;
+      const byCustomer = await sandbox.call('POST', path, { token: customerAccessToken.payload });
+      expect([byCustomer.status, byCustomer.data]).toEqual([401, '']);
+      const unknown = await sandbox.call('POST', '/v2/processing/customers/nope/access-tokens');
+      expect([unknown.status, unknown.data]).toEqual([404, { message: 'Customer not found' }]);
+      const first = await sandbox.call<{ payload: string }>('POST', path);
+      const second = await sandbox.call<{ payload: string }>('POST', path);
+      expect(first.data.payload).not.toBe(second.data.payload);
+      // Every token issued stays valid: a new one does not revoke the link a payer already holds.
+      expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}`, { token: customerAccessToken.payload })).status).toBe(200);
+    });
   });
 });
