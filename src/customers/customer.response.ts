@@ -17,13 +17,28 @@ export interface CustomerResponse {
   phone: string | null;
   metadata: Record<string, unknown>;
   shopId: string;
+  /**
+   * Only with the built-in sandbox: its hosted binding form for this customer. Without the access token (add
+   * `&customerAccessToken=…`) except in the answers that issue one.
+   */
+  hostedFormUrl?: string;
   createdAt: string;
   updatedAt: string;
 }
 
-/** The creation answer: the only place the customer access token ever appears. */
+/** The creation answer: with the access-token answer, the only place a customer access token ever appears. */
 export interface CreatedCustomerResponse extends CustomerResponse {
+  /** Null when a repeat with the same Idempotency-Key replays this answer: tokens are never stored. */
+  customerAccessToken: string | null;
+  /** How to get a new token whenever this one is lost or expired (a replay answers the token as null). */
+  customerAccessTokenRenewal: string;
+}
+
+/** POST /api/v1/customers/:id/access-token. */
+export interface AccessTokenResponse {
   customerAccessToken: string;
+  /** Only with the built-in sandbox: the hosted form, authorised by this token. */
+  hostedFormUrl?: string;
 }
 
 export interface BindingResponse {
@@ -39,7 +54,7 @@ export interface BindingResponse {
   updatedAt: string;
 }
 
-export function toCustomerResponse(customer: Customer): CustomerResponse {
+export function toCustomerResponse(customer: Customer, extras: { hostedFormUrl?: string } = {}): CustomerResponse {
   const hasCard = customer.activeBindingId !== null && (customer.cardBin !== null || customer.cardLastDigits !== null);
   return {
     id: customer.id,
@@ -51,6 +66,7 @@ export function toCustomerResponse(customer: Customer): CustomerResponse {
     phone: customer.phone,
     metadata: customer.metadata,
     shopId: customer.shopId,
+    ...(extras.hostedFormUrl !== undefined && { hostedFormUrl: extras.hostedFormUrl }),
     createdAt: customer.createdAt.toISOString(),
     updatedAt: customer.updatedAt.toISOString(),
   };

@@ -3,7 +3,7 @@ import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { Page } from '../common/http/pagination';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
-import { BindingResponse, CreatedCustomerResponse, CustomerResponse } from './customer.response';
+import { AccessTokenResponse, BindingResponse, CreatedCustomerResponse, CustomerResponse } from './customer.response';
 import { CustomersService } from './customers.service';
 import { CreateCustomerDto } from './dto/create-customer.dto';
 import { StartBindingDto } from './dto/start-binding.dto';
@@ -36,6 +36,13 @@ export class CustomersController {
   @Get(':id/bindings')
   listBindings(@Param('id', UUID_PARAM) id: string, @Query() query: ListQueryDto): Promise<Page<BindingResponse>> {
     return this.customers.listBindings(id, query);
+  }
+
+  /** A new customer access token (and, with the built-in sandbox, a hosted form link that carries it). */
+  @Post(':id/access-token')
+  @HttpCode(201)
+  issueAccessToken(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto): Promise<AccessTokenResponse> {
+    return this.customers.issueAccessToken(id);
   }
 
   @Post(':id/refresh')

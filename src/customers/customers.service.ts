@@ -8,10 +8,18 @@ import { ProviderError } from '../gateway/provider-error';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { CustomerSyncService } from './customer-sync.service';
 import { Customer } from './customer.entity';
-import { BindingResponse, CreatedCustomerResponse, CustomerResponse, toBindingResponse, toCustomerResponse } from './customer.response';
+import {
+  AccessTokenResponse,
+  BindingResponse,
+  CreatedCustomerResponse,
+  CustomerResponse,
+  toBindingResponse,
+  toCustomerResponse,
+} from './customer.response';
 import type { CreateCustomerDto } from './dto/create-customer.dto';
 import type { StartBindingDto } from './dto/start-binding.dto';
 import { CustomerPayer, CustomersRepository } from './customers.repository';
+import { HostedFormLinkService } from './hosted-form-link.service';
 import { httpErrorForProvider } from './provider-failure';
 import { cardSummaryFrom } from './sync-schedule';
 
@@ -36,6 +44,7 @@ export class CustomersService {
     private readonly gateway: ProcessingGateway,
     private readonly sync: CustomerSyncService,
     private readonly config: AppConfig,
+    private readonly hostedForm: HostedFormLinkService,
   ) {}
 
   /**
@@ -71,7 +80,12 @@ export class CustomersService {
       status: created.customer.status === 'ready' ? 'ready' : 'unready',
     });
     const customer = await this.customers.findByProviderCustomerIdOrFail(created.customer.id);
-    return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
+    const token = created.customerAccessToken.payload;
+    return {
+      ...this.respond(customer, token),
+      customerAccessToken: token,
+      customerAccessTokenRenewal: `POST /api/v1/customers/${customer.id}/access-token`,
+    };
   }
 
   /** Who pays for several customers at the provider, in one read (the billing engine's batches). */
@@ -80,12 +94,29 @@ export class CustomersService {
   }
 
   async get(id: string): Promise<CustomerResponse> {
-    return toCustomerResponse(await this.find(id));
+    return this.respond(await this.find(id));
   }
 
   async list(options: { limit?: number; cursor?: string }): Promise<Page<CustomerResponse>> {
     const page = await this.customers.page(options);
-    return { items: page.items.map(toCustomerResponse), nextCursor: page.nextCursor };
+    return { items: page.items.map((customer) => this.respond(customer)), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * A new customer access token from the provider, for a lost or expired one (tokens live three days). Earlier
+   * tokens stay valid until they expire. Like the one from create, it is handed back here only: neither stored nor
+   * logged. A lost answer is not replayed: asking again simply issues another token.
+   */
+  async issueAccessToken(id: string): Promise<AccessTokenResponse> {
+    const customer = await this.find(id);
+    let token: string;
+    try {
+      token = (await this.gateway.createCustomerAccessToken(customer.providerCustomerId)).payload;
+    } catch (error) {
+      throw this.providerFailure(error, 'issue a customer access token');
+    }
+    const hostedFormUrl = this.hostedForm.link(customer.providerCustomerId, token);
+    return { customerAccessToken: token, ...(hostedFormUrl !== undefined && { hostedFormUrl }) };
   }
 
   async listBindings(customerId: string, options: { limit?: number; cursor?: string }): Promise<Page<BindingResponse>> {
@@ -157,6 +188,11 @@ export class CustomersService {
     if (result.error) throw httpErrorForProvider(result.error, 'read the customer');
     if (result.outcome === 'error') throw new Error(`Refreshing customer ${id} failed; see the daemon log`);
     return this.get(id);
+  }
+
+  /** The customer as every answer shows it; the hosted form link carries the token only when one is given. */
+  private respond(customer: Customer, customerAccessToken?: string): CustomerResponse {
+    return toCustomerResponse(customer, { hostedFormUrl: this.hostedForm.link(customer.providerCustomerId, customerAccessToken) });
   }
 
   private async find(id: string): Promise<Customer> {

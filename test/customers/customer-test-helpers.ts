@@ -112,7 +112,9 @@ export interface CustomerBody {
   id: string;
   providerCustomerId: string;
   status: 'unready' | 'ready';
-  customerAccessToken?: string;
+  customerAccessToken?: string | null;
+  customerAccessTokenRenewal?: string;
+  hostedFormUrl?: string;
   card: { bin: string | null; lastDigits: string | null; paymentSystem: string | null } | null;
   readyAt: string | null;
   email: string | null;

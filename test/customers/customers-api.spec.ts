@@ -72,6 +72,7 @@ describe('Customers admin API', () => {
       phone: null,
       metadata: {},
       shopId: SANDBOX_SHOP_ID,
+      hostedFormUrl: `${testApp.sandbox.url}/sandbox/hosted-form?customerID=${created.providerCustomerId}`,
       createdAt: created.createdAt,
       updatedAt: expect.any(String),
     });

@@ -32,6 +32,7 @@ export class HostedFormService {
   ) {}
 
   show(customerID: unknown, customerAccessToken: unknown): HtmlReply {
+    if (typeof customerID === 'string' && (customerAccessToken === undefined || customerAccessToken === '')) return tokenMissing();
     const access = this.authorized(customerID, customerAccessToken);
     if (!access) return unauthorized();
     return { status: 200, html: formPage(access.customerID, access.token) };
@@ -79,6 +80,17 @@ export class HostedFormService {
     if (typeof customerID !== 'string' || typeof token !== 'string' || !this.tokens.isCustomerToken(token, customerID)) return undefined;
     return { customerID, token };
   }
+}
+
+/** A link as shown outside the answer that issued its token: say what to add rather than just refuse. */
+function tokenMissing(): HtmlReply {
+  return {
+    status: 401,
+    html: errorPage(
+      'Access token needed',
+      'This link names the customer but carries no customer access token. Add &customerAccessToken=… with a token the merchant issued for this customer (a new one can be issued at any time).',
+    ),
+  };
 }
 
 function unauthorized(): HtmlReply {
