@@ -22,6 +22,7 @@ import {
   tomorrow,
 } from './support/operation-cases';
 import { SandboxControl } from './support/sandbox-control';
+import { confirmThreeDs, redirectOf } from '../support/three-ds-payer';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -131,6 +132,12 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
       [CARD_INVALID, 'authorization_failed'],
     ])('reports a failed binding on test card %s with code %s, and the customer stays unready', async (card, code) => {
       const { customer, binding } = await createBinding(gw, card);
+      // A 3-D Secure card waits for the payer: the redirect is in the events, and the payer confirms at the ACS.
+      const asked = (await gw.processing.getCustomerEvents(customer.id, { limit: 100 }))
+        .flatMap((e) => e.changes)
+        .find((c) => c.changeType === 'CustomerBindingInteractionRequested' && c.customerBindingID === binding.id);
+      if (card === CARD_3DS_FAILURE) expect(asked).toBeDefined();
+      if (asked?.changeType === 'CustomerBindingInteractionRequested') await confirmThreeDs(redirectOf(asked.userInteraction));
       const done = await eventually(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status !== 'pending');
       expect(done.status).toBe('failed');
       expect(done.error).toMatchObject({ code, message: expect.any(String) });
