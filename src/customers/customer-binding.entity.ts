@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { BindingInteraction } from './binding-interaction';
 
 /** `unknown`: the create call's outcome is not known yet; the follower resolves it from the customer's events. */
 export type BindingStatus = 'pending' | 'succeeded' | 'failed' | 'unknown';
@@ -36,6 +37,13 @@ export class CustomerBinding {
 
   @Column({ type: 'varchar', length: 40, nullable: true })
   cardPaymentSystem: string | null;
+
+  /**
+   * What the provider asks of the payer (a 3-D Secure redirect) while the binding waits for it; null otherwise,
+   * and always once the binding is final. It holds the provider's redirect, never a card detail or a token.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  interaction: BindingInteraction | null;
 
   // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })

@@ -1,3 +1,4 @@
+import type { BindingInteraction } from './binding-interaction';
 import type { CustomerBinding } from './customer-binding.entity';
 import type { Customer } from './customer.entity';
 
@@ -7,11 +8,19 @@ export interface CardResponse {
   paymentSystem: string | null;
 }
 
+/** The customer's newest binding still in progress, and what it waits for from the payer (3-D Secure), if anything. */
+export interface PendingBindingResponse {
+  id: string;
+  status: 'pending';
+  interaction: BindingInteraction | null;
+}
+
 export interface CustomerResponse {
   id: string;
   providerCustomerId: string;
   status: Customer['status'];
   card: CardResponse | null;
+  pendingBinding: PendingBindingResponse | null;
   readyAt: string | null;
   email: string | null;
   phone: string | null;
@@ -50,17 +59,20 @@ export interface BindingResponse {
   status: 'pending' | 'succeeded' | 'failed';
   errorCode: string | null;
   card: CardResponse | null;
+  /** While pending: where to send the payer when the provider asks for 3-D Secure; null otherwise. */
+  interaction: BindingInteraction | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export function toCustomerResponse(customer: Customer, extras: { hostedFormUrl?: string } = {}): CustomerResponse {
+export function toCustomerResponse(customer: Customer, extras: { hostedFormUrl?: string; pendingBinding?: CustomerBinding | null } = {}): CustomerResponse {
   const hasCard = customer.activeBindingId !== null && (customer.cardBin !== null || customer.cardLastDigits !== null);
   return {
     id: customer.id,
     providerCustomerId: customer.providerCustomerId,
     status: customer.status,
     card: hasCard ? { bin: customer.cardBin, lastDigits: customer.cardLastDigits, paymentSystem: customer.cardPaymentSystem } : null,
+    pendingBinding: extras.pendingBinding ? { id: extras.pendingBinding.id, status: 'pending', interaction: extras.pendingBinding.interaction } : null,
     readyAt: customer.readyAt ? customer.readyAt.toISOString() : null,
     email: customer.email,
     phone: customer.phone,
@@ -83,6 +95,8 @@ export function toBindingResponse(binding: CustomerBinding): BindingResponse {
     status: binding.status === 'unknown' ? 'pending' : binding.status,
     errorCode: binding.errorCode,
     card: hasCard ? { bin: binding.cardBin, lastDigits: binding.cardLastDigits, paymentSystem: binding.cardPaymentSystem } : null,
+    // The row never keeps one on a final binding; the guard keeps the answer right whatever a row holds.
+    interaction: binding.status === 'succeeded' || binding.status === 'failed' ? null : binding.interaction,
     createdAt: binding.createdAt.toISOString(),
     updatedAt: binding.updatedAt.toISOString(),
   };

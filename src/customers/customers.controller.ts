@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { Page } from '../common/http/pagination';
@@ -7,6 +7,8 @@ import { AccessTokenResponse, BindingResponse, CreatedCustomerResponse, Customer
 import { CustomersService } from './customers.service';
 import { CreateCustomerDto } from './dto/create-customer.dto';
 import { StartBindingDto } from './dto/start-binding.dto';
+
+const BINDING_ID_PARAM = new ParseUUIDPipe({ exceptionFactory: () => new BadRequestException(['bindingId must be a UUID']) });
 
 @Controller('api/v1/customers')
 export class CustomersController {
@@ -43,6 +45,12 @@ export class CustomersController {
   @HttpCode(201)
   issueAccessToken(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto): Promise<AccessTokenResponse> {
     return this.customers.issueAccessToken(id);
+  }
+
+  /** One binding: its status, and while pending, the 3-D Secure redirect the payer owes (`interaction`). */
+  @Get(':id/bindings/:bindingId')
+  getBinding(@Param('id', UUID_PARAM) id: string, @Param('bindingId', BINDING_ID_PARAM) bindingId: string): Promise<BindingResponse> {
+    return this.customers.getBinding(id, bindingId);
   }
 
   @Post(':id/refresh')

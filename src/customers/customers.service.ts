@@ -6,6 +6,7 @@ import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
+import type { CustomerBinding } from './customer-binding.entity';
 import { CustomerSyncService } from './customer-sync.service';
 import { Customer } from './customer.entity';
 import {
@@ -82,7 +83,7 @@ export class CustomersService {
     const customer = await this.customers.findByProviderCustomerIdOrFail(created.customer.id);
     const token = created.customerAccessToken.payload;
     return {
-      ...this.respond(customer, token),
+      ...(await this.respond(customer, token)),
       customerAccessToken: token,
       customerAccessTokenRenewal: `POST /api/v1/customers/${customer.id}/access-token`,
     };
@@ -99,7 +100,15 @@ export class CustomersService {
 
   async list(options: { limit?: number; cursor?: string }): Promise<Page<CustomerResponse>> {
     const page = await this.customers.page(options);
-    return { items: page.items.map((customer) => this.respond(customer)), nextCursor: page.nextCursor };
+    const open = await this.bindings.newestOpenByCustomer(page.items.map((customer) => customer.id));
+    return { items: page.items.map((customer) => this.toResponse(customer, open.get(customer.id) ?? null)), nextCursor: page.nextCursor };
+  }
+
+  async getBinding(customerId: string, bindingId: string): Promise<BindingResponse> {
+    await this.find(customerId);
+    const binding = await this.bindings.findOfCustomer(customerId, bindingId);
+    if (!binding) throw new NotFoundException(`Binding ${bindingId} of customer ${customerId} not found`);
+    return toBindingResponse(binding);
   }
 
   /**
@@ -191,8 +200,13 @@ export class CustomersService {
   }
 
   /** The customer as every answer shows it; the hosted form link carries the token only when one is given. */
-  private respond(customer: Customer, customerAccessToken?: string): CustomerResponse {
-    return toCustomerResponse(customer, { hostedFormUrl: this.hostedForm.link(customer.providerCustomerId, customerAccessToken) });
+  private async respond(customer: Customer, customerAccessToken?: string): Promise<CustomerResponse> {
+    const open = await this.bindings.newestOpenByCustomer([customer.id]);
+    return this.toResponse(customer, open.get(customer.id) ?? null, customerAccessToken);
+  }
+
+  private toResponse(customer: Customer, pendingBinding: CustomerBinding | null, customerAccessToken?: string): CustomerResponse {
+    return toCustomerResponse(customer, { hostedFormUrl: this.hostedForm.link(customer.providerCustomerId, customerAccessToken), pendingBinding });
   }
 
   private async find(id: string): Promise<Customer> {

@@ -67,6 +67,7 @@ describe('Customers admin API', () => {
       providerCustomerId: created.providerCustomerId,
       status: 'unready',
       card: null,
+      pendingBinding: null,
       readyAt: null,
       email: null,
       phone: null,
