@@ -17,6 +17,7 @@ export function prettyStream(destination?: DestinationStream, colorize = destina
   return pinoPretty({
     colorize,
     sync: true,
+    singleLine: true,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,context,req,res,responseTime',
     messageFormat: '{if context}[{context}] {end}{msg}{if req} {req.method} {req.url} {res.statusCode} {responseTime}ms{end}',
