@@ -50,6 +50,13 @@ export function toBindingInteraction(interaction: UserInteraction | undefined): 
   return { type: 'redirect', method: 'POST', url, form };
 }
 
+/** The interaction in its documented field order (a jsonb column keeps no key order). */
+export function presentInteraction(interaction: BindingInteraction | null): BindingInteraction | null {
+  if (!interaction) return null;
+  const { type, method, url, form } = interaction;
+  return { type, method, url, ...(form !== undefined && { form }) };
+}
+
 export function sameInteraction(a: BindingInteraction | null, b: BindingInteraction | null): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -1,4 +1,4 @@
-import type { BindingInteraction } from './binding-interaction';
+import { BindingInteraction, presentInteraction } from './binding-interaction';
 import type { CustomerBinding } from './customer-binding.entity';
 import type { Customer } from './customer.entity';
 
@@ -72,7 +72,7 @@ export function toCustomerResponse(customer: Customer, extras: { hostedFormUrl?:
     providerCustomerId: customer.providerCustomerId,
     status: customer.status,
     card: hasCard ? { bin: customer.cardBin, lastDigits: customer.cardLastDigits, paymentSystem: customer.cardPaymentSystem } : null,
-    pendingBinding: extras.pendingBinding ? { id: extras.pendingBinding.id, status: 'pending', interaction: extras.pendingBinding.interaction } : null,
+    pendingBinding: extras.pendingBinding ? { id: extras.pendingBinding.id, status: 'pending', interaction: presentInteraction(extras.pendingBinding.interaction) } : null,
     readyAt: customer.readyAt ? customer.readyAt.toISOString() : null,
     email: customer.email,
     phone: customer.phone,
@@ -96,7 +96,7 @@ export function toBindingResponse(binding: CustomerBinding): BindingResponse {
     errorCode: binding.errorCode,
     card: hasCard ? { bin: binding.cardBin, lastDigits: binding.cardLastDigits, paymentSystem: binding.cardPaymentSystem } : null,
     // The row never keeps one on a final binding; the guard keeps the answer right whatever a row holds.
-    interaction: binding.status === 'succeeded' || binding.status === 'failed' ? null : binding.interaction,
+    interaction: binding.status === 'succeeded' || binding.status === 'failed' ? null : presentInteraction(binding.interaction),
     createdAt: binding.createdAt.toISOString(),
     updatedAt: binding.updatedAt.toISOString(),
   };
