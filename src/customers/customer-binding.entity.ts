@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+import type { BindingInteraction } from './binding-interaction';
 
 /** `unknown`: the create call's outcome is not known yet; the follower resolves it from the customer's events. */
 export type BindingStatus = 'pending' | 'succeeded' | 'failed' | 'unknown';
@@ -37,6 +38,13 @@ export class CustomerBinding {
 
   @Column({ type: 'varchar', length: 40, nullable: true })
   cardPaymentSystem: string | null;
+
+  /**
+   * What the provider asks of the payer (a 3-D Secure redirect) while the binding waits for it; null otherwise,
+   * and always once the binding is final. It holds the provider's redirect, never a card detail or a token.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  interaction: BindingInteraction | null;
 
   /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER })

@@ -22,6 +22,25 @@ export class CustomerBindingsRepository {
     return paginate(query, options);
   }
 
+  /** One binding of one customer, or null. */
+  findOfCustomer(customerId: string, bindingId: string): Promise<CustomerBinding | null> {
+    return this.dataSource.getRepository(CustomerBinding).findOneBy({ id: bindingId, customerId });
+  }
+
+  /** Per customer, the newest binding whose outcome is not known yet (customers with none are absent). */
+  async newestOpenByCustomer(customerIds: string[]): Promise<Map<string, CustomerBinding>> {
+    if (customerIds.length === 0) return new Map();
+    const rows = await this.dataSource
+      .getRepository(CustomerBinding)
+      .createQueryBuilder('binding')
+      .distinctOn(['binding.customerId'])
+      .where('binding.customerId IN (:...customerIds) AND binding.status IN (:...open)', { customerIds, open: OPEN_STATUSES })
+      .orderBy('binding.customerId')
+      .addOrderBy('binding.createdAt', 'DESC')
+      .getMany();
+    return new Map(rows.map((row) => [row.customerId, row]));
+  }
+
   /** The provider id of the customer's most recently updated succeeded binding. */
   async findNewestSucceededProviderId(customerId: string): Promise<string | undefined> {
     const row = await this.dataSource.getRepository(CustomerBinding).findOne({

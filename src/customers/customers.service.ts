@@ -7,13 +7,22 @@ import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
+import type { CustomerBinding } from './customer-binding.entity';
 import { CustomerSyncService } from './customer-sync.service';
 import { Customer } from './customer.entity';
-import { BindingResponse, CreatedCustomerResponse, CustomerResponse, toBindingResponse, toCustomerResponse } from './customer.response';
+import {
+  AccessTokenResponse,
+  BindingResponse,
+  CreatedCustomerResponse,
+  CustomerResponse,
+  toBindingResponse,
+  toCustomerResponse,
+} from './customer.response';
 import type { CreateCustomerDto } from './dto/create-customer.dto';
 import type { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import type { StartBindingDto } from './dto/start-binding.dto';
 import { CustomerPayer, CustomersRepository } from './customers.repository';
+import { HostedFormLinkService } from './hosted-form-link.service';
 import { httpErrorForProvider } from './provider-failure';
 import { cardSummaryFrom } from './sync-schedule';
 
@@ -39,6 +48,7 @@ export class CustomersService {
     private readonly sync: CustomerSyncService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly hostedForm: HostedFormLinkService,
   ) {}
 
   /**
@@ -77,7 +87,12 @@ export class CustomersService {
       updatedAt: now,
     });
     const customer = await this.customers.findByProviderCustomerIdOrFail(created.customer.id);
-    return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
+    const token = created.customerAccessToken.payload;
+    return {
+      ...(await this.respond(customer, token)),
+      customerAccessToken: token,
+      customerAccessTokenRenewal: `POST /api/v1/customers/${customer.id}/access-token`,
+    };
   }
 
   /** Whether a customer exists, its shop and whether it can pay now: what a new subscription needs to know. */
@@ -92,12 +107,37 @@ export class CustomersService {
   }
 
   async get(id: string): Promise<CustomerResponse> {
-    return toCustomerResponse(await this.find(id));
+    return this.respond(await this.find(id));
   }
 
   async list(query: ListCustomersQueryDto): Promise<Page<CustomerResponse>> {
     const page = await this.customers.page(query);
-    return { items: page.items.map(toCustomerResponse), nextCursor: page.nextCursor };
+    const open = await this.bindings.newestOpenByCustomer(page.items.map((customer) => customer.id));
+    return { items: page.items.map((customer) => this.toResponse(customer, open.get(customer.id) ?? null)), nextCursor: page.nextCursor };
+  }
+
+  async getBinding(customerId: string, bindingId: string): Promise<BindingResponse> {
+    await this.find(customerId);
+    const binding = await this.bindings.findOfCustomer(customerId, bindingId);
+    if (!binding) throw new NotFoundException(`Binding ${bindingId} of customer ${customerId} not found`);
+    return toBindingResponse(binding);
+  }
+
+  /**
+   * A new customer access token from the provider, for a lost or expired one (tokens live three days). Earlier
+   * tokens stay valid until they expire. Like the one from create, it is handed back here only: neither stored nor
+   * logged. A lost answer is not replayed: asking again simply issues another token.
+   */
+  async issueAccessToken(id: string): Promise<AccessTokenResponse> {
+    const customer = await this.find(id);
+    let token: string;
+    try {
+      token = (await this.gateway.createCustomerAccessToken(customer.providerCustomerId)).payload;
+    } catch (error) {
+      throw this.providerFailure(error, 'issue a customer access token');
+    }
+    const hostedFormUrl = this.hostedForm.link(customer.providerCustomerId, token);
+    return { customerAccessToken: token, ...(hostedFormUrl !== undefined && { hostedFormUrl }) };
   }
 
   async listBindings(customerId: string, options: ListOptions): Promise<Page<BindingResponse>> {
@@ -169,6 +209,16 @@ export class CustomersService {
     if (result.error) throw httpErrorForProvider(result.error, 'read the customer');
     if (result.outcome === 'error') throw new Error(`Refreshing customer ${id} failed; see the daemon log`);
     return this.get(id);
+  }
+
+  /** The customer as every answer shows it; the hosted form link carries the token only when one is given. */
+  private async respond(customer: Customer, customerAccessToken?: string): Promise<CustomerResponse> {
+    const open = await this.bindings.newestOpenByCustomer([customer.id]);
+    return this.toResponse(customer, open.get(customer.id) ?? null, customerAccessToken);
+  }
+
+  private toResponse(customer: Customer, pendingBinding: CustomerBinding | null, customerAccessToken?: string): CustomerResponse {
+    return toCustomerResponse(customer, { hostedFormUrl: this.hostedForm.link(customer.providerCustomerId, customerAccessToken), pendingBinding });
   }
 
   private async find(id: string): Promise<Customer> {

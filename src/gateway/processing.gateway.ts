@@ -45,6 +45,20 @@ export class ProcessingGateway {
     return this.client.call({ operation: 'getCustomer', method: 'GET', path: `/v2/processing/customers/${seg(customerId)}`, idempotent: true, expect: 'object' });
   }
 
+  /**
+   * Mints a new customer access token (the hosted form's credential; the one from createCustomer is handed out once
+   * and lives three days). Not retried on unknown outcomes: a lost token is replaced by asking again.
+   */
+  createCustomerAccessToken(customerId: string): Promise<AccessToken> {
+    return this.client.call({
+      operation: 'createCustomerAccessToken',
+      method: 'POST',
+      path: `/v2/processing/customers/${seg(customerId)}/access-tokens`,
+      idempotent: false,
+      expect: 'object',
+    });
+  }
+
   createBinding(customerId: string, params: CustomerBindingParams): Promise<CustomerBinding> {
     return this.client.call({
       operation: 'createBinding',

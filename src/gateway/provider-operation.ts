@@ -2,6 +2,7 @@
 export const PROVIDER_OPERATIONS = [
   'createCustomer',
   'getCustomer',
+  'createCustomerAccessToken',
   'createBinding',
   'getBinding',
   'getCustomerEvents',

@@ -4,6 +4,8 @@ export interface SandboxDelays {
   paymentMs: number;
   authorizeDestinationMs: number;
   withdrawalMs: number;
+  /** How long a 3-D Secure binding waits for the payer to confirm at the ACS page before it fails. */
+  threeDsTimeoutMs: number;
 }
 
 export const DEFAULT_SANDBOX_DELAYS: Readonly<SandboxDelays> = Object.freeze({
@@ -11,6 +13,7 @@ export const DEFAULT_SANDBOX_DELAYS: Readonly<SandboxDelays> = Object.freeze({
   paymentMs: 20,
   authorizeDestinationMs: 200,
   withdrawalMs: 100,
+  threeDsTimeoutMs: 10 * 60_000,
 });
 
 /** The sandbox's settings, shared by every service of one sandbox instance; delays can change at run time. */

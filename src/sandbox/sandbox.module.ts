@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AcsController } from './controllers/acs.controller';
 import { ControlController } from './controllers/control.controller';
 import { HostedFormController } from './controllers/hosted-form.controller';
 import { PaymentResourcesController } from './controllers/payment-resources.controller';
@@ -9,6 +10,8 @@ import { WalletController } from './controllers/wallet.controller';
 import { ProviderExchange } from './http/provider-exchange.service';
 import { SandboxConfig } from './sandbox-config';
 import { AccessTokensService } from './services/access-tokens.service';
+import { AcsService } from './services/acs.service';
+import { BindingsService } from './services/bindings.service';
 import { CardVaultService } from './services/card-vault.service';
 import { CustomersService } from './services/customers.service';
 import { FaultsService } from './services/faults.service';
@@ -40,6 +43,7 @@ export class SandboxModule {
         PayresController,
         ControlController,
         HostedFormController,
+        AcsController,
       ],
       providers: [
         { provide: SandboxConfig, useValue: config },
@@ -53,6 +57,7 @@ export class SandboxModule {
         RequestLogService,
         OutcomeScriptService,
         CardVaultService,
+        BindingsService,
         CustomersService,
         InvoicesService,
         PaymentsService,
@@ -60,6 +65,7 @@ export class SandboxModule {
         PayoutsService,
         LedgerService,
         HostedFormService,
+        AcsService,
         SandboxControlService,
       ],
     };

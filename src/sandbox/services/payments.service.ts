@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Payment } from '../../gateway/provider-api.types';
 import { cardDetails } from '../cards/card-details';
-import { CARD_GROUPS, failureTree } from '../cards/card-outcomes';
+import { chargeOutcome, failureTree } from '../cards/card-outcomes';
 import { BodyReader } from '../http/body-reader';
 import type { Credential } from '../http/credential';
 import { ProviderError } from '../http/provider-error';
@@ -78,7 +78,7 @@ export class PaymentsService implements OnApplicationBootstrap {
       ...(metadata !== undefined ? { metadata } : {}),
       status: 'pending',
     };
-    const plannedOutcome = this.outcomes.take(customerID) ?? CARD_GROUPS[binding.card.group].failure ?? 'success';
+    const plannedOutcome = this.outcomes.take(customerID) ?? chargeOutcome(binding.card.group);
     invoice.payments.push({ payment, customerID, bindingID: binding.binding.id, plannedOutcome });
     state.paymentOrder.push({ invoiceID, paymentID: payment.id });
     this.invoices.emit(invoice, [{ changeType: 'PaymentStarted', payment: structuredClone(payment) }]);

@@ -11,7 +11,7 @@ export interface SandboxSettings {
   shopId: string | null;
 }
 
-const DELAY_KEYS: readonly (keyof SandboxDelays)[] = ['bindingMs', 'paymentMs', 'authorizeDestinationMs', 'withdrawalMs'];
+const DELAY_KEYS: readonly (keyof SandboxDelays)[] = ['bindingMs', 'paymentMs', 'authorizeDestinationMs', 'withdrawalMs', 'threeDsTimeoutMs'];
 
 /** Test and demo controls that span the whole sandbox: reset and run-time settings. */
 @Injectable()

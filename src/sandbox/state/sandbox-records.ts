@@ -57,10 +57,21 @@ export interface CustomerRecord {
   activeBindingID?: string;
 }
 
+/** A 3-D Secure check waiting for the payer at the ACS page. */
+export interface PendingInteraction {
+  /** Sent as PaReq and asked back by the ACS page: only the holder of the redirect can confirm. */
+  secret: string;
+  /** When the wait ends and the binding fails (epoch ms). */
+  expiresAt: number;
+  /** The payer confirmed, but the issuer never answers (3-D Secure timeout cards). */
+  confirmed: boolean;
+}
+
 export interface BindingRecord {
   binding: CustomerBinding;
   customerID: string;
   card: CardProfile;
+  interaction?: PendingInteraction;
 }
 
 export interface PaymentRecord {

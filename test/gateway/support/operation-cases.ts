@@ -176,6 +176,14 @@ export const OPERATION_CASES: OperationCase[] = [
     },
   },
   {
+    operation: 'createCustomerAccessToken',
+    idempotency: 'create-without-external-id',
+    prepare: async (setup) => {
+      const { customer } = await createCustomer(setup);
+      return { call: (gw) => gw.processing.createCustomerAccessToken(customer.id) };
+    },
+  },
+  {
     operation: 'createBinding',
     idempotency: 'create-with-external-id',
     prepare: async (setup) => {
