@@ -4,6 +4,7 @@ import { parseDuration } from '../duration';
 import { Clock } from './clock';
 import { SetTestClockDto } from './set-test-clock.dto';
 import { TestClockService } from './test-clock.service';
+import { invalidField, withErrorCode } from '../errors/coded-error';
 
 const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
@@ -31,7 +32,7 @@ export class TestClockController {
     const target = body.now !== undefined ? new Date(body.now) : new Date(clock.now().getTime() + parseDuration(body.advance as string));
     // Dates past 9999 have no ISO 8601 form the API can answer, and PostgreSQL refuses some of them.
     if (!Number.isFinite(target.getTime()) || target.getTime() > LATEST_CLOCK_MS) {
-      throw new BadRequestException([`${field} would move the test clock past 9999-12-31T23:59:59.999Z`]);
+      throw invalidField(field, `${field} would move the test clock past 9999-12-31T23:59:59.999Z`);
     }
     const now = await clock.set(target);
     return { now: now.toISOString() };
@@ -39,7 +40,7 @@ export class TestClockController {
 
   private testClock(): TestClockService {
     if (!this.config.testClock || !(this.clock instanceof TestClockService)) {
-      throw new NotFoundException('The test clock is off: start the daemon with TEST_CLOCK=true (never in production)');
+      throw withErrorCode(new NotFoundException('The test clock is off: start the daemon with TEST_CLOCK=true (never in production)'), 'test_clock_disabled');
     }
     return this.clock;
   }

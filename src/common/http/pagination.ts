@@ -1,5 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { invalidField } from '../errors/coded-error';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -21,7 +21,7 @@ export function decodeCursor(cursor: string): CursorPosition {
   const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const date = new Date(createdAt);
   if (!id || Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) {
-    throw new BadRequestException(['cursor must be a nextCursor value returned by this list']);
+    throw invalidField('cursor', 'cursor must be a nextCursor value returned by this list');
   }
   return { createdAt: date, id };
 }
