@@ -1,13 +1,17 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, NotFoundException, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '../../config/app-config';
+import { ApiAdminRoute } from '../api-docs/api-route.decorators';
 import { parseDuration } from '../duration';
 import { Clock } from './clock';
 import { SetTestClockDto } from './set-test-clock.dto';
+import { TestClockResponseDto } from './test-clock-response.dto';
 import { TestClockService } from './test-clock.service';
 import { invalidField, withErrorCode } from '../errors/coded-error';
 
 const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
+@ApiTags('Test clock')
 @Controller('api/v1/test-clock')
 export class TestClockController {
   constructor(
@@ -15,11 +19,21 @@ export class TestClockController {
     private readonly clock: Clock,
   ) {}
 
+  @ApiAdminRoute({ summary: 'Read the test clock', description: 'Only with TEST_CLOCK=true (404 otherwise).', errors: ['test_clock_disabled'] })
+  @ApiOkResponse({ type: TestClockResponseDto })
   @Get()
   get() {
     return { now: this.testClock().now().toISOString() };
   }
 
+  @ApiAdminRoute({
+    summary: 'Move the test clock forward',
+    description: 'Send exactly one of `now` or `advance`. Time only moves forward (409), and never past 9999-12-31. Billing, retries, trials and polling all read this clock.',
+    body: true,
+    idempotent: true,
+    errors: ['test_clock_disabled', 'state_conflict'],
+  })
+  @ApiOkResponse({ type: TestClockResponseDto })
   @Post()
   @HttpCode(200)
   async move(@Body() body: SetTestClockDto) {
