@@ -1,18 +1,32 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAdminRoute, PROVIDER_ERRORS } from '../common/api-docs/api-route.decorators';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutDestinationDto } from './create-payout-destination.dto';
+import { PayoutDestinationResponseDto } from './payout-destination-response.dto';
 import { PayoutDestinationsService } from './payout-destinations.service';
 import { PayoutDestinationResponse, toPayoutDestinationResponse } from './payout-responses';
 
+@ApiTags('Payouts')
 @Controller('api/v1/payouts/destinations')
 export class PayoutDestinationsController {
   constructor(private readonly destinations: PayoutDestinationsService) {}
 
+  @ApiAdminRoute({
+    summary: 'Add a payout destination (a card)',
+    description: 'Send exactly one of `card` (tokenized at the provider, never stored or logged) or `cardToken`. Payouts to it wait until the provider authorizes it.',
+    body: true,
+    idempotent: true,
+    errors: [...PROVIDER_ERRORS, 'business_rule'],
+  })
+  @ApiCreatedResponse({ type: PayoutDestinationResponseDto })
   @Post()
   async create(@Body() body: CreatePayoutDestinationDto): Promise<PayoutDestinationResponse> {
     return toPayoutDestinationResponse(await this.destinations.create(body));
   }
 
+  @ApiAdminRoute({ summary: 'Read a payout destination', id: 'payout destination' })
+  @ApiOkResponse({ type: PayoutDestinationResponseDto })
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string): Promise<PayoutDestinationResponse> {
     return toPayoutDestinationResponse(await this.destinations.get(id));
