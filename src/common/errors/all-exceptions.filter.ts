@@ -57,20 +57,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const body = typeof raw === 'string' ? { statusCode: status, error: exception.name, message: raw } : raw;
       const fromRouter = routerCode(exception, request);
       const coded = fromRouter !== null ? { ...body, code: fromRouter } : withCode(body, status, 'http_error');
-      response.status(status).json(coded);
+      sendJson(response, status, coded);
       return;
     }
     const clientStatus = clientErrorStatus(exception);
     if (clientStatus !== null) {
       // An HTTP-layer error (express, body reading) that already knows it is the client's fault.
-      response
-        .status(clientStatus)
-        .json({ statusCode: clientStatus, error: 'Bad Request', message: 'The request could not be read', code: 'malformed_request' satisfies ErrorCode });
+      sendJson(response, clientStatus, { statusCode: clientStatus, error: 'Bad Request', message: 'The request could not be read', code: 'malformed_request' satisfies ErrorCode });
       return;
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn({ method: request.method, path: request.path, err: exception }, 'The database is unavailable');
-      response.status(HttpStatus.SERVICE_UNAVAILABLE).json({
+      sendJson(response, HttpStatus.SERVICE_UNAVAILABLE, {
         statusCode: 503,
         error: 'Service Unavailable',
         message: 'The database is unavailable; retry shortly',
@@ -79,13 +77,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     this.logger.error({ err: exception, method: request.method, path: request.path }, 'Unexpected error while handling a request');
-    response.status(HttpStatus.INTERNAL_SERVER_ERROR).json({
+    sendJson(response, HttpStatus.INTERNAL_SERVER_ERROR, {
       statusCode: 500,
       error: 'Internal Server Error',
       message: 'Internal server error; see the daemon log',
       code: 'internal_error' satisfies ErrorCode,
     });
   }
+}
+
+/** An error is JSON even from a route that declared another type for its answer (the metrics' text). */
+function sendJson(response: Response, status: number, body: object): void {
+  response.status(status).type('application/json').json(body);
 }
 
 function clientErrorStatus(e: unknown): number | null {
