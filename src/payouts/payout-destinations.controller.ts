@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAdminRoute, PROVIDER_ERRORS } from '../common/api-docs/api-route.decorators';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutDestinationDto } from './create-payout-destination.dto';
@@ -18,6 +18,13 @@ export class PayoutDestinationsController {
     body: true,
     idempotent: true,
     errors: [...PROVIDER_ERRORS, 'business_rule'],
+  })
+  @ApiBody({
+    type: CreatePayoutDestinationDto,
+    examples: {
+      card: { summary: 'A card to tokenize', value: { name: 'Courier 17', currency: 'RUB', card: { cardNumber: '4242424242424242', expDate: '12/30', cardHolder: 'IVAN PETROV' } } },
+      cardToken: { summary: 'A card token you already have', value: { name: 'Courier 17', currency: 'RUB', cardToken: 'eyJjYXJkIjoidG9rZW4ifQ' } },
+    },
   })
   @ApiCreatedResponse({ type: PayoutDestinationResponseDto })
   @Post()

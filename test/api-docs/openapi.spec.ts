@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { API_DOCS_PATH, API_DOCUMENT_PATH, COMMITTED_DOCUMENT_PATH, serializeApiDocument } from '../../src/common/api-docs/api-description';
 import { ERROR_CODE_NAMES, ERROR_CODES, ErrorCode } from '../../src/common/errors/error-codes';
+import { SAMPLE_ID } from '../../src/common/api-docs/api-properties';
 import { registeredRoutes } from '../support/registered-routes';
 import { startTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
@@ -163,6 +164,24 @@ describe('The API description (OpenAPI 3) served at /openapi.json', () => {
     expectShape('TestClock', (await t.api().get('/api/v1/test-clock').expect(200)).body);
     expectShape('Error', (await t.api().post('/api/v1/plans').send({ lines: [] }).expect(400)).body);
     expectShape('Liveness', (await request(t.app.getHttpServer()).get('/health/live').expect(200)).body);
+  });
+
+  it('shows request examples that the API accepts as valid input', async () => {
+    let sent = 0;
+    for (const { key, method, path, op } of operationsOf(document)) {
+      const media = op.requestBody && resolved(document, op.requestBody).content?.['application/json'];
+      if (!media) continue;
+      const named = Object.entries(media.examples ?? {}).map(([name, e]) => [name, (e as { value: unknown }).value] as const);
+      const examples = media.example !== undefined ? [['example', media.example] as const, ...named] : named;
+      for (const [name, example] of examples) {
+        const res = await t.api()[method.toLowerCase() as 'post' | 'patch'](path.replace('{id}', SAMPLE_ID)).send(example as object);
+        // Unknown ids and the sandbox's refusals are fine here: only a refusal of the input's shape is wrong.
+        const refused = [400, 413, 415].includes(res.status);
+        expect({ key, name, refused, body: refused ? res.body : undefined }).toEqual({ key, name, refused: false, body: undefined });
+        sent++;
+      }
+    }
+    expect(sent).toBeGreaterThan(15);
   });
 
   it('is committed as docs/openapi.json, exactly as the code produces it', () => {

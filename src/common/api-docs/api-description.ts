@@ -34,6 +34,14 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The ADMIN_TOKEN the daemon was started with.' }, ADMIN_TOKEN_SCHEME)
     // Deny by default, as the guard does: every operation needs the token unless it says otherwise.
     .addSecurityRequirements(ADMIN_TOKEN_SCHEME)
+    .addTag('Plans', 'What a subscription bills each period. A new price is a new plan.')
+    .addTag('Customers', 'Payers at the provider, and the cards they bind.')
+    .addTag('Subscriptions', 'A customer on a plan: periods, trials, pauses, cancellation and its audit trail.')
+    .addTag('Charges', 'One charge per billing period, with every payment attempt.')
+    .addTag('Billing', 'A billing pass on demand.')
+    .addTag('Payouts', 'Card payouts: the setup, destinations, single payouts and batches.')
+    .addTag('Test clock', 'The clock the billing reads, movable only with TEST_CLOCK=true.')
+    .addTag('Health and metrics', 'Probes and Prometheus metrics; no token.')
     .build();
   return withSharedErrorResponses(withExamplesAndDescriptions(SwaggerModule.createDocument(app, config)));
 }

@@ -1,5 +1,5 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, NotFoundException, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '../../config/app-config';
 import { ApiAdminRoute } from '../api-docs/api-route.decorators';
 import { parseDuration } from '../duration';
@@ -32,6 +32,10 @@ export class TestClockController {
     body: true,
     idempotent: true,
     errors: ['test_clock_disabled', 'state_conflict'],
+  })
+  @ApiBody({
+    type: SetTestClockDto,
+    examples: { advance: { summary: 'Move forward by a duration', value: { advance: '30d' } }, now: { summary: 'Move to a time', value: { now: '2027-03-01T00:00:00.000Z' } } },
   })
   @ApiOkResponse({ type: TestClockResponseDto })
   @Post()
