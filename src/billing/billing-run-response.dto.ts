@@ -18,6 +18,6 @@ export class BillingRunResponseDto {
   @ApiProperty({ type: 'integer', description: 'Due subscriptions not charged because their customer has no usable card yet.', example: 0 })
   skippedNotReady: number;
 
-  @ApiProperty({ type: 'integer', description: 'Billing periods that became charges in this pass.', example: 2 })
+  @ApiProperty({ type: 'integer', description: 'Charges this pass made for periods that began (none when another replica made them first).', example: 2 })
   created: number;
 }

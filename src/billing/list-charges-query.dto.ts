@@ -6,6 +6,7 @@ import { ChargeStatus } from './charge.entity';
 
 export const CHARGE_STATUSES: ChargeStatus[] = ['pending', 'processing', 'succeeded', 'retrying', 'failed', 'canceled', 'skipped'];
 
+/** `GET /api/v1/charges?status=&subscriptionId=&customerId=&createdAfter=&createdBefore=&limit=&cursor=`. */
 export class ListChargesQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: CHARGE_STATUSES, description: 'Only charges in this status.' })
   @IsOptional()
@@ -16,4 +17,9 @@ export class ListChargesQueryDto extends ListQueryDto {
   @IsOptional()
   @IsUUID(undefined, { message: 'subscriptionId must be a UUID' })
   subscriptionId?: string;
+
+  @ApiIdProperty("Only this customer's charges.", { required: false })
+  @IsOptional()
+  @IsUUID(undefined, { message: 'customerId must be a UUID' })
+  customerId?: string;
 }

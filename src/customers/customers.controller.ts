@@ -12,6 +12,7 @@ import { BindingStartedResponseDto } from './dto/binding-started-response.dto';
 import { CreateCustomerDto } from './dto/create-customer.dto';
 import { CreatedCustomerResponseDto } from './dto/created-customer-response.dto';
 import { CustomerResponseDto } from './dto/customer-response.dto';
+import { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import { StartBindingDto } from './dto/start-binding.dto';
 
 @ApiTags('Customers')
@@ -35,7 +36,7 @@ export class CustomersController {
   @ApiAdminRoute({ summary: 'List customers', errors: ['validation_failed'] })
   @ApiPageResponse(CustomerResponseDto)
   @Get()
-  list(@Query() query: ListQueryDto): Promise<Page<CustomerResponse>> {
+  list(@Query() query: ListCustomersQueryDto): Promise<Page<CustomerResponse>> {
     return this.customers.list(query);
   }
 

@@ -1,6 +1,8 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiAdminRoute } from '../common/api-docs/api-route.decorators';
+import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { Page } from '../common/http/pagination';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutBatchDto } from './create-payout-batch.dto';
 import { PayoutBatchResponseDto } from './payout-batch-response.dto';
@@ -32,6 +34,15 @@ export class PayoutBatchesController {
   @HttpCode(HttpStatus.ACCEPTED)
   async create(@Body() body: CreatePayoutBatchDto): Promise<PayoutBatchResponse> {
     return toResponse(await this.payouts.createBatch(body.items));
+  }
+
+  /** Newest first, each with its counts. Registered before PayoutsController, so `/payouts/batches` is this list. */
+  @ApiAdminRoute({ summary: 'List payout batches', description: 'Each with its payouts counted by status.', errors: ['validation_failed'] })
+  @ApiPageResponse(PayoutBatchResponseDto)
+  @Get()
+  async list(@Query() query: ListQueryDto): Promise<Page<PayoutBatchResponse>> {
+    const page = await this.payouts.listBatches(query);
+    return { items: page.items.map(toResponse), nextCursor: page.nextCursor };
   }
 
   @ApiAdminRoute({ summary: 'Read a payout batch', description: 'Its payouts counted by status.', id: 'payout batch' })

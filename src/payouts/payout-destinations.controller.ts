@@ -1,6 +1,8 @@
-import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiAdminRoute, PROVIDER_ERRORS } from '../common/api-docs/api-route.decorators';
+import { ApiAdminRoute, ApiPageResponse, PROVIDER_ERRORS } from '../common/api-docs/api-route.decorators';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { Page } from '../common/http/pagination';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutDestinationDto } from './create-payout-destination.dto';
 import { PayoutDestinationResponseDto } from './payout-destination-response.dto';
@@ -30,6 +32,15 @@ export class PayoutDestinationsController {
   @Post()
   async create(@Body() body: CreatePayoutDestinationDto): Promise<PayoutDestinationResponse> {
     return toPayoutDestinationResponse(await this.destinations.create(body));
+  }
+
+  /** Newest first. Registered before PayoutsController, so `/payouts/destinations` is this list, not a payout id. */
+  @ApiAdminRoute({ summary: 'List payout destinations', errors: ['validation_failed'] })
+  @ApiPageResponse(PayoutDestinationResponseDto)
+  @Get()
+  async list(@Query() query: ListQueryDto): Promise<Page<PayoutDestinationResponse>> {
+    const page = await this.destinations.list(query);
+    return { items: page.items.map(toPayoutDestinationResponse), nextCursor: page.nextCursor };
   }
 
   @ApiAdminRoute({ summary: 'Read a payout destination', id: 'payout destination' })

@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime } from 'luxon';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { DEFAULT_PAGE_SIZE, Page, paginate } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
@@ -70,6 +70,8 @@ export class SubscriptionsService {
         currentPeriodEnd: trialEndsAt,
         nextBillingAt: billingAnchor,
         metadata: dto.metadata ?? {},
+        createdAt: now,
+        updatedAt: now,
       });
       await em.save(subscription);
       await this.lifecycle.created(em, subscription, status, { planId: plan.id, amount: plan.amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
@@ -102,10 +104,26 @@ export class SubscriptionsService {
     return subscription;
   }
 
+  /** Several subscriptions in one read (the billing engine's batches); unknown ids are left out. */
+  getMany(ids: string[]): Promise<Subscription[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.dataSource.getRepository(Subscription).findBy({ id: In(ids) });
+  }
+
+  /** Billable subscriptions due at `now` whose customer has no usable card yet (the pass summary's skippedNotReady). */
+  async countDueNotReady(now: Date): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+        WHERE s.next_billing_at <= $1 AND s.status IN ('trialing', 'active', 'past_due') AND c.status <> 'ready'`,
+      [now],
+    );
+    return row.n as number;
+  }
+
   list(query: ListSubscriptionsQueryDto): Promise<Page<Subscription>> {
     const qb = this.dataSource.getRepository(Subscription).createQueryBuilder('s');
     if (query.status) qb.andWhere('s.status = :status', { status: query.status });
     if (query.customerId) qb.andWhere('s.customerId = :customerId', { customerId: query.customerId });
+    if (query.planId) qb.andWhere('s.planId = :planId', { planId: query.planId });
     return paginate(qb, query);
   }
 
@@ -114,6 +132,8 @@ export class SubscriptionsService {
     await this.get(id);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const qb = this.dataSource.getRepository(SubscriptionEvent).createQueryBuilder('e').where('e.subscriptionId = :id', { id });
+    if (query.createdAfter) qb.andWhere('e.createdAt >= :createdAfter', { createdAfter: new Date(query.createdAfter) });
+    if (query.createdBefore) qb.andWhere('e.createdAt < :createdBefore', { createdBefore: new Date(query.createdBefore) });
     if (query.cursor) {
       const before = Number(Buffer.from(query.cursor, 'base64url').toString());
       if (!Number.isSafeInteger(before)) throw invalidField('cursor', 'cursor must be a nextCursor value returned by this list');

@@ -11,7 +11,8 @@ const SRC = join(ROOT, 'src');
 
 /** Query DTOs are no schema of their own: their fields are the parameters of the list that takes them. */
 const QUERY_DTOS: Record<string, string> = {
-  ListQueryDto: 'GET /api/v1/customers',
+  ListQueryDto: 'GET /api/v1/payouts/destinations',
+  ListCustomersQueryDto: 'GET /api/v1/customers',
   ListPlansQueryDto: 'GET /api/v1/plans',
   ListSubscriptionsQueryDto: 'GET /api/v1/subscriptions',
   ListChargesQueryDto: 'GET /api/v1/charges',
@@ -133,7 +134,7 @@ describe('Every request DTO is described as it validates', () => {
     for (const dto of dtos) {
       const { properties, required } = described(dto);
       const validated = [...dto.rules.keys()].sort();
-      const inherited = QUERY_DTOS[dto.name] ? ['cursor', 'limit'] : [];
+      const inherited = QUERY_DTOS[dto.name] ? ['createdAfter', 'createdBefore', 'cursor', 'limit'] : [];
       expect({ dto: dto.name, fields: Object.keys(properties).sort() }).toEqual({ dto: dto.name, fields: [...new Set([...validated, ...inherited])].sort() });
       for (const [field, rules] of dto.rules) {
         const optional = rules.some((r) => r.type === 'conditionalValidation');

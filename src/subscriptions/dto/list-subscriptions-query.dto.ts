@@ -6,6 +6,7 @@ import { SubscriptionStatus } from '../subscription.entity';
 
 export const SUBSCRIPTION_STATUSES: SubscriptionStatus[] = ['incomplete', 'trialing', 'active', 'past_due', 'paused', 'unpaid', 'canceled'];
 
+/** `GET /api/v1/subscriptions?status=&customerId=&planId=&createdAfter=&createdBefore=&limit=&cursor=`. */
 export class ListSubscriptionsQueryDto extends ListQueryDto {
   @ApiPropertyOptional({ enum: SUBSCRIPTION_STATUSES, description: 'Only subscriptions in this status.' })
   @IsOptional()
@@ -16,4 +17,9 @@ export class ListSubscriptionsQueryDto extends ListQueryDto {
   @IsOptional()
   @IsUUID(undefined, { message: 'customerId must be a UUID' })
   customerId?: string;
+
+  @ApiIdProperty("Only this plan's subscriptions.", { required: false })
+  @IsOptional()
+  @IsUUID(undefined, { message: 'planId must be a UUID' })
+  planId?: string;
 }
