@@ -19,6 +19,7 @@ import { ShutdownSignal } from '../common/shutdown-signal';
 import { Claim, LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
+import { withErrorCode } from '../common/errors/coded-error';
 
 /** Rounds of the destination create within one request when its outcome stays unknown (the gateway retries inside each). */
 const CREATE_ROUNDS = 2;
@@ -77,11 +78,11 @@ export class PayoutDestinationsService {
       throw new BadRequestException(['send exactly one of card or cardToken']);
     }
     if (dto.card && isExpired(dto.card.expDate, this.clock.now())) {
-      throw new UnprocessableEntityException(['card.expDate is in the past: the card has expired']);
+      throw withErrorCode(new UnprocessableEntityException(['card.expDate is in the past: the card has expired']), 'business_rule', { field: 'card.expDate' });
     }
     const setup = await this.setup.require();
     if (dto.currency !== setup.currency) {
-      throw new UnprocessableEntityException([`currency must be the payout wallet's currency ${setup.currency}`]);
+      throw withErrorCode(new UnprocessableEntityException([`currency must be the payout wallet's currency ${setup.currency}`]), 'business_rule', { field: 'currency' });
     }
 
     let token: string;

@@ -1,6 +1,7 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { invalidField } from '../common/errors/coded-error';
 import { DEFAULT_PAGE_SIZE, Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { SubscriptionStatus } from './subscription.entity';
@@ -61,7 +62,7 @@ export class SubscriptionEventsRepository {
     if (query.createdBefore) qb.andWhere('e.createdAt < :createdBefore', { createdBefore: new Date(query.createdBefore) });
     if (query.cursor) {
       const before = Number(Buffer.from(query.cursor, 'base64url').toString());
-      if (!Number.isSafeInteger(before)) throw new BadRequestException(['cursor must be a nextCursor value returned by this list']);
+      if (!Number.isSafeInteger(before)) throw invalidField('cursor', 'cursor must be a nextCursor value returned by this list');
       qb.andWhere('e.seq < :before', { before });
     }
     const rows = await qb.orderBy('e.seq', 'DESC').limit(limit + 1).getMany();

@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { DateTime } from 'luxon';
 import { Clock } from '../common/clock/clock';
 import { Page } from '../common/http/pagination';
@@ -14,6 +14,7 @@ import { Subscription, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
 import { SubscriptionEventsRepository } from './subscription-events.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { invalidField, withErrorCode } from '../common/errors/coded-error';
 
 const MAX_START_YEARS_AHEAD = 5;
 
@@ -31,13 +32,13 @@ export class SubscriptionsService {
   async create(dto: CreateSubscriptionDto): Promise<Subscription> {
     const timezone = dto.timezone ?? 'UTC';
     if (!isValidTimeZone(timezone)) {
-      throw new BadRequestException([`timezone must be an IANA time zone such as Europe/Moscow or UTC, not "${timezone}"`]);
+      throw invalidField('timezone', `timezone must be an IANA time zone such as Europe/Moscow or UTC, not "${timezone}"`);
     }
     const plan = await this.plans.getForSubscription(dto.planId);
     const customer = await this.customers.findStanding(dto.customerId);
-    if (!customer) throw new NotFoundException(`customerId ${dto.customerId} names no customer`);
+    if (!customer) throw withErrorCode(new NotFoundException(`customerId ${dto.customerId} names no customer`), 'not_found', { field: 'customerId' });
     if (plan.shopId !== customer.shopId) {
-      throw new BadRequestException([`customerId belongs to shop ${customer.shopId} but the plan bills shop ${plan.shopId}`]);
+      throw invalidField('customerId', `customerId belongs to shop ${customer.shopId} but the plan bills shop ${plan.shopId}`);
     }
 
     const now = this.clock.now();
@@ -87,12 +88,13 @@ export class SubscriptionsService {
     const startAt = new Date(text);
     const latest = DateTime.fromJSDate(now).plus({ years: MAX_START_YEARS_AHEAD });
     if (!Number.isFinite(startAt.getTime()) || startAt.getTime() > latest.toMillis()) {
-      throw new BadRequestException([`startAt must be at most ${MAX_START_YEARS_AHEAD} years ahead (no later than ${latest.toUTC().toISO()})`]);
+      throw invalidField('startAt', `startAt must be at most ${MAX_START_YEARS_AHEAD} years ahead (no later than ${latest.toUTC().toISO()})`);
     }
     if (periodStart(startAt, timezone, plan.interval, plan.intervalCount, 1) < now) {
-      throw new BadRequestException([
+      throw invalidField(
+        'startAt',
         `startAt must be at most one billing period (${plan.intervalCount} ${plan.interval}) in the past; past periods are never charged retroactively`,
-      ]);
+      );
     }
     return startAt;
   }

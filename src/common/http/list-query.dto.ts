@@ -1,5 +1,7 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, isISO8601, Matches, Max, MaxLength, Min, ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
+import { DEFAULT_PAGE_SIZE } from './pagination';
 
 /** A date-time with its zone (`Z` or an offset): without one, the instant would depend on the server's time zone. */
 const DATE_TIME_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -44,6 +46,7 @@ function IsAfterCreatedAfter(options?: ValidationOptions): PropertyDecorator {
  * (`createdAfter` inclusive, `createdBefore` exclusive, so consecutive ranges neither overlap nor leave a gap).
  */
 export class ListQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: DEFAULT_PAGE_SIZE, description: 'Items per page.', example: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'limit must be an integer between 1 and 200' })
@@ -51,16 +54,35 @@ export class ListQueryDto {
   @Max(200, { message: 'limit must be an integer between 1 and 200' })
   limit?: number;
 
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 200,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description: 'The `nextCursor` of the page before; absent for the first page.',
+    example: 'MjAyNy0wMS0zMVQwMDowMDowMC4wMDBafDE',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor must be a nextCursor value returned by this list' })
   cursor?: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Only items created at or after this instant (an ISO 8601 date-time with its zone).',
+    example: '2027-01-01T00:00:00.000Z',
+  })
   @IsOptional()
   @IsDateTimeWithZone()
   createdAfter?: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Only items created strictly before this instant (an ISO 8601 date-time with its zone); later than createdAfter.',
+    example: '2027-02-01T00:00:00.000Z',
+  })
   @IsOptional()
   @IsDateTimeWithZone()
   @IsAfterCreatedAfter()

@@ -1,5 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { invalidField } from '../errors/coded-error';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -32,7 +32,7 @@ export function encodeCursor(position: CursorPosition): string {
 export function decodeCursor(cursor: string): CursorPosition {
   const [createdAt, seq, extra] = Buffer.from(cursor, 'base64url').toString().split('|');
   const date = new Date(createdAt);
-  if (extra !== undefined || !/^\d{1,15}$/.test(seq ?? '') || Number.isNaN(date.getTime())) throw new BadRequestException([BAD_CURSOR]);
+  if (extra !== undefined || !/^\d{1,15}$/.test(seq ?? '') || Number.isNaN(date.getTime())) throw invalidField('cursor', BAD_CURSOR);
   return { createdAt: date, seq: Number(seq) };
 }
 
