@@ -5,6 +5,8 @@ import { PaymentResourcesController } from './controllers/payment-resources.cont
 import { PayresController } from './controllers/payres.controller';
 import { ProcessingCustomersController } from './controllers/processing-customers.controller';
 import { ProcessingInvoicesController } from './controllers/processing-invoices.controller';
+import { ProcessingWebhooksController } from './controllers/processing-webhooks.controller';
+import { WalletWebhooksController } from './controllers/wallet-webhooks.controller';
 import { WalletController } from './controllers/wallet.controller';
 import { ProviderExchange } from './http/provider-exchange.service';
 import { SandboxConfig } from './sandbox-config';
@@ -23,7 +25,10 @@ import { RequestLogService } from './services/request-log.service';
 import { SandboxControlService } from './services/sandbox-control.service';
 import { SandboxPersistenceService } from './services/sandbox-persistence.service';
 import { SandboxScheduler } from './services/sandbox-scheduler.service';
+import { WalletWebhooksService } from './services/wallet-webhooks.service';
 import { WalletService } from './services/wallet.service';
+import { WebhookKeysService } from './services/webhook-keys.service';
+import { WebhooksService } from './services/webhooks.service';
 import { SandboxStateService } from './state/sandbox-state.service';
 
 /** The provider simulator: its own Nest application, separate from the daemon's AppModule. */
@@ -40,6 +45,8 @@ export class SandboxModule {
         PayresController,
         ControlController,
         HostedFormController,
+        ProcessingWebhooksController,
+        WalletWebhooksController,
       ],
       providers: [
         { provide: SandboxConfig, useValue: config },
@@ -61,6 +68,9 @@ export class SandboxModule {
         LedgerService,
         HostedFormService,
         SandboxControlService,
+        WebhookKeysService,
+        WebhooksService,
+        WalletWebhooksService,
       ],
     };
   }
