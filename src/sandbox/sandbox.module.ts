@@ -7,6 +7,7 @@ import { ProcessingCustomersController } from './controllers/processing-customer
 import { ProcessingInvoicesController } from './controllers/processing-invoices.controller';
 import { ProcessingWebhooksController } from './controllers/processing-webhooks.controller';
 import { WalletWebhooksController } from './controllers/wallet-webhooks.controller';
+import { WebhookControlController } from './controllers/webhook-control.controller';
 import { WalletController } from './controllers/wallet.controller';
 import { ProviderExchange } from './http/provider-exchange.service';
 import { SandboxConfig } from './sandbox-config';
@@ -27,6 +28,8 @@ import { SandboxPersistenceService } from './services/sandbox-persistence.servic
 import { SandboxScheduler } from './services/sandbox-scheduler.service';
 import { WalletWebhooksService } from './services/wallet-webhooks.service';
 import { WalletService } from './services/wallet.service';
+import { WebhookDeliveryService } from './services/webhook-delivery.service';
+import { WebhookEventsService } from './services/webhook-events.service';
 import { WebhookKeysService } from './services/webhook-keys.service';
 import { WebhooksService } from './services/webhooks.service';
 import { SandboxStateService } from './state/sandbox-state.service';
@@ -47,6 +50,7 @@ export class SandboxModule {
         HostedFormController,
         ProcessingWebhooksController,
         WalletWebhooksController,
+        WebhookControlController,
       ],
       providers: [
         { provide: SandboxConfig, useValue: config },
@@ -69,6 +73,8 @@ export class SandboxModule {
         HostedFormService,
         SandboxControlService,
         WebhookKeysService,
+        WebhookDeliveryService,
+        WebhookEventsService,
         WebhooksService,
         WalletWebhooksService,
       ],

@@ -15,6 +15,7 @@ import { AccessTokensService } from './access-tokens.service';
 import { CardVaultService } from './card-vault.service';
 import { IdempotencyService } from './idempotency.service';
 import { SandboxScheduler } from './sandbox-scheduler.service';
+import { WebhookEventsService } from './webhook-events.service';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const PHONE = /^\+\d{4,15}$/;
@@ -32,6 +33,7 @@ export class CustomersService implements OnApplicationBootstrap {
     private readonly idempotency: IdempotencyService,
     private readonly vault: CardVaultService,
     private readonly scheduler: SandboxScheduler,
+    private readonly webhookEvents: WebhookEventsService,
   ) {}
 
   /** Bindings still pending when the state file was saved finish after a restart. */
@@ -61,6 +63,7 @@ export class CustomersService implements OnApplicationBootstrap {
     const id = uniqueSnowflake(this.store.state.customers);
     const customer: Customer = { id, ...(externalID !== undefined ? { externalID } : {}), shopID, contactInfo, metadata, status: 'unready' };
     this.store.state.customers.set(id, { customer, events: [], bindingIDs: [] });
+    this.webhookEvents.customerCreated(customer);
     this.idempotency.remember('createCustomer', externalID, features, id);
     return created({ customer, customerAccessToken: { payload: this.tokens.issue('customer', id) } });
   }
@@ -142,6 +145,7 @@ export class CustomersService implements OnApplicationBootstrap {
     customer.bindingIDs.push(id);
     this.emit(customer, { changeType: 'CustomerBindingStarted', customerBinding: structuredClone(binding) });
     this.emit(customer, { changeType: 'CustomerBindingInteractionRequested', customerBindingID: id, userInteraction: this.acsRedirect(id, tool.card) });
+    this.webhookEvents.binding(customer, record, 'CustomerBindingStarted');
     this.scheduleCompletion(id);
     return record;
   }
@@ -179,6 +183,7 @@ export class CustomersService implements OnApplicationBootstrap {
       record.binding.status = 'failed';
       record.binding.error = error;
       this.emit(customer, { changeType: 'CustomerBindingStatusChanged', customerBindingID: bindingID, status: 'failed', error: { ...error } });
+      this.webhookEvents.binding(customer, record, 'CustomerBindingFailed');
     } else {
       record.binding.status = 'succeeded';
       // The latest bound card is the one later charges use.
@@ -194,6 +199,7 @@ export class CustomersService implements OnApplicationBootstrap {
         createdAt: new Date().toISOString(),
       });
       this.emit(customer, { changeType: 'CustomerBindingStatusChanged', customerBindingID: bindingID, status: 'succeeded' });
+      this.webhookEvents.bindingSucceeded(customer, record);
     }
     this.store.changed();
   }
