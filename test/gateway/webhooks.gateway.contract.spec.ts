@@ -27,7 +27,8 @@ describe('Webhook management through the gateways, against the sandbox over HTTP
     Logger.overrideLogger(false);
     sandbox = await startSandbox({ port: 0, apiKey: SANDBOX_KEY, shopId: SHOP_ID, quiet: true });
     control = new SandboxControl(sandbox.url);
-    gw = gatewaysFor(sandbox.url);
+    // Generous: the sandbox's first registration may wait for a key pair on a busy machine; timeouts are not under test here.
+    gw = gatewaysFor(sandbox.url, { timeoutMs: 5_000 });
   });
 
   beforeEach(async () => {

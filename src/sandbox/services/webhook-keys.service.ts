@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { createPrivateKey, generateKeyPair, KeyObject, sign } from 'node:crypto';
 import { SandboxStateService } from '../state/sandbox-state.service';
 import type { WebhookKeyPair, WebhookState } from '../state/webhook-state';
@@ -16,13 +16,18 @@ const MAX_REMEMBERED_PAIRS = 1000;
  * The private halves never leave this service, nor reach a log or an answer.
  */
 @Injectable()
-export class WebhookKeysService {
+export class WebhookKeysService implements OnApplicationBootstrap {
   /** Parsed private keys, so that signing does not parse PEM on every delivery. */
   private readonly parsed = new WeakMap<WebhookKeyPair, KeyObject>();
   private spare: Promise<WebhookKeyPair> | undefined;
   private readonly remembered = new Map<string, WebhookKeyPair>();
 
   constructor(private readonly store: SandboxStateService) {}
+
+  /** Starts making the first pair in the background, so that the first registration does not wait for it. */
+  onApplicationBootstrap(): void {
+    if (!this.store.state.webhooks.partyKey) this.refillSpare();
+  }
 
   /** The party's public key (standard base64 DER SubjectPublicKeyInfo), made on first use. */
   async partyPublicKey(webhooks: WebhookState): Promise<string> {
@@ -71,10 +76,14 @@ export class WebhookKeysService {
 
   private newPair(): Promise<WebhookKeyPair> {
     const next = this.spare ?? generatePair();
+    this.refillSpare();
+    return next;
+  }
+
+  private refillSpare(): void {
     this.spare = generatePair();
     // A failed spare surfaces when it is used; until then it must not count as an unhandled rejection.
     this.spare.catch(() => undefined);
-    return next;
   }
 }
 
