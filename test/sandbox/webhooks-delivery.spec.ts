@@ -111,6 +111,16 @@ describe('sandbox: signed webhook deliveries', () => {
     expect(receiver.received.map((r) => r.json.eventType)).toEqual(['PaymentFailed']);
   });
 
+  it('delivers InvoiceCancelled for an invoice left unpaid past its due date, once the sandbox notices', async () => {
+    await processingWebhook('InvoicesTopic', ['InvoiceCancelled']);
+    const { invoice } = await sandbox.createInvoice({ dueDate: new Date(Date.now() + 300).toISOString() });
+    await sleep(400);
+    // The sandbox cancels an overdue invoice when it is next looked at.
+    expect((await sandbox.call<{ status: string }>('GET', `/v2/processing/invoices/${invoice.id}`)).data.status).toBe('cancelled');
+    const [cancelled] = await receiver.waitForTypes(['InvoiceCancelled']);
+    expect(cancelled.json.invoice).toMatchObject({ id: invoice.id, status: 'cancelled', reason: 'overdue' });
+  });
+
   it('delivers only subscribed event types of the webhook’s shop, to every matching webhook', async () => {
     const customer = await sandbox.readyCustomer();
     const capturedOnly = await processingWebhook('InvoicesTopic', ['PaymentCaptured']);
