@@ -54,12 +54,12 @@ export class ChargeSettlementService {
     if (subscription.status === 'active') {
       // The common case in one round trip: the charge and its attempt settled and the audit event appended.
       const settled = await this.charges.settleSucceeded(
-        { chargeId: charge.id, fence: claim.fence, attemptCount, attemptId: attempt.id, paymentId: attempt.providerPaymentId },
-        this.lifecycle.chargeSucceededEventSql('c', '$6', '$7'),
+        { chargeId: charge.id, fence: claim.fence, attemptCount, attemptId: attempt.id, paymentId: attempt.providerPaymentId, at: now },
+        this.lifecycle.chargeSucceededEventSql('c', '$7', '$8'),
         [JSON.stringify(event), now],
       );
       if (!settled) this.queue.lost(claim);
-      Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount });
+      Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, updatedAt: now });
     } else {
       await this.charges.transaction(async (em) => {
         await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, em);

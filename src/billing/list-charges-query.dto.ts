@@ -4,6 +4,7 @@ import { ChargeStatus } from './charge.entity';
 
 export const CHARGE_STATUSES: ChargeStatus[] = ['pending', 'processing', 'succeeded', 'retrying', 'failed', 'canceled', 'skipped'];
 
+/** `GET /api/v1/charges?status=&subscriptionId=&customerId=&createdAfter=&createdBefore=&limit=&cursor=`. */
 export class ListChargesQueryDto extends ListQueryDto {
   @IsOptional()
   @IsIn(CHARGE_STATUSES, { message: `status must be one of ${CHARGE_STATUSES.join(', ')}` })
@@ -12,4 +13,8 @@ export class ListChargesQueryDto extends ListQueryDto {
   @IsOptional()
   @IsUUID(undefined, { message: 'subscriptionId must be a UUID' })
   subscriptionId?: string;
+
+  @IsOptional()
+  @IsUUID(undefined, { message: 'customerId must be a UUID' })
+  customerId?: string;
 }

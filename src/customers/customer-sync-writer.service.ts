@@ -30,8 +30,10 @@ export class CustomerSyncWriterService {
       const current = await this.customers.lockForSync(target.id, em);
       if (!current) return false;
 
-      for (const observation of view.observations.values()) await this.applyObservation(em, target.id, observation);
-      await this.bindings.failUnstarted(target.id, BINDING_NOT_STARTED_CODE, UNSTARTED_BINDING_GIVE_UP_MS, em);
+      // Every time the API shows is business time; the poll schedule below stays on real time.
+      const now = this.clock.now();
+      for (const observation of view.observations.values()) await this.applyObservation(em, target.id, observation, now);
+      await this.bindings.failUnstarted(target.id, BINDING_NOT_STARTED_CODE, UNSTARTED_BINDING_GIVE_UP_MS, now, em);
 
       // A slower concurrent reader (refresh racing the follower) must not put back an older picture.
       const behind = !view.restarted && current.last_event_id !== null && (view.lastEventId ?? 0) < current.last_event_id;
@@ -43,7 +45,7 @@ export class CustomerSyncWriterService {
         if (view.status !== current.status) patch.status = view.status;
         if (view.status === 'ready' && current.status !== 'ready') {
           becameReady = true;
-          readyAt = this.clock.now();
+          readyAt = now;
         }
         if (view.activeCard) {
           const card = view.activeCard.card;
@@ -52,13 +54,13 @@ export class CustomerSyncWriterService {
           patch.cardLastDigits = card?.lastDigits ?? null;
           patch.cardPaymentSystem = card?.paymentSystem ?? null;
           activeBindingId = view.activeCard.providerBindingId;
-          if (card) await this.bindings.recordCard(view.activeCard.providerBindingId, card, em);
+          if (card) await this.bindings.recordCard(view.activeCard.providerBindingId, card, now, em);
         }
         if (readyAt || Object.keys(patch).length > 0) {
           // readyAt keeps the first time: an update never clears it.
           if (readyAt) await this.customers.recordReadyAt(target.id, readyAt, em);
-          if (Object.keys(patch).length > 0) await this.customers.update(target.id, patch, em);
-          else await this.customers.touch(target.id, em);
+          if (Object.keys(patch).length > 0) await this.customers.update(target.id, patch, now, em);
+          else await this.customers.touch(target.id, now, em);
         }
         if (view.restarted) {
           await this.customers.resetLastEventId(target.id, view.lastEventId, em);
@@ -68,25 +70,25 @@ export class CustomerSyncWriterService {
       }
 
       const status = behind ? current.status : view.status;
-      const delayMs = await this.nextDelay(em, target.id, status, activeBindingId, current.created_at, view.moreEvents);
+      const delayMs = await this.nextDelay(em, target.id, status, activeBindingId, current.real_created_at, view.moreEvents);
       await this.customers.scheduleNextSync(target, delayMs, em);
       return becameReady;
     });
   }
 
   /** Inserts or updates the local row of one provider binding; an API binding is matched by the externalID we sent. */
-  private async applyObservation(em: EntityManager, customerId: string, observation: BindingObservation): Promise<void> {
+  private async applyObservation(em: EntityManager, customerId: string, observation: BindingObservation, now: Date): Promise<void> {
     // Without a row it was not started through our API (the hosted form): a new row without an externalId.
     const row =
       (await this.bindings.findObserved(customerId, observation, em)) ??
-      (await this.bindings.insertObserved(newObservedBinding(customerId, observation), em));
+      (await this.bindings.insertObserved(newObservedBinding(customerId, observation), now, em));
     if (!row) return;
     if (row.customerId !== customerId) {
       this.logger.error(`Provider binding ${observation.providerBindingId} is already recorded for another customer (${row.customerId}); ignored`);
       return;
     }
     const patch = bindingPatch(row, observation);
-    if (Object.keys(patch).length > 0) await this.bindings.update(row.id, patch, em);
+    if (Object.keys(patch).length > 0) await this.bindings.update(row.id, patch, now, em);
   }
 
   /**
@@ -98,7 +100,7 @@ export class CustomerSyncWriterService {
     customerId: string,
     status: CustomerStatus,
     activeBindingId: string | null,
-    customerCreatedAt: Date,
+    customerRealCreatedAt: Date,
     moreEvents: boolean,
   ): Promise<number | null> {
     if (moreEvents) return 0;
@@ -106,6 +108,6 @@ export class CustomerSyncWriterService {
     if (newestCreatedAt !== null) return nextPollDelayMs(dbNow.getTime() - newestCreatedAt.getTime());
     if (status === 'ready' && activeBindingId !== null) return null;
     // Unready (the payer may still use the hosted form) or ready with no card known yet.
-    return nextPollDelayMs(dbNow.getTime() - customerCreatedAt.getTime());
+    return nextPollDelayMs(dbNow.getTime() - customerRealCreatedAt.getTime());
   }
 }

@@ -6,6 +6,7 @@ import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { BindingResponse, CreatedCustomerResponse, CustomerResponse } from './customer.response';
 import { CustomersService } from './customers.service';
 import { CreateCustomerDto } from './dto/create-customer.dto';
+import { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import { StartBindingDto } from './dto/start-binding.dto';
 
 @Controller('api/v1/customers')
@@ -18,7 +19,7 @@ export class CustomersController {
   }
 
   @Get()
-  list(@Query() query: ListQueryDto): Promise<Page<CustomerResponse>> {
+  list(@Query() query: ListCustomersQueryDto): Promise<Page<CustomerResponse>> {
     return this.customers.list(query);
   }
 

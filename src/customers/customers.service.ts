@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { BadGatewayException, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { Page } from '../common/http/pagination';
+import { Clock } from '../common/clock/clock';
+import { ListOptions, Page } from '../common/http/pagination';
 import { AppConfig } from '../config/app-config';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
@@ -10,6 +11,7 @@ import { CustomerSyncService } from './customer-sync.service';
 import { Customer } from './customer.entity';
 import { BindingResponse, CreatedCustomerResponse, CustomerResponse, toBindingResponse, toCustomerResponse } from './customer.response';
 import type { CreateCustomerDto } from './dto/create-customer.dto';
+import type { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import type { StartBindingDto } from './dto/start-binding.dto';
 import { CustomerPayer, CustomersRepository } from './customers.repository';
 import { httpErrorForProvider } from './provider-failure';
@@ -36,6 +38,7 @@ export class CustomersService {
     private readonly gateway: ProcessingGateway,
     private readonly sync: CustomerSyncService,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -61,6 +64,7 @@ export class CustomersService {
 
     // The follower starts following the new customer at once. A replay of an earlier create answers the provider
     // customer that row already holds.
+    const now = this.clock.now();
     await this.customers.insertIfAbsent({
       id,
       providerCustomerId: created.customer.id,
@@ -69,6 +73,8 @@ export class CustomersService {
       phone: dto.phone ?? null,
       metadata,
       status: created.customer.status === 'ready' ? 'ready' : 'unready',
+      createdAt: now,
+      updatedAt: now,
     });
     const customer = await this.customers.findByProviderCustomerIdOrFail(created.customer.id);
     return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
@@ -83,12 +89,12 @@ export class CustomersService {
     return toCustomerResponse(await this.find(id));
   }
 
-  async list(options: { limit?: number; cursor?: string }): Promise<Page<CustomerResponse>> {
-    const page = await this.customers.page(options);
+  async list(query: ListCustomersQueryDto): Promise<Page<CustomerResponse>> {
+    const page = await this.customers.page(query);
     return { items: page.items.map(toCustomerResponse), nextCursor: page.nextCursor };
   }
 
-  async listBindings(customerId: string, options: { limit?: number; cursor?: string }): Promise<Page<BindingResponse>> {
+  async listBindings(customerId: string, options: ListOptions): Promise<Page<BindingResponse>> {
     await this.find(customerId);
     const page = await this.bindings.page(customerId, options);
     return { items: page.items.map(toBindingResponse), nextCursor: page.nextCursor };
@@ -107,7 +113,7 @@ export class CustomersService {
       // Customer first, like the follower, so the two never wait on each other in opposite order. The early sync
       // time makes the follower look even if this process dies before the provider answers.
       const change = await this.customers.bringSyncForward(customer.id, FIRST_LOOK_AFTER_INTENT_SECONDS, em);
-      await this.bindings.insertIntent({ id: bindingId, customerId: customer.id, externalId }, em);
+      await this.bindings.insertIntent({ id: bindingId, customerId: customer.id, externalId }, this.clock.now(), em);
       return change;
     });
 
@@ -130,7 +136,7 @@ export class CustomersService {
       }
       // The binding may exist: keep the row and let the follower resolve it from the events.
       this.logger.warn(`Binding ${bindingId} of customer ${customer.id}: create-binding outcome unknown, the follower will resolve it: ${describe(error)}`);
-      await this.bindings.markOutcomeUnknown(bindingId);
+      await this.bindings.markOutcomeUnknown(bindingId, this.clock.now());
       await this.customers.followNow(customer.id);
       return { id: bindingId, status: 'pending' };
     }
@@ -142,7 +148,7 @@ export class CustomersService {
       status: binding.status,
       errorCode: binding.status === 'failed' ? (binding.error?.code ?? null) : null,
       ...(card && { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem }),
-    });
+    }, this.clock.now());
     await this.customers.followNow(customer.id);
     return { id: bindingId, status: 'pending' };
   }

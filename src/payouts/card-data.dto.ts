@@ -1,6 +1,5 @@
-import { IsOptional, IsString, Length, Matches } from 'class-validator';
-import { EXP_DATE_PATTERN } from './card-checks';
-import { IsCardNumber } from './card-number.validator';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { IsCardCvv, IsCardExpiry, IsCardNumber } from './card-number.validator';
 import { StorableText } from '../common/http/validators';
 
 /** Card data on its way to tokenization: checked here, passed on once, never stored nor logged. */
@@ -8,7 +7,7 @@ export class CardDataDto {
   @IsCardNumber()
   cardNumber: string;
 
-  @Matches(EXP_DATE_PATTERN, { message: 'expDate must be MM/YY with a month 01..12' })
+  @IsCardExpiry()
   expDate: string;
 
   @IsString()
@@ -17,6 +16,6 @@ export class CardDataDto {
   cardHolder: string;
 
   @IsOptional()
-  @Matches(/^\d{3,4}$/, { message: 'cvv must be 3 or 4 digits' })
+  @IsCardCvv()
   cvv?: string;
 }

@@ -1,4 +1,6 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { Page } from '../common/http/pagination';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutBatchDto } from './create-payout-batch.dto';
 import { PayoutBatchResponse } from './payout-responses';
@@ -20,6 +22,13 @@ export class PayoutBatchesController {
   @HttpCode(HttpStatus.ACCEPTED)
   async create(@Body() body: CreatePayoutBatchDto): Promise<PayoutBatchResponse> {
     return toResponse(await this.payouts.createBatch(body.items));
+  }
+
+  /** Newest first, each with its counts. Registered before PayoutsController, so `/payouts/batches` is this list. */
+  @Get()
+  async list(@Query() query: ListQueryDto): Promise<Page<PayoutBatchResponse>> {
+    const page = await this.payouts.listBatches(query);
+    return { items: page.items.map(toResponse), nextCursor: page.nextCursor };
   }
 
   @Get(':id')

@@ -1,4 +1,6 @@
-import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { Page } from '../common/http/pagination';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutDestinationDto } from './create-payout-destination.dto';
 import { PayoutDestinationsService } from './payout-destinations.service';
@@ -11,6 +13,13 @@ export class PayoutDestinationsController {
   @Post()
   async create(@Body() body: CreatePayoutDestinationDto): Promise<PayoutDestinationResponse> {
     return toPayoutDestinationResponse(await this.destinations.create(body));
+  }
+
+  /** Newest first. Registered before PayoutsController, so `/payouts/destinations` is this list, not a payout id. */
+  @Get()
+  async list(@Query() query: ListQueryDto): Promise<Page<PayoutDestinationResponse>> {
+    const page = await this.destinations.list(query);
+    return { items: page.items.map(toPayoutDestinationResponse), nextCursor: page.nextCursor };
   }
 
   @Get(':id')

@@ -17,6 +17,7 @@ export async function recordSubscriptionEvent(
     toStatus: change.to ?? null,
     data: change.data ?? {},
     occurredAt,
+    createdAt: occurredAt,
   });
   await em.save(event);
 }
@@ -34,8 +35,8 @@ export interface AuditEvent {
 export async function recordSubscriptionEvents(em: EntityManager, events: AuditEvent[], occurredAt: Date): Promise<void> {
   if (events.length === 0) return;
   await em.query(
-    `INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at)
-     SELECT e.subscription_id, e.type, e.from_status, e.to_status, e.data, $6
+    `INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at, created_at)
+     SELECT e.subscription_id, e.type, e.from_status, e.to_status, e.data, $6, $6
        FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[]) WITH ORDINALITY AS e(subscription_id, type, from_status, to_status, data, n)
       ORDER BY e.n`,
     [

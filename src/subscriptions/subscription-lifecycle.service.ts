@@ -57,6 +57,7 @@ export class SubscriptionLifecycleService {
       s.billingAnchor = s.startAt > now ? s.startAt : now;
       s.nextBillingAt = s.billingAnchor;
       s.nextPeriodIndex = 0;
+      s.updatedAt = now;
       await em.save(s);
       await recordSubscriptionEvent(em, s, 'activated', now, { from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } });
     }
@@ -86,6 +87,7 @@ export class SubscriptionLifecycleService {
     s.canceledAt = s.nextBillingAt;
     s.nextBillingAt = null;
     s.cancelAtPeriodEnd = false;
+    s.updatedAt = now;
     await em.save(s);
     await recordSubscriptionEvent(em, s, 'canceled', now, { from, to: 'canceled', data: { reason: 'canceled at period end' } });
   }
@@ -116,11 +118,12 @@ export class SubscriptionLifecycleService {
     const rows = started.map((x) => x.subscription);
     await em.query(
       `UPDATE subscriptions s SET next_period_index = u.next_index, current_period_start = u.period_start, current_period_end = u.period_end,
-              next_billing_at = u.period_end, status = u.status, updated_at = now()
+              next_billing_at = u.period_end, status = u.status, updated_at = $6
          FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::varchar[]) AS u(id, next_index, period_start, period_end, status)
         WHERE s.id = u.id`,
-      [rows.map((s) => s.id), rows.map((s) => s.nextPeriodIndex), rows.map((s) => s.currentPeriodStart), rows.map((s) => s.currentPeriodEnd), rows.map((s) => s.status)],
+      [rows.map((s) => s.id), rows.map((s) => s.nextPeriodIndex), rows.map((s) => s.currentPeriodStart), rows.map((s) => s.currentPeriodEnd), rows.map((s) => s.status), now],
     );
+    for (const s of rows) s.updatedAt = now;
     await recordSubscriptionEvents(em, events, now);
   }
 
@@ -131,7 +134,8 @@ export class SubscriptionLifecycleService {
   async periodsSkipped(em: EntityManager, s: Subscription, skipped: { nextIndex: number; nextStart: Date; periods: { chargeId: string; start: Date }[] }, now: Date): Promise<void> {
     s.nextPeriodIndex = skipped.nextIndex;
     s.nextBillingAt = skipped.nextStart;
-    await em.update(Subscription, { id: s.id }, { nextPeriodIndex: s.nextPeriodIndex, nextBillingAt: s.nextBillingAt });
+    s.updatedAt = now;
+    await em.update(Subscription, { id: s.id }, { nextPeriodIndex: s.nextPeriodIndex, nextBillingAt: s.nextBillingAt, updatedAt: now });
     await recordSubscriptionEvent(em, s, 'periods_skipped', now, {
       data: { count: skipped.periods.length, chargeIds: skipped.periods.map((p) => p.chargeId), periodStarts: skipped.periods.map((p) => p.start.toISOString()) },
     });
@@ -142,8 +146,8 @@ export class SubscriptionLifecycleService {
    * subscription_id: billing settles the charge and records this in one statement on its hot path.
    */
   chargeSucceededEventSql(source: string, dataParam: string, atParam: string): string {
-    return `INSERT INTO subscription_events (subscription_id, type, data, occurred_at)
-            SELECT subscription_id, 'charge_succeeded', ${dataParam}::jsonb, ${atParam} FROM ${source}`;
+    return `INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
+            SELECT subscription_id, 'charge_succeeded', ${dataParam}::jsonb, ${atParam}, ${atParam} FROM ${source}`;
   }
 
   /** A charge was paid: a subscription in trouble (or still trialing) becomes active again. */
@@ -155,10 +159,9 @@ export class SubscriptionLifecycleService {
       s.status = 'active';
       if (from === 'unpaid' && s.billingAnchor) {
         // Billing stopped while unpaid; it resumes at the next boundary of the original schedule.
-        const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
-        s.nextPeriodIndex = index;
-        s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
+        continueOnSchedule(s, plan, now);
       }
+      s.updatedAt = now;
       await em.save(s);
       await recordSubscriptionEvent(em, s, from === 'trialing' ? 'activated' : 'recovered', now, { from, to: 'active', data: { chargeId: data.chargeId } });
     }
@@ -177,6 +180,7 @@ export class SubscriptionLifecycleService {
     if (s.status === 'active' || s.status === 'trialing') {
       const from = s.status;
       s.status = 'past_due';
+      s.updatedAt = now;
       await em.save(s);
       await recordSubscriptionEvent(em, s, 'past_due', now, { from, to: 'past_due', data: { chargeId: data.chargeId } });
     }
@@ -194,6 +198,7 @@ export class SubscriptionLifecycleService {
       const from = s.status;
       s.status = 'unpaid';
       s.nextBillingAt = null;
+      s.updatedAt = now;
       await recordSubscriptionEvent(em, s, 'unpaid', now, { from, to: 'unpaid' });
     }
     await em.save(s);
@@ -212,6 +217,7 @@ export class SubscriptionLifecycleService {
       if (atPeriodEnd && hasRunningPeriod) {
         if (s.cancelAtPeriodEnd) return;
         s.cancelAtPeriodEnd = true;
+        s.updatedAt = now;
         await recordSubscriptionEvent(em, s, 'cancel_scheduled', now, { data: { at: s.nextBillingAt?.toISOString() ?? null } });
         return;
       }
@@ -228,6 +234,7 @@ export class SubscriptionLifecycleService {
       s.status = 'paused';
       s.pausedAt = now;
       s.nextBillingAt = null;
+      s.updatedAt = now;
       await recordSubscriptionEvent(em, s, 'paused', now, { from, to: 'paused' });
     });
   }
@@ -241,12 +248,11 @@ export class SubscriptionLifecycleService {
       } else {
         // Periods that fell inside the pause are skipped, not billed; billing goes on from the next
         // boundary on the original schedule.
-        const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
-        s.nextPeriodIndex = index;
-        s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
+        continueOnSchedule(s, plan, now);
         s.status = s.trialEndsAt && s.trialEndsAt > now ? 'trialing' : 'active';
       }
       s.pausedAt = null;
+      s.updatedAt = now;
       await recordSubscriptionEvent(em, s, 'resumed', now, { from: 'paused', to: s.status, data: { nextBillingAt: s.nextBillingAt?.toISOString() ?? null } });
     });
   }
@@ -262,6 +268,7 @@ export class SubscriptionLifecycleService {
     s.canceledAt = now;
     s.nextBillingAt = null;
     s.cancelAtPeriodEnd = false;
+    s.updatedAt = now;
     for (const listener of this.cancelListeners) await listener(em, s.id, keepChargeId);
     await recordSubscriptionEvent(em, s, type, now, { from, to: 'canceled' });
   }
@@ -280,5 +287,23 @@ export class SubscriptionLifecycleService {
       await em.save(s);
       return s;
     });
+  }
+}
+
+/**
+ * Billing goes on at the first boundary of the original schedule at or after `now` (never before a period already
+ * billed). The current period becomes the one that ends there, i.e. the period the subscription is in now (left
+ * unbilled when it began inside a pause or while unpaid), so currentPeriodEnd = nextBillingAt as for any running
+ * subscription. Before the first boundary (a trial, a start still ahead) the periods shown stay as they are.
+ */
+function continueOnSchedule(s: Subscription, plan: Pick<Plan, 'interval' | 'intervalCount'>, now: Date): void {
+  const anchor = s.billingAnchor as Date;
+  const at = (index: number) => periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
+  const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(anchor, s.timezone, plan.interval, plan.intervalCount, now));
+  s.nextPeriodIndex = index;
+  s.nextBillingAt = at(index);
+  if (index > 0) {
+    s.currentPeriodStart = at(index - 1);
+    s.currentPeriodEnd = s.nextBillingAt;
   }
 }

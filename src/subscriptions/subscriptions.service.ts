@@ -69,6 +69,8 @@ export class SubscriptionsService {
         currentPeriodEnd: trialEndsAt,
         nextBillingAt: billingAnchor,
         metadata: dto.metadata ?? {},
+        createdAt: now,
+        updatedAt: now,
       });
       await em.save(subscription);
       await this.lifecycle.created(em, subscription, status, { planId: plan.id, amount: plan.amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
@@ -119,6 +121,7 @@ export class SubscriptionsService {
     const qb = this.dataSource.getRepository(Subscription).createQueryBuilder('s');
     if (query.status) qb.andWhere('s.status = :status', { status: query.status });
     if (query.customerId) qb.andWhere('s.customerId = :customerId', { customerId: query.customerId });
+    if (query.planId) qb.andWhere('s.planId = :planId', { planId: query.planId });
     return paginate(qb, query);
   }
 
@@ -127,6 +130,8 @@ export class SubscriptionsService {
     await this.get(id);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const qb = this.dataSource.getRepository(SubscriptionEvent).createQueryBuilder('e').where('e.subscriptionId = :id', { id });
+    if (query.createdAfter) qb.andWhere('e.createdAt >= :createdAfter', { createdAfter: new Date(query.createdAfter) });
+    if (query.createdBefore) qb.andWhere('e.createdAt < :createdBefore', { createdBefore: new Date(query.createdBefore) });
     if (query.cursor) {
       const before = Number(Buffer.from(query.cursor, 'base64url').toString());
       if (!Number.isSafeInteger(before)) throw new BadRequestException(['cursor must be a nextCursor value returned by this list']);

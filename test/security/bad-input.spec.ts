@@ -159,7 +159,7 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       field('billing run with a field', 'POST', '/api/v1/billing/run', { force: true }),
       { name: 'an Idempotency-Key of 65 characters', method: 'POST', path: '/api/v1/plans', headers: { 'idempotency-key': 'k'.repeat(65) }, body: json({}), status: 400 },
     );
-    const lists = ['/api/v1/plans', '/api/v1/customers', '/api/v1/subscriptions', '/api/v1/charges', '/api/v1/payouts', `/api/v1/subscriptions/${subscription}/charges`, `/api/v1/subscriptions/${subscription}/events`, `/api/v1/customers/${customer}/bindings`];
+    const lists = ['/api/v1/plans', '/api/v1/customers', '/api/v1/subscriptions', '/api/v1/charges', '/api/v1/payouts', `/api/v1/subscriptions/${subscription}/charges`, `/api/v1/subscriptions/${subscription}/events`, `/api/v1/customers/${customer}/bindings`, '/api/v1/payouts/destinations', '/api/v1/payouts/batches'];
     for (const list of lists) {
       for (const query of ['limit=0', 'limit=201', 'limit=abc', 'limit=1.5', 'limit=1&limit=2', 'cursor=not-a-cursor', 'cursor=%00', 'status=bogus', 'unknown=1']) {
         cases.push({ name: `list ${query}`, method: 'GET', path: `${list}?${query}`, status: 400 });

@@ -1,7 +1,48 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, isISO8601, Matches, Max, MaxLength, Min, ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
 
-/** `limit` (1..200, default 50) and the opaque `cursor` every list accepts. */
+/** A date-time with its zone (`Z` or an offset): without one, the instant would depend on the server's time zone. */
+const DATE_TIME_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An ISO 8601 date-time with a zone that names a real instant (strict: no February 30); one message naming the field. */
+function IsDateTimeWithZone(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isDateTimeWithZone',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' && DATE_TIME_WITH_ZONE.test(value) && isISO8601(value, { strict: true }) && !Number.isNaN(Date.parse(value)),
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property} must be an ISO 8601 date-time with a zone, such as 2027-01-31T00:00:00.000Z`,
+      },
+    },
+    options,
+  );
+}
+
+/** A created range that cannot hold anything is a mistake in the request, not an empty list. */
+function IsAfterCreatedAfter(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isAfterCreatedAfter',
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => {
+          const after = (args?.object as ListQueryDto | undefined)?.createdAfter;
+          if (typeof value !== 'string' || typeof after !== 'string') return true;
+          const [from, to] = [Date.parse(after), Date.parse(value)];
+          return Number.isNaN(from) || Number.isNaN(to) || to > from;
+        },
+        defaultMessage: () => 'createdBefore must be later than createdAfter',
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * What every list accepts: `limit` (1..200, default 50), the opaque `cursor`, and the created range
+ * (`createdAfter` inclusive, `createdBefore` exclusive, so consecutive ranges neither overlap nor leave a gap).
+ */
 export class ListQueryDto {
   @IsOptional()
   @Type(() => Number)
@@ -15,4 +56,13 @@ export class ListQueryDto {
   @MaxLength(200)
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor must be a nextCursor value returned by this list' })
   cursor?: string;
+
+  @IsOptional()
+  @IsDateTimeWithZone()
+  createdAfter?: string;
+
+  @IsOptional()
+  @IsDateTimeWithZone()
+  @IsAfterCreatedAfter()
+  createdBefore?: string;
 }
