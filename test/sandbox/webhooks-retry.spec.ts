@@ -56,7 +56,10 @@ describe('sandbox: webhook retries, order and giving up', () => {
     const webhook = await customersWebhook();
     await sandbox.createCustomer();
     await receiver.waitFor((r) => r.length === 3);
-    const [delivery] = await deliveries(sandbox, `?webhookID=${webhook.id}`);
+    const [delivery] = await eventually(
+      () => deliveries(sandbox, `?webhookID=${webhook.id}`),
+      (list) => list[0]?.status !== 'pending',
+    );
     expect(delivery).toMatchObject({ api: 'processing', eventType: 'CustomerCreated', status: 'delivered' });
     expect(delivery.attempts.map((a) => a.httpStatus)).toEqual([500, 201, 200]);
     // 30 s then 5 min, scaled by 0.001: at least 30 ms, then at least 300 ms after the attempt before.
@@ -176,8 +179,13 @@ describe('sandbox: webhook retries, order and giving up', () => {
       receiver.answerWith(() => 503);
       await customersWebhook(receiver.url, first);
       await first.createCustomer();
-      await receiver.waitFor((r) => r.length === 1);
+      // Closed once the sandbox has recorded the refused attempt (the receiver answering is not enough).
+      await eventually(
+        () => deliveries(first),
+        (list) => list[0]?.attempts.length === 1,
+      );
       await first.close();
+      expect(receiver.received).toHaveLength(1);
 
       receiver.answerWith(() => 200);
       const second = await SandboxClient.start({ stateFile });
