@@ -80,6 +80,12 @@ export class CustomersService {
     return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
   }
 
+  /** Whether a customer exists, its shop and whether it can pay now: what a new subscription needs to know. */
+  async findStanding(id: string): Promise<Pick<Customer, 'id' | 'shopId' | 'status'> | null> {
+    const customer = await this.customers.findById(id);
+    return customer ? { id: customer.id, shopId: customer.shopId, status: customer.status } : null;
+  }
+
   /** Who pays for several customers at the provider, in one read (the billing engine's batches). */
   payersOf(ids: string[]): Promise<CustomerPayer[]> {
     return this.customers.payersOf(ids);

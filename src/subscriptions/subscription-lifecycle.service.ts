@@ -1,12 +1,11 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { Customer } from '../customers/customer.entity';
 import type { Plan } from '../plans/plan.entity';
 import { firstPeriodIndexAtOrAfter, periodStart } from './billing-calendar';
-import { AuditEvent, recordSubscriptionEvent, recordSubscriptionEvents } from './subscription-audit';
-import { BILLABLE_STATUSES, Subscription, SubscriptionStatus } from './subscription.entity';
+import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
+import { Subscription, SubscriptionStatus } from './subscription.entity';
+import { SubscriptionsRepository } from './subscriptions.repository';
 
 /**
  * Told, in the same transaction, that a subscription ended now; billing drops its open charges here
@@ -32,7 +31,8 @@ export class SubscriptionLifecycleService {
   private readonly cancelListeners: CancelListener[] = [];
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly audit: SubscriptionEventsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -42,42 +42,22 @@ export class SubscriptionLifecycleService {
 
   /** Incomplete subscriptions whose customer became ready start now (or at their start, if later). */
   async activateReady(em: EntityManager, now: Date, limit: number): Promise<number> {
-    const rows = await em
-      .getRepository(Subscription)
-      .createQueryBuilder('s')
-      .innerJoin(Customer, 'c', 'c.id = s.customerId')
-      .where("s.status = 'incomplete'")
-      .andWhere("c.status = 'ready'")
-      .limit(limit)
-      .setLock('pessimistic_write', undefined, ['s'])
-      .setOnLocked('skip_locked')
-      .getMany();
+    const rows = await this.subscriptions.lockIncompleteOfReadyCustomers(em, limit);
     for (const s of rows) {
       s.status = 'active';
       s.billingAnchor = s.startAt > now ? s.startAt : now;
       s.nextBillingAt = s.billingAnchor;
       s.nextPeriodIndex = 0;
       s.updatedAt = now;
-      await em.save(s);
-      await recordSubscriptionEvent(em, s, 'activated', now, { from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } });
+      await this.subscriptions.save(em, s);
+      await this.audit.record(em, { subscriptionId: s.id, type: 'activated', from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } }, now);
     }
     return rows.length;
   }
 
   /** Billable subscriptions of ready customers whose next period has begun, locked for this transaction. */
   lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
-    return em
-      .getRepository(Subscription)
-      .createQueryBuilder('s')
-      .innerJoin(Customer, 'c', 'c.id = s.customerId')
-      .where('s.nextBillingAt <= :now', { now })
-      .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
-      .andWhere("c.status = 'ready'")
-      .orderBy('s.nextBillingAt', 'ASC')
-      .limit(limit)
-      .setLock('pessimistic_write', undefined, ['s'])
-      .setOnLocked('skip_locked')
-      .getMany();
+    return this.subscriptions.lockDue(em, now, limit);
   }
 
   /** A subscription set to cancel at its period end reached that end. */
@@ -88,8 +68,8 @@ export class SubscriptionLifecycleService {
     s.nextBillingAt = null;
     s.cancelAtPeriodEnd = false;
     s.updatedAt = now;
-    await em.save(s);
-    await recordSubscriptionEvent(em, s, 'canceled', now, { from, to: 'canceled', data: { reason: 'canceled at period end' } });
+    await this.subscriptions.save(em, s);
+    await this.audit.record(em, { subscriptionId: s.id, type: 'canceled', from, to: 'canceled', data: { reason: 'canceled at period end' } }, now);
   }
 
   /**
@@ -116,15 +96,9 @@ export class SubscriptionLifecycleService {
       }
     }
     const rows = started.map((x) => x.subscription);
-    await em.query(
-      `UPDATE subscriptions s SET next_period_index = u.next_index, current_period_start = u.period_start, current_period_end = u.period_end,
-              next_billing_at = u.period_end, status = u.status, updated_at = $6
-         FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::varchar[]) AS u(id, next_index, period_start, period_end, status)
-        WHERE s.id = u.id`,
-      [rows.map((s) => s.id), rows.map((s) => s.nextPeriodIndex), rows.map((s) => s.currentPeriodStart), rows.map((s) => s.currentPeriodEnd), rows.map((s) => s.status), now],
-    );
+    await this.subscriptions.updatePeriods(em, rows, now);
     for (const s of rows) s.updatedAt = now;
-    await recordSubscriptionEvents(em, events, now);
+    await this.audit.recordMany(em, events, now);
   }
 
   /**
@@ -135,10 +109,9 @@ export class SubscriptionLifecycleService {
     s.nextPeriodIndex = skipped.nextIndex;
     s.nextBillingAt = skipped.nextStart;
     s.updatedAt = now;
-    await em.update(Subscription, { id: s.id }, { nextPeriodIndex: s.nextPeriodIndex, nextBillingAt: s.nextBillingAt, updatedAt: now });
-    await recordSubscriptionEvent(em, s, 'periods_skipped', now, {
-      data: { count: skipped.periods.length, chargeIds: skipped.periods.map((p) => p.chargeId), periodStarts: skipped.periods.map((p) => p.start.toISOString()) },
-    });
+    await this.subscriptions.updateSchedule(em, s);
+    const data = { count: skipped.periods.length, chargeIds: skipped.periods.map((p) => p.chargeId), periodStarts: skipped.periods.map((p) => p.start.toISOString()) };
+    await this.audit.record(em, { subscriptionId: s.id, type: 'periods_skipped', data }, now);
   }
 
   /**
@@ -146,8 +119,7 @@ export class SubscriptionLifecycleService {
    * subscription_id: billing settles the charge and records this in one statement on its hot path.
    */
   chargeSucceededEventSql(source: string, dataParam: string, atParam: string): string {
-    return `INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
-            SELECT subscription_id, 'charge_succeeded', ${dataParam}::jsonb, ${atParam}, ${atParam} FROM ${source}`;
+    return this.audit.chargeSucceededSql(source, dataParam, atParam);
   }
 
   /** A charge was paid: a subscription in trouble (or still trialing) becomes active again. */
@@ -162,10 +134,10 @@ export class SubscriptionLifecycleService {
         continueOnSchedule(s, plan, now);
       }
       s.updatedAt = now;
-      await em.save(s);
-      await recordSubscriptionEvent(em, s, from === 'trialing' ? 'activated' : 'recovered', now, { from, to: 'active', data: { chargeId: data.chargeId } });
+      await this.subscriptions.save(em, s);
+      await this.audit.record(em, { subscriptionId: s.id, type: from === 'trialing' ? 'activated' : 'recovered', from, to: 'active', data: { chargeId: data.chargeId } }, now);
     }
-    await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'charge_succeeded', data }, now);
   }
 
   /** A payment attempt was declined: the subscription is past due while dunning runs. */
@@ -181,17 +153,17 @@ export class SubscriptionLifecycleService {
       const from = s.status;
       s.status = 'past_due';
       s.updatedAt = now;
-      await em.save(s);
-      await recordSubscriptionEvent(em, s, 'past_due', now, { from, to: 'past_due', data: { chargeId: data.chargeId } });
+      await this.subscriptions.save(em, s);
+      await this.audit.record(em, { subscriptionId: s.id, type: 'past_due', from, to: 'past_due', data: { chargeId: data.chargeId } }, now);
     }
-    await recordSubscriptionEvent(em, s, 'charge_declined', now, { data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'charge_declined', data }, now);
   }
 
   /** Dunning ran out for a charge: the final action (cancel or unpaid) applies. */
   async dunningExhausted(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string; finalAction: 'cancel' | 'unpaid' }, now: Date): Promise<void> {
     const s = await this.lock(em, subscriptionId);
     if (!s || s.status === 'canceled') return;
-    await recordSubscriptionEvent(em, s, 'dunning_exhausted', now, { data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'dunning_exhausted', data }, now);
     if (data.finalAction === 'cancel') {
       await this.cancelNow(em, s, now, 'canceled_unpaid', data.chargeId);
     } else if (s.status !== 'unpaid') {
@@ -199,14 +171,14 @@ export class SubscriptionLifecycleService {
       s.status = 'unpaid';
       s.nextBillingAt = null;
       s.updatedAt = now;
-      await recordSubscriptionEvent(em, s, 'unpaid', now, { from, to: 'unpaid' });
+      await this.audit.record(em, { subscriptionId: s.id, type: 'unpaid', from, to: 'unpaid' }, now);
     }
-    await em.save(s);
+    await this.subscriptions.save(em, s);
   }
 
   /** The provider refused a charge itself: recorded for an operator; the status stays (the payer did nothing wrong). */
   async chargeNeedsOperator(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string }, now: Date): Promise<void> {
-    await recordSubscriptionEvent(em, { id: subscriptionId }, 'charge_failed', now, { data: { ...data, needsOperator: true } });
+    await this.audit.record(em, { subscriptionId, type: 'charge_failed', data: { ...data, needsOperator: true } }, now);
   }
 
   async cancel(id: string, atPeriodEnd: boolean): Promise<Subscription> {
@@ -218,7 +190,7 @@ export class SubscriptionLifecycleService {
         if (s.cancelAtPeriodEnd) return;
         s.cancelAtPeriodEnd = true;
         s.updatedAt = now;
-        await recordSubscriptionEvent(em, s, 'cancel_scheduled', now, { data: { at: s.nextBillingAt?.toISOString() ?? null } });
+        await this.audit.record(em, { subscriptionId: s.id, type: 'cancel_scheduled', data: { at: s.nextBillingAt?.toISOString() ?? null } }, now);
         return;
       }
       await this.cancelNow(em, s, now, 'canceled');
@@ -235,7 +207,7 @@ export class SubscriptionLifecycleService {
       s.pausedAt = now;
       s.nextBillingAt = null;
       s.updatedAt = now;
-      await recordSubscriptionEvent(em, s, 'paused', now, { from, to: 'paused' });
+      await this.audit.record(em, { subscriptionId: s.id, type: 'paused', from, to: 'paused' }, now);
     });
   }
 
@@ -253,13 +225,13 @@ export class SubscriptionLifecycleService {
       }
       s.pausedAt = null;
       s.updatedAt = now;
-      await recordSubscriptionEvent(em, s, 'resumed', now, { from: 'paused', to: s.status, data: { nextBillingAt: s.nextBillingAt?.toISOString() ?? null } });
+      await this.audit.record(em, { subscriptionId: s.id, type: 'resumed', from: 'paused', to: s.status, data: { nextBillingAt: s.nextBillingAt?.toISOString() ?? null } }, now);
     });
   }
 
   /** A new subscription's first audit event, in the transaction that creates it. */
   async created(em: EntityManager, s: Subscription, status: SubscriptionStatus, data: Record<string, unknown>, now: Date): Promise<void> {
-    await recordSubscriptionEvent(em, s, 'created', now, { to: status, data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'created', to: status, data }, now);
   }
 
   private async cancelNow(em: EntityManager, s: Subscription, now: Date, type: string, keepChargeId?: string): Promise<void> {
@@ -270,21 +242,21 @@ export class SubscriptionLifecycleService {
     s.cancelAtPeriodEnd = false;
     s.updatedAt = now;
     for (const listener of this.cancelListeners) await listener(em, s.id, keepChargeId);
-    await recordSubscriptionEvent(em, s, type, now, { from, to: 'canceled' });
+    await this.audit.record(em, { subscriptionId: s.id, type, from, to: 'canceled' }, now);
   }
 
   private lock(em: EntityManager, id: string): Promise<Subscription | null> {
-    return em.getRepository(Subscription).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    return this.subscriptions.lock(em, id);
   }
 
   /** Loads, locks and saves one subscription around a user action, in one short transaction. */
   private async change(id: string, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
     const now = this.clock.now();
-    return this.dataSource.transaction(async (em) => {
+    return this.subscriptions.transaction(async (em) => {
       const s = await this.lock(em, id);
       if (!s) throw new NotFoundException(`No subscription ${id}`);
       await apply(em, s, now);
-      await em.save(s);
+      await this.subscriptions.save(em, s);
       return s;
     });
   }

@@ -1,11 +1,9 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { DateTime } from 'luxon';
-import { DataSource, In } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { DEFAULT_PAGE_SIZE, Page, paginate } from '../common/http/pagination';
+import { Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
-import { Customer } from '../customers/customer.entity';
+import { CustomersService } from '../customers/customers.service';
 import type { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
 import { addTrialDays, isValidTimeZone, periodStart } from './billing-calendar';
@@ -14,13 +12,17 @@ import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
+import { SubscriptionEventsRepository } from './subscription-events.repository';
+import { SubscriptionsRepository } from './subscriptions.repository';
 
 const MAX_START_YEARS_AHEAD = 5;
 
 @Injectable()
 export class SubscriptionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly audit: SubscriptionEventsRepository,
+    private readonly customers: CustomersService,
     private readonly plans: PlansService,
     private readonly clock: Clock,
     private readonly lifecycle: SubscriptionLifecycleService,
@@ -32,7 +34,7 @@ export class SubscriptionsService {
       throw new BadRequestException([`timezone must be an IANA time zone such as Europe/Moscow or UTC, not "${timezone}"`]);
     }
     const plan = await this.plans.getForSubscription(dto.planId);
-    const customer = await this.dataSource.getRepository(Customer).findOneBy({ id: dto.customerId });
+    const customer = await this.customers.findStanding(dto.customerId);
     if (!customer) throw new NotFoundException(`customerId ${dto.customerId} names no customer`);
     if (plan.shopId !== customer.shopId) {
       throw new BadRequestException([`customerId belongs to shop ${customer.shopId} but the plan bills shop ${plan.shopId}`]);
@@ -55,8 +57,8 @@ export class SubscriptionsService {
       billingAnchor = null;
     }
 
-    return this.dataSource.transaction(async (em) => {
-      const subscription = em.create(Subscription, {
+    return this.subscriptions.transaction(async (em) => {
+      const subscription = await this.subscriptions.insert(em, {
         customerId: customer.id,
         planId: plan.id,
         status,
@@ -72,7 +74,6 @@ export class SubscriptionsService {
         createdAt: now,
         updatedAt: now,
       });
-      await em.save(subscription);
       await this.lifecycle.created(em, subscription, status, { planId: plan.id, amount: plan.amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
       return subscription;
     });
@@ -97,50 +98,29 @@ export class SubscriptionsService {
   }
 
   async get(id: string): Promise<Subscription> {
-    const subscription = await this.dataSource.getRepository(Subscription).findOneBy({ id });
+    const subscription = await this.subscriptions.findById(id);
     if (!subscription) throw new NotFoundException(`No subscription ${id}`);
     return subscription;
   }
 
   /** Several subscriptions in one read (the billing engine's batches); unknown ids are left out. */
   getMany(ids: string[]): Promise<Subscription[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.dataSource.getRepository(Subscription).findBy({ id: In(ids) });
+    return this.subscriptions.findByIds(ids);
   }
 
   /** Billable subscriptions due at `now` whose customer has no usable card yet (the pass summary's skippedNotReady). */
-  async countDueNotReady(now: Date): Promise<number> {
-    const [row] = await this.dataSource.query(
-      `SELECT count(*)::int AS n FROM subscriptions s JOIN customers c ON c.id = s.customer_id
-        WHERE s.next_billing_at <= $1 AND s.status IN ('trialing', 'active', 'past_due') AND c.status <> 'ready'`,
-      [now],
-    );
-    return row.n as number;
+  countDueNotReady(now: Date): Promise<number> {
+    return this.subscriptions.countDueNotReady(now);
   }
 
   list(query: ListSubscriptionsQueryDto): Promise<Page<Subscription>> {
-    const qb = this.dataSource.getRepository(Subscription).createQueryBuilder('s');
-    if (query.status) qb.andWhere('s.status = :status', { status: query.status });
-    if (query.customerId) qb.andWhere('s.customerId = :customerId', { customerId: query.customerId });
-    if (query.planId) qb.andWhere('s.planId = :planId', { planId: query.planId });
-    return paginate(qb, query);
+    return this.subscriptions.page(query);
   }
 
   /** The audit trail, newest first, in the order the events were written. */
   async events(id: string, query: ListQueryDto): Promise<Page<SubscriptionEvent>> {
     await this.get(id);
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const qb = this.dataSource.getRepository(SubscriptionEvent).createQueryBuilder('e').where('e.subscriptionId = :id', { id });
-    if (query.createdAfter) qb.andWhere('e.createdAt >= :createdAfter', { createdAfter: new Date(query.createdAfter) });
-    if (query.createdBefore) qb.andWhere('e.createdAt < :createdBefore', { createdBefore: new Date(query.createdBefore) });
-    if (query.cursor) {
-      const before = Number(Buffer.from(query.cursor, 'base64url').toString());
-      if (!Number.isSafeInteger(before)) throw new BadRequestException(['cursor must be a nextCursor value returned by this list']);
-      qb.andWhere('e.seq < :before', { before });
-    }
-    const rows = await qb.orderBy('e.seq', 'DESC').limit(limit + 1).getMany();
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit && last ? Buffer.from(String(last.seq)).toString('base64url') : null };
+    return this.audit.page(id, query);
   }
 
   cancel(id: string, atPeriodEnd: boolean): Promise<Subscription> {
