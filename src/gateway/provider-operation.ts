@@ -22,6 +22,12 @@ export const PROVIDER_OPERATIONS = [
   'createWithdrawal',
   'getWithdrawal',
   'getWithdrawalEvents',
+  'listWebhooks',
+  'createWebhook',
+  'deleteWebhook',
+  'listWalletWebhooks',
+  'createWalletWebhook',
+  'deleteWalletWebhook',
 ] as const;
 
 export type ProviderOperation = (typeof PROVIDER_OPERATIONS)[number];

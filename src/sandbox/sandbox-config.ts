@@ -20,6 +20,8 @@ export const DEFAULT_SANDBOX_DELAYS: Readonly<SandboxDelays> = Object.freeze({
 export class SandboxConfig {
   /** Set once the server listens; 3-D Secure redirects point back at it. */
   baseUrl = '';
+  /** Multiplies the provider's webhook retry schedule (30 s, 5 min, ...): tests shrink it, 1 is the real one. */
+  webhookRetryScale = 1;
 
   constructor(
     readonly apiKey: string,

@@ -6,6 +6,9 @@ import { PaymentResourcesController } from './controllers/payment-resources.cont
 import { PayresController } from './controllers/payres.controller';
 import { ProcessingCustomersController } from './controllers/processing-customers.controller';
 import { ProcessingInvoicesController } from './controllers/processing-invoices.controller';
+import { ProcessingWebhooksController } from './controllers/processing-webhooks.controller';
+import { WalletWebhooksController } from './controllers/wallet-webhooks.controller';
+import { WebhookControlController } from './controllers/webhook-control.controller';
 import { WalletController } from './controllers/wallet.controller';
 import { ProviderExchange } from './http/provider-exchange.service';
 import { SandboxConfig } from './sandbox-config';
@@ -26,7 +29,12 @@ import { RequestLogService } from './services/request-log.service';
 import { SandboxControlService } from './services/sandbox-control.service';
 import { SandboxPersistenceService } from './services/sandbox-persistence.service';
 import { SandboxScheduler } from './services/sandbox-scheduler.service';
+import { WalletWebhooksService } from './services/wallet-webhooks.service';
 import { WalletService } from './services/wallet.service';
+import { WebhookDeliveryService } from './services/webhook-delivery.service';
+import { WebhookEventsService } from './services/webhook-events.service';
+import { WebhookKeysService } from './services/webhook-keys.service';
+import { WebhooksService } from './services/webhooks.service';
 import { SandboxStateService } from './state/sandbox-state.service';
 
 /** The provider simulator: its own Nest application, separate from the daemon's AppModule. */
@@ -44,6 +52,9 @@ export class SandboxModule {
         ControlController,
         HostedFormController,
         AcsController,
+        ProcessingWebhooksController,
+        WalletWebhooksController,
+        WebhookControlController,
       ],
       providers: [
         { provide: SandboxConfig, useValue: config },
@@ -67,6 +78,11 @@ export class SandboxModule {
         HostedFormService,
         AcsService,
         SandboxControlService,
+        WebhookKeysService,
+        WebhookDeliveryService,
+        WebhookEventsService,
+        WebhooksService,
+        WalletWebhooksService,
       ],
     };
   }

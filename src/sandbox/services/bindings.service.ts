@@ -8,6 +8,7 @@ import { opaqueToken, uniqueSnowflake } from '../state/ids';
 import type { BindingRecord, CustomerRecord, PaymentToolRecord } from '../state/sandbox-records';
 import { SandboxStateService } from '../state/sandbox-state.service';
 import { SandboxScheduler } from './sandbox-scheduler.service';
+import { WebhookEventsService } from './webhook-events.service';
 
 /** The binding's test charge, refunded at once: 10 RUB, 1 USD or 1 EUR, in minor units. */
 const BINDING_CHARGE: Readonly<Record<string, number>> = { RUB: 1000, USD: 100, EUR: 100 };
@@ -32,6 +33,7 @@ export class BindingsService implements OnApplicationBootstrap {
     private readonly config: SandboxConfig,
     private readonly store: SandboxStateService,
     private readonly scheduler: SandboxScheduler,
+    private readonly webhookEvents: WebhookEventsService,
   ) {}
 
   /** Bindings still pending when the state file was saved finish after a restart; open checks keep their deadline. */
@@ -57,6 +59,7 @@ export class BindingsService implements OnApplicationBootstrap {
     state.bindings.set(id, record);
     customer.bindingIDs.push(id);
     this.emit(customer, { changeType: 'CustomerBindingStarted', customerBinding: structuredClone(binding) });
+    this.webhookEvents.binding(customer, record, 'CustomerBindingStarted');
     if (CARD_GROUPS[tool.card.group].threeDs) {
       const timeoutMs = this.config.delays.threeDsTimeoutMs;
       record.interaction = { secret: opaqueToken(24), expiresAt: Date.now() + timeoutMs, confirmed: false };
@@ -151,6 +154,7 @@ export class BindingsService implements OnApplicationBootstrap {
         createdAt: new Date().toISOString(),
       });
       this.emit(customer, { changeType: 'CustomerBindingStatusChanged', customerBindingID: bindingID, status: 'succeeded' });
+      this.webhookEvents.bindingSucceeded(customer, record);
     }
     this.store.changed();
   }
@@ -159,6 +163,7 @@ export class BindingsService implements OnApplicationBootstrap {
     record.binding.status = 'failed';
     record.binding.error = error;
     this.emit(customer, { changeType: 'CustomerBindingStatusChanged', customerBindingID: record.binding.id, status: 'failed', error: { ...error } });
+    this.webhookEvents.binding(customer, record, 'CustomerBindingFailed');
   }
 
   private emit(customer: CustomerRecord, change: CustomerChange): void {

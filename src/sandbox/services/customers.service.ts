@@ -13,6 +13,7 @@ import { AccessTokensService } from './access-tokens.service';
 import { CardVaultService } from './card-vault.service';
 import { IdempotencyService } from './idempotency.service';
 import { BindingsService } from './bindings.service';
+import { WebhookEventsService } from './webhook-events.service';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const PHONE = /^\+\d{4,15}$/;
@@ -27,6 +28,7 @@ export class CustomersService {
     private readonly idempotency: IdempotencyService,
     private readonly vault: CardVaultService,
     private readonly bindings: BindingsService,
+    private readonly webhookEvents: WebhookEventsService,
   ) {}
 
   /** Operation 1. */
@@ -49,6 +51,7 @@ export class CustomersService {
     const id = uniqueSnowflake(this.store.state.customers);
     const customer: Customer = { id, ...(externalID !== undefined ? { externalID } : {}), shopID, contactInfo, metadata, status: 'unready' };
     this.store.state.customers.set(id, { customer, events: [], bindingIDs: [] });
+    this.webhookEvents.customerCreated(customer);
     this.idempotency.remember('createCustomer', externalID, features, id);
     return created({ customer, customerAccessToken: { payload: this.tokens.issue('customer', id) } });
   }

@@ -12,6 +12,7 @@ import type {
   WithdrawalEvent,
 } from '../../gateway/provider-api.types';
 import type { CardGroup } from '../cards/card-outcomes';
+import type { WebhookStateSnapshot } from './webhook-state';
 
 /**
  * What the sandbox keeps of a tokenized card. The card number and CVV are dropped as soon as the card is
@@ -143,4 +144,6 @@ export interface SandboxSnapshot {
   withdrawals: [string, WithdrawalRecord][];
   bindingCharges: BindingChargeRecord[];
   scriptedOutcomes: [string, string[]][];
+  /** Absent in files written before webhooks existed. */
+  webhooks?: WebhookStateSnapshot;
 }
