@@ -101,7 +101,7 @@ export class ChargeProcessorService {
     const first = { externalId: paymentExternalId(charge.id, 1), attemptedAt: this.clock.now() };
     const attemptId = await this.charges.recordInvoice(charge.id, claim.fence, result.invoice.id, first);
     if (attemptId === undefined) this.queue.lost(claim);
-    Object.assign(charge, { providerInvoiceId: result.invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0 });
+    Object.assign(charge, { providerInvoiceId: result.invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0, updatedAt: first.attemptedAt });
     if (attemptId) {
       this.openAttempts.set(
         claim,
@@ -158,8 +158,9 @@ export class ChargeProcessorService {
   private async recordPayment(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<void> {
     if (!this.unrecordedPayments.delete(claim)) return;
     const charge = claim.charge;
-    if (!(await this.charges.recordPayment(charge.id, claim.fence, attempt.id, attempt.providerPaymentId as string))) this.queue.lost(claim);
-    Object.assign(charge, { step: 'await_payment', status: 'processing', technicalFailures: 0 });
+    const at = this.clock.now();
+    if (!(await this.charges.recordPayment(charge.id, claim.fence, attempt.id, attempt.providerPaymentId as string, at))) this.queue.lost(claim);
+    Object.assign(charge, { step: 'await_payment', status: 'processing', technicalFailures: 0, updatedAt: at });
     attempt.status = 'processing';
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
@@ -24,6 +25,7 @@ export class ChargeQueueService {
 
   constructor(
     private readonly charges: ChargesRepository,
+    private readonly clock: Clock,
     registry: WorkerRegistryService,
     workMetrics: WorkMetricsService,
   ) {
@@ -64,6 +66,8 @@ export class ChargeQueueService {
 
   /** Writes `changes` only while this process still holds the charge; throws LeaseLostError otherwise. */
   async write(claim: ClaimedCharge, changes: QueryDeepPartialEntity<Charge>, em?: EntityManager): Promise<void> {
+    // Every time an answer shows comes from the billing clock, the update time too.
+    changes = { updatedAt: this.clock.now(), ...changes };
     if (!(await this.charges.updateFenced(claim.charge.id, claim.fence, changes, em))) this.lost(claim);
     for (const [key, value] of Object.entries(changes)) {
       // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.

@@ -68,11 +68,11 @@ export class ChargeSettlementService {
       const audit = this.lifecycle.chargeSucceededAuditSql('c', event, now, first);
       const merchant = this.events.recordOverSql('c', { type: 'charge.succeeded', data: { object } }, { updatedAt: isoTextSql('c.updated_at') }, first + audit.params.length);
       const settled = await this.charges.settleSucceeded(
-        { chargeId: charge.id, fence: claim.fence, attemptCount, attemptId: attempt.id, paymentId: attempt.providerPaymentId },
+        { chargeId: charge.id, fence: claim.fence, attemptCount, attemptId: attempt.id, paymentId: attempt.providerPaymentId, at: now },
         { ctes: [audit.ctes, merchant.ctes], params: [...audit.params, ...merchant.params] },
       );
       if (!settled) this.queue.lost(claim);
-      Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount });
+      Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, updatedAt: now });
     } else {
       await this.charges.transaction(async (em) => {
         await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, em);

@@ -54,14 +54,14 @@ export class ChargesRepository {
    * Inserts one batch of period charges in one statement; the unique (subscription, period) makes a second
    * charge for a period impossible, whoever races. Answers the ids actually inserted.
    */
-  async insertMany(em: EntityManager, charges: NewCharge[]): Promise<Set<string>> {
+  async insertMany(em: EntityManager, charges: NewCharge[], at: Date): Promise<Set<string>> {
     if (charges.length === 0) return new Set();
     const column = <K extends keyof NewCharge>(key: K) => charges.map((c) => c[key]);
     const rows: { id: string }[] = await em.query(
       `INSERT INTO charges (id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status, step,
-                            invoice_external_id, invoice_due_at, next_attempt_at)
+                            invoice_external_id, invoice_due_at, next_attempt_at, created_at, updated_at)
        SELECT c.id, c.subscription_id, c.customer_id, c.period_index, c.period_start, c.period_end, c.amount, c.currency, c.status,
-              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at
+              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, $13, $13
          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::bigint[], $8::char(3)[],
                      $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[])
               AS c(id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status,
@@ -81,6 +81,7 @@ export class ChargesRepository {
         column('invoiceExternalId'),
         column('invoiceDueAt'),
         column('nextAttemptAt'),
+        at,
       ],
     );
     return new Set(rows.map((r) => r.id));
@@ -90,7 +91,7 @@ export class ChargesRepository {
   async wakeAwaitingNewCard(now: Date): Promise<void> {
     await this.dataSource.query(
       `UPDATE charges ch
-          SET step = 'create_payment', status = 'retrying', next_attempt_at = $1, not_before = NULL, declined_binding_id = NULL
+          SET step = 'create_payment', status = 'retrying', next_attempt_at = $1, not_before = NULL, declined_binding_id = NULL, updated_at = $1
          FROM customers c
         WHERE ch.step = 'awaiting_card' AND c.id = ch.customer_id AND c.status = 'ready'
           AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
@@ -111,11 +112,12 @@ export class ChargesRepository {
    * undefined when the fence no longer holds.
    */
   async recordInvoice(chargeId: string, fence: number, invoiceId: string, firstAttempt: { externalId: string; attemptedAt: Date }): Promise<string | null | undefined> {
+    // The attempt's business time is also the charge's update time: every time an answer shows comes from one clock.
     const [row]: { held: boolean; attempt_id: string | null }[] = await this.dataSource.query(
-      `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = now()
+      `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = $5
                    WHERE id = $1 AND fence = $2 RETURNING id),
-            a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at)
-                  SELECT $1, 1, $4, 'pending', $5 FROM c
+            a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
+                  SELECT $1, 1, $4, 'pending', $5, $5, $5 FROM c
                    WHERE NOT EXISTS (SELECT 1 FROM charge_attempts WHERE charge_id = $1)
                   RETURNING id)
        SELECT EXISTS (SELECT 1 FROM c) AS held, (SELECT id FROM a) AS attempt_id`,
@@ -126,48 +128,48 @@ export class ChargesRepository {
   }
 
   /** The provider's payment id on the attempt and the charge in its awaiting step, only under `fence`. */
-  async recordPayment(chargeId: string, fence: number, attemptId: string, paymentId: string): Promise<boolean> {
+  async recordPayment(chargeId: string, fence: number, attemptId: string, paymentId: string, at: Date): Promise<boolean> {
     const [rows]: [unknown[], number] = await this.dataSource.query(
-      `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = now()
+      `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = $5
                    WHERE id = $1 AND fence = $2 RETURNING id)
-       UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = now()
+       UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = $5
         WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
-      [chargeId, fence, paymentId, attemptId],
+      [chargeId, fence, paymentId, attemptId, at],
     );
     return rows.length > 0;
   }
 
   /** Parameters of settleSucceeded's own CTEs; follow-ups number theirs from here. */
-  static readonly SETTLE_FOLLOW_UP_FIRST_PARAM = 6;
+  static readonly SETTLE_FOLLOW_UP_FIRST_PARAM = 7;
 
   /**
    * The common success in one round trip: the charge settled and released, its attempt succeeded (with the
-   * provider's payment id, when this claim has not recorded it yet), and `followUps` (CTEs over the CTE `c`, which
-   * yields subscription_id and updated_at, with their parameters numbered from SETTLE_FOLLOW_UP_FIRST_PARAM) run,
-   * all only while `fence` holds. Answers whether it did.
+   * provider's payment id, when this claim has not recorded it yet), both stamped `at`, and `followUps` (CTEs over
+   * the CTE `c`, which yields subscription_id and updated_at, with their parameters numbered from
+   * SETTLE_FOLLOW_UP_FIRST_PARAM) run, all only while `fence` holds. Answers whether it did.
    */
   async settleSucceeded(
-    claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null },
+    claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null; at: Date },
     followUps: { ctes: string[]; params: unknown[] },
   ): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
-                         attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = now()
+                         attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = $6
                    WHERE id = $1 AND fence = $2 RETURNING subscription_id, updated_at),
-            a AS (UPDATE charge_attempts SET status = 'succeeded', provider_payment_id = COALESCE($5, provider_payment_id), updated_at = now()
+            a AS (UPDATE charge_attempts SET status = 'succeeded', provider_payment_id = COALESCE($5, provider_payment_id), updated_at = $6
                    WHERE id = $4 AND EXISTS (SELECT 1 FROM c))${followUps.ctes.map((cte) => `,\n       ${cte}`).join('')}
        SELECT 1 FROM c`,
-      [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, ...followUps.params],
+      [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, claim.at, ...followUps.params],
     );
     return rows.length > 0;
   }
 
   /** A subscription that ended drops its charges with no payment in flight (but `keepChargeId`), in its transaction. */
-  async cancelOpen(em: EntityManager, subscriptionId: string, keepChargeId?: string): Promise<void> {
+  async cancelOpen(em: EntityManager, subscriptionId: string, at: Date, keepChargeId?: string): Promise<void> {
     await em.update(
       Charge,
       { subscriptionId, status: In([...CANCELABLE_CHARGE_STATUSES]), ...(keepChargeId ? { id: Not(keepChargeId) } : {}) },
-      { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null },
+      { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null, updatedAt: at },
     );
   }
 
@@ -179,6 +181,7 @@ export class ChargesRepository {
     const qb = this.dataSource.getRepository(Charge).createQueryBuilder('ch');
     if (query.status) qb.andWhere('ch.status = :status', { status: query.status });
     if (query.subscriptionId) qb.andWhere('ch.subscriptionId = :subscriptionId', { subscriptionId: query.subscriptionId });
+    if (query.customerId) qb.andWhere('ch.customerId = :customerId', { customerId: query.customerId });
     return paginate(qb, query);
   }
 
@@ -188,7 +191,7 @@ export class ChargesRepository {
       `UPDATE charges SET status = 'retrying', next_attempt_at = $2, not_before = NULL,
               step = CASE WHEN provider_invoice_id IS NULL THEN 'create_invoice'
                           WHEN step IN ('awaiting_card', 'done') THEN 'create_payment' ELSE step END,
-              declined_binding_id = NULL
+              declined_binding_id = NULL, updated_at = $2
         WHERE id = $1 AND status IN ('pending', 'retrying', 'failed')
           AND lease_owner IS NULL`,
       [id, now],

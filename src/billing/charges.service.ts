@@ -23,7 +23,7 @@ export class ChargesService implements OnModuleInit {
 
   /** A subscription that ends drops its charges with no payment in flight, in the transaction that ends it. */
   onModuleInit(): void {
-    this.lifecycle.onCancel((em, subscriptionId, keepChargeId) => this.charges.cancelOpen(em, subscriptionId, keepChargeId));
+    this.lifecycle.onCancel((em, subscriptionId, keepChargeId) => this.charges.cancelOpen(em, subscriptionId, this.clock.now(), keepChargeId));
   }
 
   async get(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[] }> {

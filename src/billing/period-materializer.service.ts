@@ -55,7 +55,7 @@ export class PeriodMaterializerService {
         charges.push({ ...charge, invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, this.plans.effectiveDunning(plan).retryDelaysMs), nextAttemptAt: now });
         started.push({ subscription: s, period: { index: charge.periodIndex, start: charge.periodStart, end: charge.periodEnd } });
       }
-      const inserted = await this.charges.insertMany(em, charges);
+      const inserted = await this.charges.insertMany(em, charges, now);
       started.forEach((entry, i) => {
         // A race may have made the period's charge already: then this pass made none.
         if (inserted.has(charges[i].id)) entry.period.charge = { id: charges[i].id, amount: charges[i].amount };
@@ -72,7 +72,7 @@ export class PeriodMaterializerService {
    */
   private async skipMissedPeriods(em: EntityManager, s: Subscription, plan: Plan, count: number, now: Date): Promise<void> {
     const skipped = Array.from({ length: count }, (_, k) => this.newCharge(s, plan, s.nextPeriodIndex + k, 'skipped'));
-    await this.charges.insertMany(em, skipped);
+    await this.charges.insertMany(em, skipped, now);
     const nextIndex = s.nextPeriodIndex + count;
     const anchor = s.billingAnchor as Date;
     const periods = skipped.map((c) => ({ chargeId: c.id, start: c.periodStart }));

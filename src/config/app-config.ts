@@ -4,10 +4,7 @@ export class AppConfig {
   readonly adminToken: string;
   /** True when ADMIN_TOKEN was not set and a random one was made for this run. */
   readonly adminTokenGenerated: boolean;
-  /**
-   * What the key that encrypts stored secrets (webhook signing secrets) is derived from: SECRETS_KEY, else
-   * ADMIN_TOKEN; undefined when neither is set (a key kept in DATA_DIR is used then).
-   */
+  /** SECRETS_KEY: what the key that encrypts stored secrets is derived from; unset, the admin token is. */
   readonly secretsKey: string | undefined;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
@@ -17,6 +14,8 @@ export class AppConfig {
   readonly providerShopId: string;
   readonly providerTimeoutMs: number;
   readonly providerMaxConcurrency: number;
+  /** SANDBOX_PORT: the built-in sandbox's port; unset, the one kept in DATA_DIR (or a new one, then kept). */
+  readonly sandboxPort: number | undefined;
   readonly schedulerEnabled: boolean;
   readonly billingIntervalMs: number;
   /** Most periods of one subscription charged in one pass after downtime; older missed ones are skipped. */

@@ -1,4 +1,5 @@
 import type { CustomerBindingStatus, CustomerEvent } from '../gateway/provider-api.types';
+import { BindingInteraction, sameInteraction, toBindingInteraction } from './binding-interaction';
 import type { BindingStatus, CustomerBinding } from './customer-binding.entity';
 import type { CustomerStatus } from './customer.entity';
 import { CardSummary, cardSummaryFrom } from './sync-schedule';
@@ -10,6 +11,8 @@ export interface BindingObservation {
   status?: CustomerBindingStatus;
   errorCode?: string | null;
   card?: CardSummary | null;
+  /** What the provider asks of the payer now: set by a request, null once completed; undefined when not seen. */
+  interaction?: BindingInteraction | null;
 }
 
 /** Everything one read of a customer at the provider learned. */
@@ -27,13 +30,13 @@ export interface ProviderView {
 
 /** The columns of a binding row an observation may change. */
 export type BindingPatch = Partial<
-  Pick<CustomerBinding, 'providerBindingId' | 'status' | 'errorCode' | 'cardBin' | 'cardLastDigits' | 'cardPaymentSystem'>
+  Pick<CustomerBinding, 'providerBindingId' | 'status' | 'errorCode' | 'cardBin' | 'cardLastDigits' | 'cardPaymentSystem' | 'interaction'>
 >;
 
 /** The values of a new row for a binding not started through our API (the hosted form). */
 export type ObservedBindingValues = Pick<
   CustomerBinding,
-  'customerId' | 'externalId' | 'status' | 'errorCode' | 'cardBin' | 'cardLastDigits' | 'cardPaymentSystem'
+  'customerId' | 'externalId' | 'status' | 'errorCode' | 'cardBin' | 'cardLastDigits' | 'cardPaymentSystem' | 'interaction'
 > & { providerBindingId: string };
 
 const TERMINAL: ReadonlySet<BindingStatus> = new Set(['succeeded', 'failed']);
@@ -63,8 +66,12 @@ export function foldEvent(observations: Map<string, BindingObservation>, event: 
       observation.status = change.status;
       observation.errorCode = change.error?.code ?? null;
       if (change.status === 'succeeded') succeeded = change.customerBindingID;
+    } else if (change.changeType === 'CustomerBindingInteractionRequested') {
+      // 3-D Secure: the binding stays pending and waits for the payer at the address the provider names.
+      observe(change.customerBindingID).interaction = toBindingInteraction(change.userInteraction);
+    } else if (change.changeType === 'CustomerBindingInteractionCompleted') {
+      observe(change.customerBindingID).interaction = null;
     }
-    // Interaction requested/completed (3-D Secure) does not change the binding's status.
   }
   return succeeded;
 }
@@ -78,24 +85,27 @@ export function mergeStatus(current: BindingStatus, observed: CustomerBindingSta
 
 /** A new row for an observed binding we did not start: it has no externalId. */
 export function newObservedBinding(customerId: string, observation: BindingObservation): ObservedBindingValues {
+  const status = observation.status ?? 'pending';
   return {
     customerId,
     providerBindingId: observation.providerBindingId,
     externalId: null,
-    status: observation.status ?? 'pending',
+    status,
     errorCode: observation.status === 'failed' ? (observation.errorCode ?? null) : null,
     cardBin: observation.card?.bin ?? null,
     cardLastDigits: observation.card?.lastDigits ?? null,
     cardPaymentSystem: observation.card?.paymentSystem ?? null,
+    interaction: TERMINAL.has(status) ? null : (observation.interaction ?? null),
   };
 }
 
 /**
  * What an observation changes on the local row: the provider id once known, the merged status, the error code
- * while failed, and card details only when the row has none yet. Empty when nothing changes.
+ * while failed, the interaction the payer owes while the binding is in progress (none once it is final), and card
+ * details only when the row has none yet. Empty when nothing changes.
  */
 export function bindingPatch(
-  row: Pick<CustomerBinding, 'providerBindingId' | 'status' | 'errorCode' | 'cardBin' | 'cardLastDigits'>,
+  row: Pick<CustomerBinding, 'providerBindingId' | 'status' | 'errorCode' | 'cardBin' | 'cardLastDigits' | 'interaction'>,
   observation: BindingObservation,
 ): BindingPatch {
   const status = mergeStatus(row.status, observation.status);
@@ -104,6 +114,8 @@ export function bindingPatch(
   if (status !== row.status) patch.status = status;
   const errorCode = status === 'failed' ? (observation.errorCode ?? row.errorCode) : null;
   if (errorCode !== row.errorCode) patch.errorCode = errorCode;
+  const interaction = TERMINAL.has(status) ? null : observation.interaction === undefined ? row.interaction : observation.interaction;
+  if (!sameInteraction(interaction, row.interaction)) patch.interaction = interaction;
   if (observation.card && row.cardBin === null && row.cardLastDigits === null) {
     patch.cardBin = observation.card.bin;
     patch.cardLastDigits = observation.card.lastDigits;

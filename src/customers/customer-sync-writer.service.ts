@@ -32,12 +32,14 @@ export class CustomerSyncWriterService {
       const current = await this.customers.lockForSync(target.id, em);
       if (!current) return false;
 
+      // Every time the API shows is business time; the poll schedule below stays on real time.
+      const now = this.clock.now();
       const failures: BindingFailure[] = [];
       for (const observation of view.observations.values()) {
-        const failure = await this.applyObservation(em, target.id, observation);
+        const failure = await this.applyObservation(em, target.id, observation, now);
         if (failure) failures.push(failure);
       }
-      const unstarted = await this.bindings.failUnstarted(target.id, BINDING_NOT_STARTED_CODE, UNSTARTED_BINDING_GIVE_UP_MS, em);
+      const unstarted = await this.bindings.failUnstarted(target.id, BINDING_NOT_STARTED_CODE, UNSTARTED_BINDING_GIVE_UP_MS, now, em);
       failures.push(...unstarted.map((bindingId) => ({ bindingId, code: BINDING_NOT_STARTED_CODE })));
 
       // A slower concurrent reader (refresh racing the follower) must not put back an older picture.
@@ -51,7 +53,7 @@ export class CustomerSyncWriterService {
         if (view.status !== current.status) patch.status = view.status;
         if (view.status === 'ready' && current.status !== 'ready') {
           becameReady = true;
-          readyAt = this.clock.now();
+          readyAt = now;
         }
         if (view.activeCard) {
           const card = view.activeCard.card;
@@ -61,13 +63,13 @@ export class CustomerSyncWriterService {
           patch.cardPaymentSystem = card?.paymentSystem ?? null;
           cardChanged = view.activeCard.providerBindingId !== current.active_binding_id;
           activeBindingId = view.activeCard.providerBindingId;
-          if (card) await this.bindings.recordCard(view.activeCard.providerBindingId, card, em);
+          if (card) await this.bindings.recordCard(view.activeCard.providerBindingId, card, now, em);
         }
         if (readyAt || Object.keys(patch).length > 0) {
           // readyAt keeps the first time: an update never clears it.
           if (readyAt) await this.customers.recordReadyAt(target.id, readyAt, em);
-          if (Object.keys(patch).length > 0) await this.customers.update(target.id, patch, em);
-          else await this.customers.touch(target.id, em);
+          if (Object.keys(patch).length > 0) await this.customers.update(target.id, patch, now, em);
+          else await this.customers.touch(target.id, now, em);
         }
         if (view.restarted) {
           await this.customers.resetLastEventId(target.id, view.lastEventId, em);
@@ -78,7 +80,7 @@ export class CustomerSyncWriterService {
 
       const status = behind ? current.status : view.status;
       await this.announcer.announce(em, target.id, { ready: status === 'ready' && (becameReady || cardChanged), failures });
-      const delayMs = await this.nextDelay(em, target.id, status, activeBindingId, current.created_at, view.moreEvents);
+      const delayMs = await this.nextDelay(em, target.id, status, activeBindingId, current.real_created_at, view.moreEvents);
       await this.customers.scheduleNextSync(target, delayMs, em);
       return becameReady;
     });
@@ -88,17 +90,17 @@ export class CustomerSyncWriterService {
    * Inserts or updates the local row of one provider binding; an API binding is matched by the externalID we sent.
    * Answers the failure when the binding has just become failed.
    */
-  private async applyObservation(em: EntityManager, customerId: string, observation: BindingObservation): Promise<BindingFailure | undefined> {
+  private async applyObservation(em: EntityManager, customerId: string, observation: BindingObservation, now: Date): Promise<BindingFailure | undefined> {
     // Without a row it was not started through our API (the hosted form): a new row without an externalId.
     const existing = await this.bindings.findObserved(customerId, observation, em);
-    const row = existing ?? (await this.bindings.insertObserved(newObservedBinding(customerId, observation), em));
+    const row = existing ?? (await this.bindings.insertObserved(newObservedBinding(customerId, observation), now, em));
     if (!row) return undefined;
     if (row.customerId !== customerId) {
       this.logger.error(`Provider binding ${observation.providerBindingId} is already recorded for another customer (${row.customerId}); ignored`);
       return undefined;
     }
     const patch = bindingPatch(row, observation);
-    if (Object.keys(patch).length > 0) await this.bindings.update(row.id, patch, em);
+    if (Object.keys(patch).length > 0) await this.bindings.update(row.id, patch, now, em);
     // The customer is locked, so a row this call did not find was inserted by it, with the observed status.
     const failedNow = patch.status === 'failed' || (!existing && row.status === 'failed');
     return failedNow ? { bindingId: row.id, code: patch.errorCode ?? row.errorCode } : undefined;
@@ -113,7 +115,7 @@ export class CustomerSyncWriterService {
     customerId: string,
     status: CustomerStatus,
     activeBindingId: string | null,
-    customerCreatedAt: Date,
+    customerRealCreatedAt: Date,
     moreEvents: boolean,
   ): Promise<number | null> {
     if (moreEvents) return 0;
@@ -121,6 +123,6 @@ export class CustomerSyncWriterService {
     if (newestCreatedAt !== null) return nextPollDelayMs(dbNow.getTime() - newestCreatedAt.getTime());
     if (status === 'ready' && activeBindingId !== null) return null;
     // Unready (the payer may still use the hosted form) or ready with no card known yet.
-    return nextPollDelayMs(dbNow.getTime() - customerCreatedAt.getTime());
+    return nextPollDelayMs(dbNow.getTime() - customerRealCreatedAt.getTime());
   }
 }

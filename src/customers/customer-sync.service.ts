@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { Counter } from 'prom-client';
+import { Clock } from '../common/clock/clock';
 import { MetricsService } from '../common/metrics/metrics.service';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { ProviderError } from '../gateway/provider-error';
@@ -53,6 +54,7 @@ export class CustomerSyncService implements OnModuleDestroy, BeforeApplicationSh
     workMetrics: WorkMetricsService,
     private readonly shutdown: ShutdownSignal,
     metrics: MetricsService,
+    private readonly clock: Clock,
   ) {
     this.queue = customers.createSyncQueue(registry, workMetrics);
     const name = 'billing_customers_synced_total';
@@ -106,6 +108,8 @@ export class CustomerSyncService implements OnModuleDestroy, BeforeApplicationSh
   }
 
   private async runDue(limit: number): Promise<{ claimed: number; synced: number; becameReady: number }> {
+    // The times this pass writes (readyAt, createdAt of bindings found) are the billing clock's, as another replica may have moved it.
+    await this.clock.refresh();
     let synced = 0;
     let becameReady = 0;
     let budget = limit;

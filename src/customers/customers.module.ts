@@ -12,6 +12,7 @@ import { Customer } from './customer.entity';
 import { CustomersController } from './customers.controller';
 import { CustomersRepository } from './customers.repository';
 import { CustomersService } from './customers.service';
+import { HostedFormLinkService } from './hosted-form-link.service';
 
 /** Customers, card bindings and the follower that keeps them in step with the provider. */
 @Module({
@@ -25,6 +26,7 @@ import { CustomersService } from './customers.service';
     CustomerSyncWriterService,
     CustomersService,
     CustomerSyncService,
+    HostedFormLinkService,
   ],
   exports: [CustomersService, CustomerSyncService],
 })

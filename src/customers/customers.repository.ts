@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
-import { Page, paginate } from '../common/http/pagination';
+import { ListOptions, Page, paginate } from '../common/http/pagination';
 import { Claim, LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
@@ -19,14 +19,15 @@ export interface CustomerPayer {
 export interface LockedCustomer {
   status: CustomerStatus;
   last_event_id: number | null;
-  created_at: Date;
+  /** Real time of the insert: the follower's poll ladder runs on real time. */
+  real_created_at: Date;
   active_binding_id: string | null;
 }
 
 /** The columns the follower's write-back may set through a plain update. */
 export type CustomerSyncPatch = Partial<Pick<Customer, 'status' | 'activeBindingId' | 'cardBin' | 'cardLastDigits' | 'cardPaymentSystem'>>;
 
-export type NewCustomer = Pick<Customer, 'id' | 'providerCustomerId' | 'shopId' | 'email' | 'phone' | 'metadata' | 'status'>;
+export type NewCustomer = Pick<Customer, 'id' | 'providerCustomerId' | 'shopId' | 'email' | 'phone' | 'metadata' | 'status' | 'createdAt' | 'updatedAt'>;
 
 /** next_sync_at before and after startBinding moved it, exactly as the database printed them. */
 export interface SyncTimeChange {
@@ -117,8 +118,11 @@ export class CustomersRepository {
     return this.dataSource.getRepository(Customer).findOneByOrFail({ providerCustomerId });
   }
 
-  page(options: { limit?: number; cursor?: string }): Promise<Page<Customer>> {
-    return paginate(this.dataSource.getRepository(Customer).createQueryBuilder('customer'), options);
+  /** A page of customers, newest first, only those in `status` when given. */
+  page(options: ListOptions & { status?: CustomerStatus }): Promise<Page<Customer>> {
+    const query = this.dataSource.getRepository(Customer).createQueryBuilder('customer');
+    if (options.status) query.where('customer.status = :status', { status: options.status });
+    return paginate(query, options);
   }
 
   /**
@@ -143,7 +147,7 @@ export class CustomersRepository {
   /** Locks the customer for the write-back (startBinding locks it first too); undefined when it is gone. */
   async lockForSync(id: string, em: EntityManager): Promise<LockedCustomer | undefined> {
     const [current] = await em.query<LockedCustomer[]>(
-      `SELECT status, last_event_id, created_at, active_binding_id FROM customers WHERE id = $1 FOR UPDATE`,
+      `SELECT status, last_event_id, real_created_at, active_binding_id FROM customers WHERE id = $1 FOR UPDATE`,
       [id],
     );
     return current;
@@ -154,12 +158,14 @@ export class CustomersRepository {
     await em.query(`UPDATE customers SET ready_at = COALESCE(ready_at, $2) WHERE id = $1`, [id, readyAt]);
   }
 
-  async update(id: string, patch: CustomerSyncPatch, em: EntityManager): Promise<void> {
-    await em.getRepository(Customer).update(id, patch);
+  /** Writes the patch, stamped with `now` (business time) as updatedAt. */
+  async update(id: string, patch: CustomerSyncPatch, now: Date, em: EntityManager): Promise<void> {
+    await em.getRepository(Customer).update(id, { ...patch, updatedAt: now });
   }
 
-  async touch(id: string, em: EntityManager): Promise<void> {
-    await em.query(`UPDATE customers SET updated_at = now() WHERE id = $1`, [id]);
+  /** Only updatedAt changes (to `now`, business time): readyAt was set. */
+  async touch(id: string, now: Date, em: EntityManager): Promise<void> {
+    await em.query(`UPDATE customers SET updated_at = $2 WHERE id = $1`, [id, now]);
   }
 
   /** Sets the event cursor as it is (after the stream was read again from the start). */

@@ -1,18 +1,29 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { BadGatewayException, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { Page } from '../common/http/pagination';
+import { Clock } from '../common/clock/clock';
+import { ListOptions, Page } from '../common/http/pagination';
 import { AppConfig } from '../config/app-config';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { CustomerAnnouncerService } from './customer-announcer.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
+import type { CustomerBinding } from './customer-binding.entity';
 import { CustomerSyncService } from './customer-sync.service';
 import { Customer } from './customer.entity';
-import { BindingResponse, CreatedCustomerResponse, CustomerResponse, toBindingResponse, toCustomerResponse } from './customer.response';
+import {
+  AccessTokenResponse,
+  BindingResponse,
+  CreatedCustomerResponse,
+  CustomerResponse,
+  toBindingResponse,
+  toCustomerResponse,
+} from './customer.response';
 import type { CreateCustomerDto } from './dto/create-customer.dto';
+import type { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import type { StartBindingDto } from './dto/start-binding.dto';
 import { CustomerPayer, CustomersRepository } from './customers.repository';
+import { HostedFormLinkService } from './hosted-form-link.service';
 import { httpErrorForProvider } from './provider-failure';
 import { cardSummaryFrom } from './sync-schedule';
 
@@ -37,6 +48,8 @@ export class CustomersService {
     private readonly gateway: ProcessingGateway,
     private readonly sync: CustomerSyncService,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly hostedForm: HostedFormLinkService,
     private readonly announcer: CustomerAnnouncerService,
   ) {}
 
@@ -63,6 +76,7 @@ export class CustomersService {
 
     // The follower starts following the new customer at once. A replay of an earlier create answers the provider
     // customer that row already holds.
+    const now = this.clock.now();
     await this.customers.insertIfAbsent({
       id,
       providerCustomerId: created.customer.id,
@@ -71,9 +85,22 @@ export class CustomersService {
       phone: dto.phone ?? null,
       metadata,
       status: created.customer.status === 'ready' ? 'ready' : 'unready',
+      createdAt: now,
+      updatedAt: now,
     });
     const customer = await this.customers.findByProviderCustomerIdOrFail(created.customer.id);
-    return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
+    const token = created.customerAccessToken.payload;
+    return {
+      ...(await this.respond(customer, token)),
+      customerAccessToken: token,
+      customerAccessTokenRenewal: `POST /api/v1/customers/${customer.id}/access-token`,
+    };
+  }
+
+  /** Whether a customer exists, its shop and whether it can pay now: what a new subscription needs to know. */
+  async findStanding(id: string): Promise<Pick<Customer, 'id' | 'shopId' | 'status'> | null> {
+    const customer = await this.customers.findById(id);
+    return customer ? { id: customer.id, shopId: customer.shopId, status: customer.status } : null;
   }
 
   /** Who pays for several customers at the provider, in one read (the billing engine's batches). */
@@ -82,15 +109,40 @@ export class CustomersService {
   }
 
   async get(id: string): Promise<CustomerResponse> {
-    return toCustomerResponse(await this.find(id));
+    return this.respond(await this.find(id));
   }
 
-  async list(options: { limit?: number; cursor?: string }): Promise<Page<CustomerResponse>> {
-    const page = await this.customers.page(options);
-    return { items: page.items.map(toCustomerResponse), nextCursor: page.nextCursor };
+  async list(query: ListCustomersQueryDto): Promise<Page<CustomerResponse>> {
+    const page = await this.customers.page(query);
+    const open = await this.bindings.newestOpenByCustomer(page.items.map((customer) => customer.id));
+    return { items: page.items.map((customer) => this.toResponse(customer, open.get(customer.id) ?? null)), nextCursor: page.nextCursor };
   }
 
-  async listBindings(customerId: string, options: { limit?: number; cursor?: string }): Promise<Page<BindingResponse>> {
+  async getBinding(customerId: string, bindingId: string): Promise<BindingResponse> {
+    await this.find(customerId);
+    const binding = await this.bindings.findOfCustomer(customerId, bindingId);
+    if (!binding) throw new NotFoundException(`Binding ${bindingId} of customer ${customerId} not found`);
+    return toBindingResponse(binding);
+  }
+
+  /**
+   * A new customer access token from the provider, for a lost or expired one (tokens live three days). Earlier
+   * tokens stay valid until they expire. Like the one from create, it is handed back here only: neither stored nor
+   * logged. A lost answer is not replayed: asking again simply issues another token.
+   */
+  async issueAccessToken(id: string): Promise<AccessTokenResponse> {
+    const customer = await this.find(id);
+    let token: string;
+    try {
+      token = (await this.gateway.createCustomerAccessToken(customer.providerCustomerId)).payload;
+    } catch (error) {
+      throw this.providerFailure(error, 'issue a customer access token');
+    }
+    const hostedFormUrl = this.hostedForm.link(customer.providerCustomerId, token);
+    return { customerAccessToken: token, ...(hostedFormUrl !== undefined && { hostedFormUrl }) };
+  }
+
+  async listBindings(customerId: string, options: ListOptions): Promise<Page<BindingResponse>> {
     await this.find(customerId);
     const page = await this.bindings.page(customerId, options);
     return { items: page.items.map(toBindingResponse), nextCursor: page.nextCursor };
@@ -109,7 +161,7 @@ export class CustomersService {
       // Customer first, like the follower, so the two never wait on each other in opposite order. The early sync
       // time makes the follower look even if this process dies before the provider answers.
       const change = await this.customers.bringSyncForward(customer.id, FIRST_LOOK_AFTER_INTENT_SECONDS, em);
-      await this.bindings.insertIntent({ id: bindingId, customerId: customer.id, externalId }, em);
+      await this.bindings.insertIntent({ id: bindingId, customerId: customer.id, externalId }, this.clock.now(), em);
       return change;
     });
 
@@ -132,7 +184,7 @@ export class CustomersService {
       }
       // The binding may exist: keep the row and let the follower resolve it from the events.
       this.logger.warn(`Binding ${bindingId} of customer ${customer.id}: create-binding outcome unknown, the follower will resolve it: ${describe(error)}`);
-      await this.bindings.markOutcomeUnknown(bindingId);
+      await this.bindings.markOutcomeUnknown(bindingId, this.clock.now());
       await this.customers.followNow(customer.id);
       return { id: bindingId, status: 'pending' };
     }
@@ -150,6 +202,7 @@ export class CustomersService {
           errorCode,
           ...(card && { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem }),
         },
+        this.clock.now(),
         em,
       );
       if (recorded && binding.status === 'failed') await this.announcer.announce(em, customer.id, { ready: false, failures: [{ bindingId, code: errorCode }] });
@@ -168,6 +221,16 @@ export class CustomersService {
     if (result.error) throw httpErrorForProvider(result.error, 'read the customer');
     if (result.outcome === 'error') throw new Error(`Refreshing customer ${id} failed; see the daemon log`);
     return this.get(id);
+  }
+
+  /** The customer as every answer shows it; the hosted form link carries the token only when one is given. */
+  private async respond(customer: Customer, customerAccessToken?: string): Promise<CustomerResponse> {
+    const open = await this.bindings.newestOpenByCustomer([customer.id]);
+    return this.toResponse(customer, open.get(customer.id) ?? null, customerAccessToken);
+  }
+
+  private toResponse(customer: Customer, pendingBinding: CustomerBinding | null, customerAccessToken?: string): CustomerResponse {
+    return toCustomerResponse(customer, { hostedFormUrl: this.hostedForm.link(customer.providerCustomerId, customerAccessToken), pendingBinding });
   }
 
   private async find(id: string): Promise<Customer> {

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Generated, Index, PrimaryColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 import type { EventData } from './event-types';
 
 /**
@@ -6,12 +7,17 @@ import type { EventData } from './event-types';
  * a crash never loses one, a rolled-back change never has one. Append-only; pruned after the retention period.
  */
 @Entity('events')
-@Index('events_created_idx', ['createdAt', 'id'])
-@Index('events_type_created_idx', ['type', 'createdAt', 'id'])
+@Index('events_created_idx', ['createdAt', 'seq'])
+@Index('events_type_created_idx', ['type', 'createdAt', 'seq'])
 export class MerchantEvent {
-  /** Time-ordered (UUID v7): within one millisecond the id keeps the order of recording. */
+  /** Time-ordered (UUID v7), so ids sort like the events they name. */
   @PrimaryColumn({ type: 'uuid' })
   id: string;
+
+  /** Order of recording: events of one transaction share a createdAt millisecond, never a seq. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
 
   @Column({ type: 'varchar', length: 40 })
   type: string;

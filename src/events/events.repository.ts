@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
 import { Page, paginate } from '../common/http/pagination';
 import { MerchantEvent } from './event.entity';
-import { ListEventsQueryDto } from './list-events-query.dto';
+import { ListEventsQueryDto } from './dto/list-events-query.dto';
 
 /** The CTE that inserts events; fan-outs read the ids and types it returns. */
 export const EVENTS_CTE = 'merchant_events';

@@ -5,7 +5,7 @@ import { Page } from '../common/http/pagination';
 import { MerchantEvent } from './event.entity';
 import { NewEvent } from './event-types';
 import { EVENTS_CTE, EventsRepository } from './events.repository';
-import { ListEventsQueryDto } from './list-events-query.dto';
+import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { timeOrderedId } from './time-ordered-id';
 
 /**

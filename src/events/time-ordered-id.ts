@@ -5,8 +5,7 @@ let sequence = 0;
 
 /**
  * A UUID version 7 for `at`: its first 48 bits are the time in milliseconds and, within one millisecond, a
- * sequence makes ids of this process strictly increasing. Lists ordered by (created_at, id) therefore show the
- * events of one transaction in the order they were recorded.
+ * sequence makes ids of this process strictly increasing, so ids sort like the records they name (and index well).
  */
 export function timeOrderedId(at: Date): string {
   let ms = at.getTime();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { ListOptions, Page, paginate } from '../common/http/pagination';
 import { PayoutBatch } from './payout-batch.entity';
 
 /** Owner of the `payout_batches` table. */
@@ -8,16 +9,21 @@ import { PayoutBatch } from './payout-batch.entity';
 export class PayoutBatchesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(batch: Pick<PayoutBatch, 'id' | 'total'>, em: EntityManager = this.dataSource.manager): Promise<void> {
+  async insert(batch: Pick<PayoutBatch, 'id' | 'total' | 'createdAt'>, em: EntityManager = this.dataSource.manager): Promise<void> {
     const repository = em.getRepository(PayoutBatch);
     await repository.insert(repository.create(batch));
+  }
+
+  /** A page of batches, newest first. */
+  page(options: ListOptions): Promise<Page<PayoutBatch>> {
+    return paginate(this.dataSource.getRepository(PayoutBatch).createQueryBuilder('batch'), options);
   }
 
   findById(id: string, em: EntityManager = this.dataSource.manager): Promise<PayoutBatch | null> {
     return em.getRepository(PayoutBatch).findOneBy({ id });
   }
 
-  /** The stored batch, with the values the database filled in (created_at). */
+  /** The stored batch, as the database holds it (seq filled in). */
   getById(id: string, em: EntityManager = this.dataSource.manager): Promise<PayoutBatch> {
     return em.getRepository(PayoutBatch).findOneByOrFail({ id });
   }

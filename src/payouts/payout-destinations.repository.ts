@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { ListOptions, Page, paginate } from '../common/http/pagination';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
@@ -32,6 +33,11 @@ export class PayoutDestinationsRepository {
     return this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
   }
 
+  /** A page of destinations, newest first. */
+  page(options: ListOptions): Promise<Page<PayoutDestination>> {
+    return paginate(this.dataSource.getRepository(PayoutDestination).createQueryBuilder('destination'), options);
+  }
+
   /** Status and currency of each destination found among `ids`, keyed by id. */
   async findSummaries(ids: string[]): Promise<Map<string, DestinationSummary>> {
     const found = new Map<string, DestinationSummary>();
@@ -52,9 +58,13 @@ export class PayoutDestinationsRepository {
     await this.dataSource.getRepository(PayoutDestination).update({ id }, changes);
   }
 
-  /** Writes `changes` only while the destination is still Unauthorized (a concurrent read may have seen it Authorized). */
-  async updateWhileUnauthorized(id: string, changes: QueryDeepPartialEntity<PayoutDestination>): Promise<void> {
-    await this.dataSource.getRepository(PayoutDestination).update({ id, status: 'Unauthorized' }, changes);
+  /**
+   * Writes `changes` only while the row still carries `fence` (the claim's); false when it does not, i.e. another
+   * process took the destination over. The follower's one way to write a destination it claimed.
+   */
+  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<PayoutDestination>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const result = await em.getRepository(PayoutDestination).update({ id, fence }, changes);
+    return Boolean(result.affected);
   }
 
   async delete(id: string): Promise<void> {

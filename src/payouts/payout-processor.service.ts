@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
+import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { EventsService } from '../events/events.service';
@@ -55,6 +56,8 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     private readonly queue: PayoutQueueService,
     private readonly metrics: PayoutMetricsService,
     private readonly shutdown: ShutdownSignal,
+    // Only for the times the API shows (completedAt, updatedAt, a destination's authorizedAt): the billing clock.
+    private readonly businessClock: Clock,
     private readonly payouts: PayoutsRepository,
     private readonly events: EventsService,
   ) {}
@@ -85,7 +88,8 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
 
   private async work(): Promise<PayoutRunSummary> {
     const summary: PayoutRunSummary = { steps: 0, succeeded: 0, failed: 0 };
-    await this.clock.refresh();
+    // Another replica may have moved the shared test clock: the times this run writes for the API read it fresh.
+    await this.businessClock.refresh();
     await this.destinations.followDue().catch((error: unknown) => this.logger.warn({ err: error }, 'Following destinations failed; the next run tries again'));
     summary.steps = await this.queue.drain(this.clock.now(), (claim) => this.step(claim, summary), {
       concurrency: this.tuning.concurrency,
@@ -192,6 +196,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
   /** The final state and its merchant event (payout.succeeded or payout.failed, the payout as GET shows it), in one transaction. */
   private async finish(claim: ClaimedPayout, outcome: FinalOutcome, details: { providerWithdrawalId?: string; failureCode?: string }): Promise<FinalOutcome> {
     const now = this.clock.now();
+    const shownNow = this.businessClock.now();
     await this.payouts.transaction(async (em) => {
       await this.queue.write(
         claim,
@@ -201,7 +206,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
           failureCode: details.failureCode ?? null,
           nextAttemptAt: null,
           notBefore: null,
-          completedAt: now,
+          completedAt: shownNow,
         },
         true,
         em,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
@@ -27,6 +28,8 @@ export class PayoutQueueService {
     private readonly payouts: PayoutsRepository,
     registry: WorkerRegistryService,
     metrics: WorkMetricsService,
+    // updatedAt is shown by the API, so it is business time; the queue itself runs on real time.
+    private readonly businessClock: Clock,
   ) {
     this.queue = payouts.leasedQueue(registry, metrics);
   }
@@ -37,16 +40,17 @@ export class PayoutQueueService {
   }
 
   /**
-   * Writes `changes` only while this process still holds the payout (in `em`'s transaction when given); throws
-   * LeaseLostError otherwise. The module's one way to write a claimed payout.
+   * Writes `changes` (stamped with updatedAt) only while this process still holds the payout (in `em`'s transaction
+   * when given); throws LeaseLostError otherwise. The module's one way to write a claimed payout.
    */
   async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false, em?: EntityManager): Promise<void> {
-    const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...changes, leaseOwner: null } : changes, em);
+    const stamped = { ...changes, updatedAt: this.businessClock.now() };
+    const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...stamped, leaseOwner: null } : stamped, em);
     if (!written) {
       this.queue.leaseLost();
       throw new LeaseLostError('payout', claim.payout.id);
     }
-    for (const [key, value] of Object.entries(changes)) {
+    for (const [key, value] of Object.entries(stamped)) {
       // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.
       if (typeof value !== 'function') (claim.payout as unknown as Record<string, unknown>)[key] = value;
     }

@@ -6,6 +6,7 @@ import { CreatePayoutSetupDto } from './create-payout-setup.dto';
 import { PAYOUT_SETUP_ROW_ID, PayoutSetup } from './payout-setup.entity';
 import { PayoutSetupRepository } from './payout-setup.repository';
 import { httpErrorFromProvider } from './provider-http-error';
+import { withErrorCode } from '../common/errors/coded-error';
 
 /**
  * Fixed externalIDs: the identity and the wallet are made once per provider account, so a repeat (after an unknown
@@ -69,8 +70,11 @@ export class PayoutSetupService {
       if (error instanceof ProviderError) {
         this.logger.warn(`Payout setup failed: ${error.message}`);
         if (error.kind === 'conflict') {
-          throw new ConflictException(
-            'The provider already holds a payout identity or wallet made by this daemon with other parameters; repeat the first setup, or adopt existing ones with PAYOUT_IDENTITY_ID and PAYOUT_WALLET_ID',
+          throw withErrorCode(
+            new ConflictException(
+              'The provider already holds a payout identity or wallet made by this daemon with other parameters; repeat the first setup, or adopt existing ones with PAYOUT_IDENTITY_ID and PAYOUT_WALLET_ID',
+            ),
+            'provider_conflict',
           );
         }
         throw httpErrorFromProvider(error, 'setup');

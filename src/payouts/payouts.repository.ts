@@ -70,6 +70,15 @@ export class PayoutsRepository {
     return this.dataSource.query('SELECT status, count(*)::int AS count FROM payouts WHERE batch_id = $1 GROUP BY status', [batchId]);
   }
 
+  /** How many payouts of each of these batches are in each status (statuses with none are absent). */
+  countByStatusInBatches(batchIds: string[]): Promise<{ batchId: string; status: string; count: number }[]> {
+    if (batchIds.length === 0) return Promise.resolve([]);
+    return this.dataSource.query(
+      'SELECT batch_id AS "batchId", status, count(*)::int AS count FROM payouts WHERE batch_id = ANY($1::uuid[]) GROUP BY batch_id, status',
+      [batchIds],
+    );
+  }
+
   /**
    * Writes `changes` only while the row still carries `fence` (the claim's); false when it does not, i.e. another
    * process took the payout over.
@@ -79,11 +88,11 @@ export class PayoutsRepository {
     return Boolean(result.affected);
   }
 
-  /** Pending payouts waiting for this destination become due at `now` (none is pushed later). */
-  async makeDueForDestination(destinationId: string, now: Date): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE payouts SET next_attempt_at = $2, updated_at = now() WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,
-      [destinationId, now],
+  /** Pending payouts waiting for this destination become due at `now` (none is pushed later); `shownNow` becomes their updatedAt. */
+  async makeDueForDestination(destinationId: string, now: Date, shownNow: Date, em: EntityManager = this.dataSource.manager): Promise<void> {
+    await em.query(
+      `UPDATE payouts SET next_attempt_at = $2, updated_at = $3 WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,
+      [destinationId, now, shownNow],
     );
   }
 

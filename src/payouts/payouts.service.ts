@@ -1,8 +1,9 @@
 import { Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
-import { Page } from '../common/http/pagination';
+import { ListOptions, Page } from '../common/http/pagination';
 import { CreatePayoutDto } from './create-payout.dto';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
 import { Payout, PAYOUT_STATUSES } from './payout.entity';
@@ -34,6 +35,8 @@ export class PayoutsService {
     private readonly clock: SystemClock,
     private readonly setup: PayoutSetupService,
     private readonly scheduler: PayoutSchedulerService,
+    // The times the API shows (createdAt, updatedAt) are the billing clock's, like every other object's.
+    private readonly businessClock: Clock,
   ) {}
 
   async create(dto: CreatePayoutDto): Promise<Payout> {
@@ -51,7 +54,7 @@ export class PayoutsService {
     // All or nothing: the batch and every one of its payouts are stored in one transaction.
     const batch = await this.payouts.transaction(async (em) => {
       const batchId = randomUUID();
-      await this.batches.insert({ id: batchId, total: items.length }, em);
+      await this.batches.insert({ id: batchId, total: items.length, createdAt: this.businessClock.now() }, em);
       await this.payouts.insertMany(this.rows(items, setup, batchId), em);
       return this.batches.getById(batchId, em);
     });
@@ -72,12 +75,17 @@ export class PayoutsService {
   async getBatch(id: string): Promise<PayoutBatchWithCounts> {
     const batch = await this.batches.findById(id);
     if (!batch) throw new NotFoundException(`Payout batch ${id} not found`);
-    const rows = await this.payouts.countByStatusInBatch(id);
     const counts = zeroCounts();
-    for (const row of rows) {
-      if ((PAYOUT_STATUSES as readonly string[]).includes(row.status)) counts[row.status as keyof PayoutCounts] = row.count;
-    }
+    for (const row of await this.payouts.countByStatusInBatch(id)) addCount(counts, row);
     return { batch, counts };
+  }
+
+  /** A page of batches, newest first, each with its counts (one grouped count for the whole page). */
+  async listBatches(options: ListOptions): Promise<Page<PayoutBatchWithCounts>> {
+    const page = await this.batches.page(options);
+    const counts = new Map(page.items.map((batch) => [batch.id, zeroCounts()]));
+    for (const row of await this.payouts.countByStatusInBatches([...counts.keys()])) addCount(counts.get(row.batchId) as PayoutCounts, row);
+    return { items: page.items.map((batch) => ({ batch, counts: counts.get(batch.id) as PayoutCounts })), nextCursor: page.nextCursor };
   }
 
   /** Business rules of every item, checked before anything is stored; one refusal lists each bad field. */
@@ -107,6 +115,7 @@ export class PayoutsService {
 
   private rows(items: CreatePayoutDto[], setup: PayoutSetup, batchId: string | null): QueryDeepPartialEntity<Payout>[] {
     const now = this.clock.now();
+    const shownNow = this.businessClock.now();
     return items.map((item) => {
       const id = randomUUID();
       return {
@@ -120,9 +129,15 @@ export class PayoutsService {
         withdrawalExternalId: `w${id.replace(/-/g, '')}`,
         nextAttemptAt: now,
         metadata: (item.metadata ?? {}) as QueryDeepPartialEntity<Record<string, unknown>>,
+        createdAt: shownNow,
+        updatedAt: shownNow,
       };
     });
   }
+}
+
+function addCount(counts: PayoutCounts, row: { status: string; count: number }): void {
+  if ((PAYOUT_STATUSES as readonly string[]).includes(row.status)) counts[row.status as keyof PayoutCounts] = row.count;
 }
 
 function zeroCounts(): PayoutCounts {

@@ -1,15 +1,14 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { Customer } from '../customers/customer.entity';
 import { EventsService, SqlPart } from '../events/events.service';
 import type { Plan } from '../plans/plan.entity';
 import { firstPeriodIndexAtOrAfter, periodStart } from './billing-calendar';
-import { AuditEvent, recordSubscriptionEvent, recordSubscriptionEvents } from './subscription-audit';
 import { subscriptionChangeEvent, SubscriptionView } from './subscription-change-event';
+import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
 import { toSubscriptionResponse } from './subscription-response';
-import { BILLABLE_STATUSES, Subscription, SubscriptionStatus } from './subscription.entity';
+import { Subscription, SubscriptionStatus } from './subscription.entity';
+import { SubscriptionsRepository } from './subscriptions.repository';
 
 /**
  * Told, in the same transaction, that a subscription ended now; billing drops its open charges here
@@ -36,7 +35,8 @@ export class SubscriptionLifecycleService {
   private readonly cancelListeners: CancelListener[] = [];
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly audit: SubscriptionEventsRepository,
     private readonly clock: Clock,
     private readonly events: EventsService,
   ) {}
@@ -47,24 +47,16 @@ export class SubscriptionLifecycleService {
 
   /** Incomplete subscriptions whose customer became ready start now (or at their start, if later). */
   async activateReady(em: EntityManager, now: Date, limit: number): Promise<number> {
-    const rows = await em
-      .getRepository(Subscription)
-      .createQueryBuilder('s')
-      .innerJoin(Customer, 'c', 'c.id = s.customerId')
-      .where("s.status = 'incomplete'")
-      .andWhere("c.status = 'ready'")
-      .limit(limit)
-      .setLock('pessimistic_write', undefined, ['s'])
-      .setOnLocked('skip_locked')
-      .getMany();
+    const rows = await this.subscriptions.lockIncompleteOfReadyCustomers(em, limit);
     for (const s of rows) {
       const before = toSubscriptionResponse(s);
       s.status = 'active';
       s.billingAnchor = s.startAt > now ? s.startAt : now;
       s.nextBillingAt = s.billingAnchor;
       s.nextPeriodIndex = 0;
-      await em.save(s);
-      await recordSubscriptionEvent(em, s, 'activated', now, { from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } });
+      s.updatedAt = now;
+      await this.subscriptions.save(em, s);
+      await this.audit.record(em, { subscriptionId: s.id, type: 'activated', from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } }, now);
       await this.announce(em, before, s);
     }
     return rows.length;
@@ -72,18 +64,7 @@ export class SubscriptionLifecycleService {
 
   /** Billable subscriptions of ready customers whose next period has begun, locked for this transaction. */
   lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
-    return em
-      .getRepository(Subscription)
-      .createQueryBuilder('s')
-      .innerJoin(Customer, 'c', 'c.id = s.customerId')
-      .where('s.nextBillingAt <= :now', { now })
-      .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
-      .andWhere("c.status = 'ready'")
-      .orderBy('s.nextBillingAt', 'ASC')
-      .limit(limit)
-      .setLock('pessimistic_write', undefined, ['s'])
-      .setOnLocked('skip_locked')
-      .getMany();
+    return this.subscriptions.lockDue(em, now, limit);
   }
 
   /** A subscription set to cancel at its period end reached that end. */
@@ -94,8 +75,9 @@ export class SubscriptionLifecycleService {
     s.canceledAt = s.nextBillingAt;
     s.nextBillingAt = null;
     s.cancelAtPeriodEnd = false;
-    await em.save(s);
-    await recordSubscriptionEvent(em, s, 'canceled', now, { from, to: 'canceled', data: { reason: 'canceled at period end' } });
+    s.updatedAt = now;
+    await this.subscriptions.save(em, s);
+    await this.audit.record(em, { subscriptionId: s.id, type: 'canceled', from, to: 'canceled', data: { reason: 'canceled at period end' } }, now);
     await this.announce(em, before, s);
   }
 
@@ -125,18 +107,10 @@ export class SubscriptionLifecycleService {
       }
     }
     const rows = started.map((x) => x.subscription);
-    const [updated] = (await em.query(
-      `UPDATE subscriptions s SET next_period_index = u.next_index, current_period_start = u.period_start, current_period_end = u.period_end,
-              next_billing_at = u.period_end, status = u.status, updated_at = now()
-         FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::varchar[]) AS u(id, next_index, period_start, period_end, status)
-        WHERE s.id = u.id
-       RETURNING s.id, s.updated_at`,
-      [rows.map((s) => s.id), rows.map((s) => s.nextPeriodIndex), rows.map((s) => s.currentPeriodStart), rows.map((s) => s.currentPeriodEnd), rows.map((s) => s.status)],
-    )) as [{ id: string; updated_at: Date }[], number];
-    const updatedAt = new Map(updated.map((r) => [r.id, r.updated_at]));
-    for (const s of rows) s.updatedAt = updatedAt.get(s.id) ?? s.updatedAt;
+    await this.subscriptions.updatePeriods(em, rows, now);
+    for (const s of rows) s.updatedAt = now;
     const merchant = rows.map((s, i) => subscriptionChangeEvent(before[i], toSubscriptionResponse(s))).filter((e) => e !== null);
-    await recordSubscriptionEvents(em, events, now, merchant.length > 0 ? (first) => this.events.recordSql(merchant, first) : undefined);
+    await this.audit.recordMany(em, events, now, merchant.length > 0 ? (first) => this.events.recordSql(merchant, first) : undefined);
   }
 
   /**
@@ -146,23 +120,19 @@ export class SubscriptionLifecycleService {
   async periodsSkipped(em: EntityManager, s: Subscription, skipped: { nextIndex: number; nextStart: Date; periods: { chargeId: string; start: Date }[] }, now: Date): Promise<void> {
     s.nextPeriodIndex = skipped.nextIndex;
     s.nextBillingAt = skipped.nextStart;
-    await em.update(Subscription, { id: s.id }, { nextPeriodIndex: s.nextPeriodIndex, nextBillingAt: s.nextBillingAt });
-    await recordSubscriptionEvent(em, s, 'periods_skipped', now, {
-      data: { count: skipped.periods.length, chargeIds: skipped.periods.map((p) => p.chargeId), periodStarts: skipped.periods.map((p) => p.start.toISOString()) },
-    });
+    s.updatedAt = now;
+    await this.subscriptions.updateSchedule(em, s);
+    const data = { count: skipped.periods.length, chargeIds: skipped.periods.map((p) => p.chargeId), periodStarts: skipped.periods.map((p) => p.start.toISOString()) };
+    await this.audit.record(em, { subscriptionId: s.id, type: 'periods_skipped', data }, now);
   }
 
   /**
    * The audit insert of a paid charge for an active subscription (whose status does not change), as a CTE over a
-   * CTE `source` that yields the subscription_id, with the audit data and time as parameters numbered from
-   * `firstParam`: billing settles the charge and records this in one statement on its hot path.
+   * CTE `source` that yields the subscription_id, with its parameters numbered from `firstParam`: billing settles
+   * the charge and records this in one statement on its hot path.
    */
   chargeSucceededAuditSql(source: string, data: Record<string, unknown>, now: Date, firstParam: number): SqlPart {
-    return {
-      ctes: `subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, data, occurred_at)
-             SELECT subscription_id, 'charge_succeeded', $${firstParam}::jsonb, $${firstParam + 1}::timestamptz FROM ${source})`,
-      params: [JSON.stringify(data), now],
-    };
+    return this.audit.chargeSucceededSql(source, data, now, firstParam);
   }
 
   /** A charge was paid: a subscription in trouble (or still trialing) becomes active again. */
@@ -175,15 +145,14 @@ export class SubscriptionLifecycleService {
       s.status = 'active';
       if (from === 'unpaid' && s.billingAnchor) {
         // Billing stopped while unpaid; it resumes at the next boundary of the original schedule.
-        const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
-        s.nextPeriodIndex = index;
-        s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
+        continueOnSchedule(s, plan, now);
       }
-      await em.save(s);
-      await recordSubscriptionEvent(em, s, from === 'trialing' ? 'activated' : 'recovered', now, { from, to: 'active', data: { chargeId: data.chargeId } });
+      s.updatedAt = now;
+      await this.subscriptions.save(em, s);
+      await this.audit.record(em, { subscriptionId: s.id, type: from === 'trialing' ? 'activated' : 'recovered', from, to: 'active', data: { chargeId: data.chargeId } }, now);
       await this.announce(em, before, s);
     }
-    await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'charge_succeeded', data }, now);
   }
 
   /** A payment attempt was declined: the subscription is past due while dunning runs. */
@@ -199,11 +168,12 @@ export class SubscriptionLifecycleService {
       const before = toSubscriptionResponse(s);
       const from = s.status;
       s.status = 'past_due';
-      await em.save(s);
-      await recordSubscriptionEvent(em, s, 'past_due', now, { from, to: 'past_due', data: { chargeId: data.chargeId } });
+      s.updatedAt = now;
+      await this.subscriptions.save(em, s);
+      await this.audit.record(em, { subscriptionId: s.id, type: 'past_due', from, to: 'past_due', data: { chargeId: data.chargeId } }, now);
       await this.announce(em, before, s);
     }
-    await recordSubscriptionEvent(em, s, 'charge_declined', now, { data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'charge_declined', data }, now);
   }
 
   /** Dunning ran out for a charge: the final action (cancel or unpaid) applies. */
@@ -211,22 +181,23 @@ export class SubscriptionLifecycleService {
     const s = await this.lock(em, subscriptionId);
     if (!s || s.status === 'canceled') return;
     const before = toSubscriptionResponse(s);
-    await recordSubscriptionEvent(em, s, 'dunning_exhausted', now, { data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'dunning_exhausted', data }, now);
     if (data.finalAction === 'cancel') {
       await this.cancelNow(em, s, now, 'canceled_unpaid', data.chargeId);
     } else if (s.status !== 'unpaid') {
       const from = s.status;
       s.status = 'unpaid';
       s.nextBillingAt = null;
-      await recordSubscriptionEvent(em, s, 'unpaid', now, { from, to: 'unpaid' });
+      s.updatedAt = now;
+      await this.audit.record(em, { subscriptionId: s.id, type: 'unpaid', from, to: 'unpaid' }, now);
     }
-    await em.save(s);
+    await this.subscriptions.save(em, s);
     await this.announce(em, before, s);
   }
 
   /** The provider refused a charge itself: recorded for an operator; the status stays (the payer did nothing wrong). */
   async chargeNeedsOperator(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string }, now: Date): Promise<void> {
-    await recordSubscriptionEvent(em, { id: subscriptionId }, 'charge_failed', now, { data: { ...data, needsOperator: true } });
+    await this.audit.record(em, { subscriptionId, type: 'charge_failed', data: { ...data, needsOperator: true } }, now);
   }
 
   async cancel(id: string, atPeriodEnd: boolean): Promise<Subscription> {
@@ -237,7 +208,8 @@ export class SubscriptionLifecycleService {
       if (atPeriodEnd && hasRunningPeriod) {
         if (s.cancelAtPeriodEnd) return;
         s.cancelAtPeriodEnd = true;
-        await recordSubscriptionEvent(em, s, 'cancel_scheduled', now, { data: { at: s.nextBillingAt?.toISOString() ?? null } });
+        s.updatedAt = now;
+        await this.audit.record(em, { subscriptionId: s.id, type: 'cancel_scheduled', data: { at: s.nextBillingAt?.toISOString() ?? null } }, now);
         return;
       }
       await this.cancelNow(em, s, now, 'canceled');
@@ -253,7 +225,8 @@ export class SubscriptionLifecycleService {
       s.status = 'paused';
       s.pausedAt = now;
       s.nextBillingAt = null;
-      await recordSubscriptionEvent(em, s, 'paused', now, { from, to: 'paused' });
+      s.updatedAt = now;
+      await this.audit.record(em, { subscriptionId: s.id, type: 'paused', from, to: 'paused' }, now);
     });
   }
 
@@ -266,19 +239,18 @@ export class SubscriptionLifecycleService {
       } else {
         // Periods that fell inside the pause are skipped, not billed; billing goes on from the next
         // boundary on the original schedule.
-        const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
-        s.nextPeriodIndex = index;
-        s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
+        continueOnSchedule(s, plan, now);
         s.status = s.trialEndsAt && s.trialEndsAt > now ? 'trialing' : 'active';
       }
       s.pausedAt = null;
-      await recordSubscriptionEvent(em, s, 'resumed', now, { from: 'paused', to: s.status, data: { nextBillingAt: s.nextBillingAt?.toISOString() ?? null } });
+      s.updatedAt = now;
+      await this.audit.record(em, { subscriptionId: s.id, type: 'resumed', from: 'paused', to: s.status, data: { nextBillingAt: s.nextBillingAt?.toISOString() ?? null } }, now);
     });
   }
 
   /** A new subscription's first audit event, in the transaction that creates it. */
   async created(em: EntityManager, s: Subscription, status: SubscriptionStatus, data: Record<string, unknown>, now: Date): Promise<void> {
-    await recordSubscriptionEvent(em, s, 'created', now, { to: status, data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'created', to: status, data }, now);
     await this.announce(em, null, s);
   }
 
@@ -288,8 +260,9 @@ export class SubscriptionLifecycleService {
     s.canceledAt = now;
     s.nextBillingAt = null;
     s.cancelAtPeriodEnd = false;
+    s.updatedAt = now;
     for (const listener of this.cancelListeners) await listener(em, s.id, keepChargeId);
-    await recordSubscriptionEvent(em, s, type, now, { from, to: 'canceled' });
+    await this.audit.record(em, { subscriptionId: s.id, type, from, to: 'canceled' }, now);
   }
 
   /** The merchant event of the change from `before` to `s` (as saved, so its updatedAt is what GET shows), if any. */
@@ -299,20 +272,38 @@ export class SubscriptionLifecycleService {
   }
 
   private lock(em: EntityManager, id: string): Promise<Subscription | null> {
-    return em.getRepository(Subscription).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    return this.subscriptions.lock(em, id);
   }
 
   /** Loads, locks and saves one subscription around a user action, in one short transaction. */
   private async change(id: string, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
     const now = this.clock.now();
-    return this.dataSource.transaction(async (em) => {
+    return this.subscriptions.transaction(async (em) => {
       const s = await this.lock(em, id);
       if (!s) throw new NotFoundException(`No subscription ${id}`);
       const before = toSubscriptionResponse(s);
       await apply(em, s, now);
-      await em.save(s);
+      await this.subscriptions.save(em, s);
       await this.announce(em, before, s);
       return s;
     });
+  }
+}
+
+/**
+ * Billing goes on at the first boundary of the original schedule at or after `now` (never before a period already
+ * billed). The current period becomes the one that ends there, i.e. the period the subscription is in now (left
+ * unbilled when it began inside a pause or while unpaid), so currentPeriodEnd = nextBillingAt as for any running
+ * subscription. Before the first boundary (a trial, a start still ahead) the periods shown stay as they are.
+ */
+function continueOnSchedule(s: Subscription, plan: Pick<Plan, 'interval' | 'intervalCount'>, now: Date): void {
+  const anchor = s.billingAnchor as Date;
+  const at = (index: number) => periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
+  const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(anchor, s.timezone, plan.interval, plan.intervalCount, now));
+  s.nextPeriodIndex = index;
+  s.nextBillingAt = at(index);
+  if (index > 0) {
+    s.currentPeriodStart = at(index - 1);
+    s.currentPeriodEnd = s.nextBillingAt;
   }
 }

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadConfig } from '../config/load-config';
 import { SecretBoxService } from './secret-box.service';
 import { SecretUnreadableError } from './secret-unreadable.error';
@@ -32,15 +29,5 @@ describe('SecretBoxService', () => {
     expect(() => secrets.open(sealed, '00000000-0000-4000-8000-000000000000')).toThrow(SecretUnreadableError);
     expect(() => secrets.open(`${sealed.slice(0, -2)}AA`, OWNER)).toThrow(SecretUnreadableError);
     expect(() => secrets.open('garbage', OWNER)).toThrow(SecretUnreadableError);
-  });
-
-  it('keeps a key in DATA_DIR when neither SECRETS_KEY nor ADMIN_TOKEN is set, so restarts can still open', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'secret-box-'));
-    try {
-      const sealed = box({ DATA_DIR: dir }).seal('s', OWNER);
-      expect(box({ DATA_DIR: dir }).open(sealed, OWNER)).toBe('s');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

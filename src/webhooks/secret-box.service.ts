@@ -1,7 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
 import { SecretUnreadableError } from './secret-unreadable.error';
 
@@ -10,16 +8,14 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Fixed HKDF context: a key derived for these secrets is good for nothing else. */
 const HKDF_INFO = 'recurring-billing-daemon/stored-secrets/v1';
-const KEY_FILE = 'secrets.key';
 
 /**
  * Encrypts secrets the daemon must keep but never store in clear (AES-256-GCM, a fresh IV each time, the owner's
  * id as associated data so a ciphertext cannot be moved to another row). The key is derived with HKDF-SHA256 from
- * SECRETS_KEY, which defaults to ADMIN_TOKEN; with neither set (development), from a random key kept in DATA_DIR.
+ * SECRETS_KEY, which defaults to ADMIN_TOKEN (in development, the generated one kept in DATA_DIR).
  */
 @Injectable()
 export class SecretBoxService {
-  private readonly logger = new Logger(SecretBoxService.name);
   private key: Buffer | undefined;
 
   constructor(private readonly config: AppConfig) {}
@@ -48,19 +44,7 @@ export class SecretBoxService {
   }
 
   private keyBytes(): Buffer {
-    this.key ??= Buffer.from(hkdfSync('sha256', this.keyMaterial(), Buffer.alloc(0), HKDF_INFO, 32));
+    this.key ??= Buffer.from(hkdfSync('sha256', this.config.secretsKey ?? this.config.adminToken, Buffer.alloc(0), HKDF_INFO, 32));
     return this.key;
-  }
-
-  private keyMaterial(): string {
-    if (this.config.secretsKey) return this.config.secretsKey;
-    // The admin token of this run is made up at start; a key that outlives the run is kept beside the data instead.
-    const file = join(this.config.dataDir, KEY_FILE);
-    if (!existsSync(file)) {
-      mkdirSync(this.config.dataDir, { recursive: true });
-      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-      this.logger.warn(`Neither SECRETS_KEY nor ADMIN_TOKEN is set: stored secrets are encrypted with a key kept in ${file}`);
-    }
-    return readFileSync(file, 'utf8').trim();
   }
 }

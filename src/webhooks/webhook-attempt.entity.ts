@@ -1,16 +1,22 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Generated, Index, PrimaryColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /**
  * One HTTP attempt of a delivery, as the merchant sees it in GET /webhook-endpoints/:id/deliveries. The response
  * body is never kept: at most a short excerpt in `error` for a non-2xx answer.
  */
 @Entity('webhook_attempts')
-@Index('webhook_attempts_endpoint_idx', ['endpointId', 'createdAt', 'id'])
+@Index('webhook_attempts_endpoint_idx', ['endpointId', 'createdAt', 'seq'])
 @Index('webhook_attempts_created_idx', ['createdAt'])
 export class WebhookAttempt {
-  /** Time-ordered (UUID v7), so attempts within one millisecond list in the order they were made. */
+  /** Time-ordered (UUID v7), so ids sort like the attempts they name. */
   @PrimaryColumn({ type: 'uuid' })
   id: string;
+
+  /** Order of recording, the tie-break of the list order. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
 
   @Column({ type: 'uuid' })
   deliveryId: string;

@@ -1,11 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /**
  * A merchant URL that receives events. The signing secret is kept only encrypted (AES-256-GCM under a key derived
  * from SECRETS_KEY), bound to the endpoint's id, and shown in clear once: when it is made.
  */
 @Entity('webhook_endpoints')
-@Index('webhook_endpoints_created_idx', ['createdAt', 'id'])
+@Index('webhook_endpoints_created_idx', ['createdAt', 'seq'])
 export class WebhookEndpoint {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -37,7 +38,12 @@ export class WebhookEndpoint {
   @Column({ type: 'int', default: 0 })
   consecutiveFailures: number;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /** Order of insertion, the tie-break of the list order. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
+
+  // Real time (an endpoint is no business event), millisecond precision: list cursors carry milliseconds.
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 

@@ -7,6 +7,7 @@ import {
   getCustomer,
   INSUFFICIENT_FUNDS_CARD,
   listBindings,
+  passThreeDs,
   providerBindings,
   SECOND_SUCCESS_CARD,
   sleep,
@@ -77,6 +78,8 @@ describe('Card bindings and the follower', () => {
   ])('records a failed binding (%s) with its code and keeps the customer unready', async (_name, card) => {
     const customer = await createCustomer(testApp);
     const accepted = await bindCard(testApp, customer.id, card);
+    // The 3-D Secure card fails once the payer has confirmed at the issuer's page.
+    if (card === THREE_DS_FAILURE_CARD) await passThreeDs(testApp, customer.id, accepted.id);
 
     const [binding] = await syncUntilBindingsSettled(testApp, customer.id, 1);
     expect(binding).toMatchObject({ id: accepted.id, status: 'failed', errorCode: expect.stringMatching(/_failed$/) });

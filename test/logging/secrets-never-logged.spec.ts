@@ -39,9 +39,14 @@ describe('secrets and card data', () => {
   });
 
   it('never reach a log line or a database column, on success and failure paths', async () => {
-    const customer = await t.api().post('/api/v1/customers').send({ email: 'secret-test@example.com' }).expect(201);
+    const customer = await t.api().post('/api/v1/customers').set('Idempotency-Key', 'secret-create').send({ email: 'secret-test@example.com' }).expect(201);
     const customerAccessToken = customer.body.customerAccessToken as string;
     expect(customerAccessToken.length).toBeGreaterThan(8);
+    // A new token, and the hosted form links that carry both, go through the same answers and storage.
+    const issued = await t.api().post(`/api/v1/customers/${customer.body.id}/access-token`).set('Idempotency-Key', 'secret-token').send({}).expect(201);
+    const renewedToken = issued.body.customerAccessToken as string;
+    expect(issued.body.hostedFormUrl).toContain(renewedToken);
+    await t.api().post(`/api/v1/customers/${customer.body.id}/access-token`).set('Idempotency-Key', 'secret-token').send({}).expect(201);
 
     const gateway = t.app.get(ProcessingGateway);
     const resource = await gateway.createPaymentResource({
@@ -77,6 +82,7 @@ describe('secrets and card data', () => {
       '4242424242424241',
       CVV,
       customerAccessToken,
+      renewedToken,
       resource.paymentToolToken,
       resource.paymentSession,
       'sandbox-api-key',

@@ -1,6 +1,7 @@
 import type { Server } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { Client } from 'pg';
+import { ERROR_CODES, ErrorCode } from '../../src/common/errors/error-codes';
 import { authorizedDestination, CARDS, futureExpDate, setUpPayouts } from '../payouts/support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from '../payouts/support/payout-test-app';
 import { listenOnLoopback, rawRequest } from '../support/raw-http';
@@ -208,6 +209,8 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       `/api/v1/subscriptions/${subscription}/charges`,
       `/api/v1/subscriptions/${subscription}/events`,
       `/api/v1/customers/${customer}/bindings`,
+      '/api/v1/payouts/destinations',
+      '/api/v1/payouts/batches',
       '/api/v1/events',
       '/api/v1/webhook-endpoints',
       `/api/v1/webhook-endpoints/${endpoint}/deliveries`,
@@ -248,8 +251,10 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       const after = await databaseFingerprint(db);
       const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
       const statusOk = c.status === undefined ? res.status >= 400 && res.status < 500 : res.status === c.status;
-      const message = (res.json as { message?: unknown } | undefined)?.message;
-      if (!statusOk || changed.length > 0 || message === undefined) {
+      const { message, code } = (res.json ?? {}) as { message?: unknown; code?: string };
+      // A code from the closed list, and one that goes with the status answered.
+      const codeOk = code !== undefined && code in ERROR_CODES && ERROR_CODES[code as ErrorCode].status === res.status;
+      if (!statusOk || changed.length > 0 || message === undefined || !codeOk) {
         wrong.push(`${c.method} ${c.path.slice(0, 80)} (${c.name}): ${res.status} ${res.text.slice(0, 160)}${changed.length ? `; changed ${changed.join(', ')}` : ''}`);
       }
     }

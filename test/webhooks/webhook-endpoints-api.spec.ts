@@ -58,7 +58,7 @@ describe('Webhook endpoints through the admin API', () => {
     const rows: { row: string }[] = await t.app.get(DataSource).query(`SELECT row_to_json(w)::text AS row FROM webhook_endpoints w UNION ALL SELECT row_to_json(i)::text FROM idempotency_records i`);
     expect(rows.length).toBeGreaterThan(0);
     for (const { row } of rows) expect(row).not.toContain(secret.slice(6));
-    await t.api().delete(`/api/v1/webhook-endpoints/${res.body.id}`).expect(204);
+    await t.api().delete(`/api/v1/webhook-endpoints/${res.body.id}`).expect(200);
   });
 
   it('lists newest first with a cursor, changes only what PATCH names, and deletes', async () => {
@@ -79,7 +79,7 @@ describe('Webhook endpoints through the admin API', () => {
     }
     expect((await t.api().get(`/api/v1/webhook-endpoints/${ids[0]}`)).body).toEqual(cleared.body);
 
-    for (const id of ids) await t.api().delete(`/api/v1/webhook-endpoints/${id}`).expect(204);
+    for (const id of ids) expect((await t.api().delete(`/api/v1/webhook-endpoints/${id}`).expect(200)).body).toEqual({ id, deleted: true });
     await t.api().get(`/api/v1/webhook-endpoints/${ids[0]}`).expect(404);
     await t.api().delete(`/api/v1/webhook-endpoints/${ids[0]}`).expect(404);
     await t.api().patch(`/api/v1/webhook-endpoints/${UNKNOWN}`).send({}).expect(404);
@@ -114,8 +114,8 @@ describe('Webhook endpoints through the admin API', () => {
     await t.api().patch(`/api/v1/webhook-endpoints/${payoutsOnly.id}`).send({ enabled: false }).expect(200);
     await t.api().post(`/api/v1/events/${eventId}/redeliver`).send({ endpointId: payoutsOnly.id }).expect(409);
     await t.api().get(`/api/v1/webhook-endpoints/${UNKNOWN}/deliveries`).expect(404);
-    await t.api().delete(`/api/v1/webhook-endpoints/${payoutsOnly.id}`).expect(204);
-    await t.api().delete(`/api/v1/webhook-endpoints/${everything.id}`).expect(204);
+    await t.api().delete(`/api/v1/webhook-endpoints/${payoutsOnly.id}`).expect(200);
+    await t.api().delete(`/api/v1/webhook-endpoints/${everything.id}`).expect(200);
   });
 
   it('signs with the old secret too for a while after a rotation, so receivers can switch over', async () => {
@@ -133,6 +133,6 @@ describe('Webhook endpoints through the admin API', () => {
     await waitUntil(async () => (receiver.deliveries.filter((d) => d.id === before).length === 2 ? true : undefined), 10_000, 'verified with the new secret');
     expect(receiver.rejected).toEqual([]);
     for (const secret of [endpoint.secret, rotated.body.secret as string]) expect(logs.join('')).not.toContain(secret.slice(6));
-    await t.api().delete(`/api/v1/webhook-endpoints/${endpoint.id}`).expect(204);
+    await t.api().delete(`/api/v1/webhook-endpoints/${endpoint.id}`).expect(200);
   });
 });

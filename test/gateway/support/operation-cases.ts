@@ -16,6 +16,7 @@ import type {
 import type { ProviderOperation } from '../../../src/gateway/provider-operation';
 import type { WalletGateway } from '../../../src/gateway/wallet.gateway';
 import type { Ledger } from './sandbox-control';
+import { WEBHOOK_OPERATION_CASES } from './webhook-operation-cases';
 
 export const SHOP_ID = 'sandbox-shop';
 export const CARD_OK = '4242424242424242';
@@ -141,7 +142,7 @@ export async function createWithdrawal(gw: Gateways, cardNumber = CARD_OK, extId
 
 // ---- Every operation, prepared and callable through any gateway (e.g. one holding a wrong key) ----
 
-export type Idempotency = 'read' | 'create-with-external-id' | 'create-without-external-id';
+export type Idempotency = 'read' | 'create-with-external-id' | 'create-without-external-id' | 'delete';
 
 export interface Prepared {
   call: (gw: Gateways) => Promise<unknown>;
@@ -173,6 +174,14 @@ export const OPERATION_CASES: OperationCase[] = [
     prepare: async (setup) => {
       const { customer } = await createCustomer(setup);
       return { call: (gw) => gw.processing.getCustomer(customer.id) };
+    },
+  },
+  {
+    operation: 'createCustomerAccessToken',
+    idempotency: 'create-without-external-id',
+    prepare: async (setup) => {
+      const { customer } = await createCustomer(setup);
+      return { call: (gw) => gw.processing.createCustomerAccessToken(customer.id) };
     },
   },
   {
@@ -357,6 +366,7 @@ export const OPERATION_CASES: OperationCase[] = [
       return { call: (gw) => gw.wallet.getWithdrawalEvents(withdrawal.id, { limit: 10 }) };
     },
   },
+  ...WEBHOOK_OPERATION_CASES,
 ];
 
 export const casesWhere = (idempotency: Idempotency): OperationCase[] => OPERATION_CASES.filter((c) => c.idempotency === idempotency);

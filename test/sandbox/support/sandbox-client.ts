@@ -4,6 +4,8 @@ import type {
   Customer,
   CustomerAndToken,
   CustomerBinding,
+  CustomerChange,
+  CustomerEvent,
   Destination,
   Identity,
   InvoiceAndToken,
@@ -17,7 +19,7 @@ import { SandboxHandle, startSandbox, SandboxOptions } from '../../../src/sandbo
 export const API_KEY = 'sandbox-test-api-key';
 export const SHOP_ID = 'shop-1';
 /** Short but non-zero: every asynchronous step still goes through a real timer. */
-export const FAST_DELAYS = { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 };
+export const FAST_DELAYS = { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10, threeDsTimeoutMs: 1000 };
 /** An expiry date far enough ahead for every test run. */
 export const EXP_DATE = '12/39';
 
@@ -127,9 +129,39 @@ export class SandboxClient {
     );
   }
 
+  /** Binds a card to the end, passing 3-D Secure as a payer would when the card's issuer asks for it. */
   async bindCard(customerID: string, cardNumber: string): Promise<CustomerBinding> {
     const binding = await this.startBinding(customerID, cardNumber);
+    await this.passThreeDs(customerID, binding.id);
     return this.finalBinding(customerID, binding.id);
+  }
+
+  /** The redirect the provider asked for to bind this binding, if it asked for one. */
+  async interactionOf(customerID: string, bindingID: string): Promise<Extract<CustomerChange, { changeType: 'CustomerBindingInteractionRequested' }> | undefined> {
+    const events = await this.call<CustomerEvent[]>('GET', `/v2/processing/customers/${customerID}/events?limit=1000`);
+    return events.data
+      .flatMap((e) => e.changes)
+      .find((c): c is Extract<CustomerChange, { changeType: 'CustomerBindingInteractionRequested' }> => c.changeType === 'CustomerBindingInteractionRequested' && c.customerBindingID === bindingID);
+  }
+
+  /** Opens the ACS page the way a browser follows the redirect: a form POST, or a GET. */
+  async openAcs(customerID: string, bindingID: string): Promise<AxiosResponse<string>> {
+    const change = await this.interactionOf(customerID, bindingID);
+    if (!change) throw new Error(`binding ${bindingID} asked for no interaction`);
+    const request = change.userInteraction.request;
+    if (request.requestType === 'BrowserGetRequest') return this.http.get<string>(request.uriTemplate, { responseType: 'text' });
+    // Template expressions ({?termination_uri}) expand to nothing when no value is given (RFC 6570).
+    const form = new URLSearchParams(request.form.map((f): [string, string] => [f.key, f.template.replace(/\{[^}]*\}/g, '')]));
+    return this.http.post<string>(request.uriTemplate, form.toString(), { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, responseType: 'text' });
+  }
+
+  /** Does what the payer does on the ACS page: press Confirm. Undefined when the binding needs no 3-D Secure. */
+  async passThreeDs(customerID: string, bindingID: string): Promise<AxiosResponse<string> | undefined> {
+    if (!(await this.interactionOf(customerID, bindingID))) return undefined;
+    const page = await this.openAcs(customerID, bindingID);
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.data)?.[1] ?? '';
+    const form = new URLSearchParams({ MD: field('MD'), PaReq: field('PaReq') });
+    return this.http.post<string>('/sandbox/acs/confirm', form.toString(), { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, responseType: 'text' });
   }
 
   async getCustomer(customerID: string): Promise<Customer> {
