@@ -8,6 +8,7 @@ import { Claim, LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
+import { EndpointPacer } from './endpoint-pacer';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import type { WebhookDelivery } from './webhook-delivery.entity';
 import type { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -36,7 +37,7 @@ type DeliveryClaim = Claim<WebhookDelivery>;
 export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly queue: LeasedQueue<WebhookDelivery>;
-  private readonly inFlight = new Map<string, number>();
+  private readonly pacer: EndpointPacer;
   private stopping = false;
 
   constructor(
@@ -53,6 +54,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     workMetrics: WorkMetricsService,
   ) {
     this.queue = deliveries.createQueue(registry, workMetrics);
+    this.pacer = new EndpointPacer({ perEndpoint: tuning.perEndpointInFlight, initialLatencyMs: tuning.initialLatencyMs, maxDeferMs: tuning.maxDeferMs });
   }
 
   /** Every event recorded from now on is fanned out to the endpoints subscribed to it, in its own statement. */
@@ -106,21 +108,20 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
 
   private async work(claim: DeliveryClaim, context: Promise<DeliveryContext>): Promise<void> {
     const delivery = claim.row;
-    const busy = this.inFlight.get(delivery.endpointId) ?? 0;
     try {
-      if (busy >= this.tuning.perEndpointInFlight) {
-        // This endpoint already holds its share of the workers: the delivery waits, the other endpoints' go on.
-        if (!(await this.deliveries.defer(delivery.id, claim.fence, this.tuning.deferMs))) this.queue.leaseLost();
+      if (!this.pacer.tryAcquire(delivery.endpointId)) {
+        // This endpoint already holds its share of the workers: the delivery waits for a slot at the endpoint's pace,
+        // and the other endpoints' deliveries go on.
+        const delayMs = this.pacer.deferralMs(delivery.endpointId, this.clock.now().getTime());
+        if (!(await this.deliveries.defer(delivery.id, claim.fence, delayMs))) this.queue.leaseLost();
         this.metrics.deliveries.inc({ result: 'deferred' });
         return;
       }
-      this.inFlight.set(delivery.endpointId, busy + 1);
+      let durationMs = 0;
       try {
-        await this.deliver(claim, await context);
+        durationMs = await this.deliver(claim, await context);
       } finally {
-        const left = (this.inFlight.get(delivery.endpointId) ?? 1) - 1;
-        if (left > 0) this.inFlight.set(delivery.endpointId, left);
-        else this.inFlight.delete(delivery.endpointId);
+        this.pacer.release(delivery.endpointId, durationMs, this.clock.now().getTime());
       }
     } catch (error) {
       // The claim is handed back by the engine's sweep; the delivery is sent again (at least once).
@@ -128,14 +129,15 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     }
   }
 
-  private async deliver(claim: DeliveryClaim, { event, endpoint }: DeliveryContext): Promise<void> {
+  /** Answers how long the endpoint took (0 when nothing was sent). */
+  private async deliver(claim: DeliveryClaim, { event, endpoint }: DeliveryContext): Promise<number> {
     const delivery = claim.row;
     if (!endpoint || !endpoint.enabled || !event) {
       // Deleted or disabled endpoint: nothing to send to. An event past its retention: nothing to send.
       const ended = await this.deliveries.end(delivery.id, claim.fence, event ? 'canceled' : 'failed');
       if (!ended) this.queue.leaseLost();
       this.metrics.deliveries.inc({ result: event ? 'canceled' : 'failed' });
-      return;
+      return 0;
     }
     const sent = await this.sender.send(endpoint, event);
     const ok = sent.status !== null && sent.status >= 200 && sent.status <= 299;
@@ -153,12 +155,13 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     });
     if (failures === undefined) {
       this.queue.leaseLost();
-      return;
+      return sent.durationMs;
     }
     const result = ok ? 'succeeded' : retryInMs === null ? 'failed' : 'retrying';
     this.metrics.deliveries.inc({ result });
     this.metrics.duration.observe({ result }, sent.durationMs / 1000);
     this.report(endpoint, failures, sent, result === 'failed');
+    return sent.durationMs;
   }
 
   /** The consecutive-failures gauge, and a warning when an endpoint keeps failing (at the threshold and each doubling). */

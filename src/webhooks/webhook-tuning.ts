@@ -17,8 +17,10 @@ export class WebhookTuning {
   concurrency = 16;
   /** At most this many of them to one endpoint, so a slow endpoint never takes every worker. */
   perEndpointInFlight = 4;
-  /** A delivery whose endpoint is at its cap waits this long before it is looked at again. */
-  deferMs = 1_000;
+  /** The answer time assumed of an endpoint not heard from yet, to pace a backlog for it. */
+  initialLatencyMs = 250;
+  /** The longest a delivery whose endpoint is full waits before it is looked at again. */
+  maxDeferMs = 30_000;
   /** Consecutive failures of an endpoint at which a warning is logged (again at each doubling). */
   warnAfterFailures = 5;
 

@@ -24,7 +24,7 @@ export interface AttemptView {
 }
 
 /** The webhook timings shortened for tests: retries within a second, the whole window in seconds. */
-export const FAST_WEBHOOK_TUNING = { retryDelaysMs: [200, 400, 800], repeatDelayMs: 1_000, giveUpAfterMs: 60_000, jitter: 0.1, deferMs: 50 };
+export const FAST_WEBHOOK_TUNING = { retryDelaysMs: [200, 400, 800], repeatDelayMs: 1_000, giveUpAfterMs: 60_000, jitter: 0.1 };
 
 export async function createEndpoint(api: Api, body: Record<string, unknown>): Promise<{ id: string; secret: string }> {
   const res = await api().post('/api/v1/webhook-endpoints').send(body);
