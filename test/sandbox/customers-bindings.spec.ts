@@ -1,5 +1,7 @@
 import type { CustomerBinding, CustomerEvent } from '../../src/gateway/provider-api.types';
-import { SandboxClient, SHOP_ID } from './support/sandbox-client';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { SandboxClient } from '../support/sandbox-client';
+import { CARDS } from '../support/test-cards';
 
 describe('sandbox: customers and card bindings', () => {
   let sandbox: SandboxClient;
@@ -8,7 +10,7 @@ describe('sandbox: customers and card bindings', () => {
     sandbox = await SandboxClient.start();
   });
   afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
+  beforeEach(() => sandbox.control.reset());
 
   async function events(customerID: string, query = 'limit=100'): Promise<CustomerEvent[]> {
     const res = await sandbox.call<CustomerEvent[]>('GET', `/v2/processing/customers/${customerID}/events?${query}`);
@@ -20,7 +22,7 @@ describe('sandbox: customers and card bindings', () => {
     const created = await sandbox.createCustomer({ metadata: { plan: 'gold' } });
     expect(created.customer).toEqual({
       id: expect.stringMatching(/^[0-9A-Za-z]{10}$/),
-      shopID: SHOP_ID,
+      shopID: SANDBOX_SHOP_ID,
       contactInfo: { email: 'payer@example.com', phoneNumber: '+79990001122' },
       metadata: { plan: 'gold' },
       status: 'unready',
@@ -39,9 +41,9 @@ describe('sandbox: customers and card bindings', () => {
 
   it.each([
     [{ contactInfo: {}, metadata: {} }, 'shopID: is required'],
-    [{ shopID: SHOP_ID, metadata: {} }, 'contactInfo: is required'],
-    [{ shopID: SHOP_ID, contactInfo: {} }, 'metadata: is required'],
-    [{ shopID: SHOP_ID, contactInfo: { phoneNumber: '89990001122' }, metadata: {} }, 'contactInfo.phoneNumber: must match'],
+    [{ shopID: SANDBOX_SHOP_ID, metadata: {} }, 'contactInfo: is required'],
+    [{ shopID: SANDBOX_SHOP_ID, contactInfo: {} }, 'metadata: is required'],
+    [{ shopID: SANDBOX_SHOP_ID, contactInfo: { phoneNumber: '89990001122' }, metadata: {} }, 'contactInfo.phoneNumber: must match'],
     [{ shopID: 'x'.repeat(41), contactInfo: {}, metadata: {} }, 'shopID: must be at most 40'],
   ])('rejects an invalid customer body %j with CAPI 400 invalidRequest', async (body, detail) => {
     const res = await sandbox.call<{ code: string; message: string }>('POST', '/v2/processing/customers', { body });
@@ -53,7 +55,7 @@ describe('sandbox: customers and card bindings', () => {
 
   it('binds a card through 3-D Secure: pending, then succeeded, and the customer becomes ready', async () => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.startBinding(customer.id, '4242424242424242');
+    const binding = await sandbox.startBinding(customer.id, CARDS.success);
     expect(binding.status).toBe('pending');
     expect(binding.paymentResource.paymentToolDetails).toMatchObject({ bin: '424242', lastDigits: '4242', paymentSystem: 'visa' });
 
@@ -78,13 +80,13 @@ describe('sandbox: customers and card bindings', () => {
     expect(interaction.userInteraction.request.uriTemplate).toBe(`${sandbox.url}/sandbox/acs`);
     expect(stream[3].changes[0]).toEqual({ changeType: 'CustomerBindingStatusChanged', customerBindingID: binding.id, status: 'succeeded' });
 
-    expect((await sandbox.ledger()).bindingCharges).toEqual([{ customerID: customer.id, bindingID: binding.id, amount: 1000, currency: 'RUB', refunded: true }]);
+    expect((await sandbox.control.ledger()).bindingCharges).toEqual([{ customerID: customer.id, bindingID: binding.id, amount: 1000, currency: 'RUB', refunded: true }]);
   });
 
   it('charges 1 USD (100 minor units) for a binding when the customer metadata says USD', async () => {
     const { customer } = await sandbox.createCustomer({ metadata: { currency: 'USD' } });
-    await sandbox.bindCard(customer.id, '5555555555554444');
-    expect((await sandbox.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID: customer.id, amount: 100, currency: 'USD', refunded: true })]);
+    await sandbox.bindCard(customer.id, CARDS.secondSuccess);
+    expect((await sandbox.control.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID: customer.id, amount: 100, currency: 'USD', refunded: true })]);
   });
 
   const SUCCEEDING: [string, string][] = [
@@ -139,7 +141,7 @@ describe('sandbox: customers and card bindings', () => {
     expect((await sandbox.getCustomer(customer.id)).status).toBe('unready');
     const last = (await events(customer.id)).at(-1);
     expect(last?.changes).toEqual([{ changeType: 'CustomerBindingStatusChanged', customerBindingID: binding.id, status: 'failed', error: { code, message } }]);
-    expect((await sandbox.ledger()).bindingCharges).toEqual([]);
+    expect((await sandbox.control.ledger()).bindingCharges).toEqual([]);
   });
 
   it('never reports a completed interaction when the payer does not come back from 3-D Secure', async () => {
@@ -150,16 +152,16 @@ describe('sandbox: customers and card bindings', () => {
   });
 
   it('keeps a ready customer ready when a later binding fails', async () => {
-    const customer = await sandbox.readyCustomer('4242424242424242');
-    const failed = await sandbox.bindCard(customer.id, '4000000000000002');
+    const customer = await sandbox.readyCustomer(CARDS.success);
+    const failed = await sandbox.bindCard(customer.id, CARDS.insufficientFunds);
     expect(failed.status).toBe('failed');
     expect((await sandbox.getCustomer(customer.id)).status).toBe('ready');
   });
 
   it('lists a customer bindings and answers an unknown binding with 404', async () => {
     const { customer } = await sandbox.createCustomer();
-    const first = await sandbox.bindCard(customer.id, '4242424242424242');
-    const second = await sandbox.bindCard(customer.id, '4000000000000002');
+    const first = await sandbox.bindCard(customer.id, CARDS.success);
+    const second = await sandbox.bindCard(customer.id, CARDS.insufficientFunds);
     const list = await sandbox.call<CustomerBinding[]>('GET', `/v2/processing/customers/${customer.id}/bindings`);
     expect(list.data.map((b) => [b.id, b.status])).toEqual([
       [first.id, 'succeeded'],
@@ -182,8 +184,8 @@ describe('sandbox: customers and card bindings', () => {
 
     it('rejects a session that was not issued with the token with invalidPaymentSession', async () => {
       const { customer } = await sandbox.createCustomer();
-      const a = await sandbox.tokenize('4242424242424242');
-      const b = await sandbox.tokenize('4242424242424242');
+      const a = await sandbox.tokenize(CARDS.success);
+      const b = await sandbox.tokenize(CARDS.success);
       const res = await sandbox.call('POST', `/v2/processing/customers/${customer.id}/bindings`, {
         body: { paymentResource: { paymentToolToken: a.paymentToolToken, paymentSession: b.paymentSession } },
       });
@@ -193,7 +195,7 @@ describe('sandbox: customers and card bindings', () => {
 
     it('rejects a payment tool token older than 64 minutes', async () => {
       const { customer } = await sandbox.createCustomer();
-      const resource = await sandbox.tokenize('4242424242424242');
+      const resource = await sandbox.tokenize(CARDS.success);
       expect(Date.parse(resource.validUntil ?? '') - Date.now()).toBeGreaterThan(63 * 60 * 1000);
       const realNow = Date.now();
       const clock = jest.spyOn(Date, 'now').mockReturnValue(realNow + 65 * 60 * 1000);
@@ -209,7 +211,7 @@ describe('sandbox: customers and card bindings', () => {
     });
 
     it('answers a binding for an unknown customer with 404', async () => {
-      const resource = await sandbox.tokenize('4242424242424242');
+      const resource = await sandbox.tokenize(CARDS.success);
       const res = await sandbox.call('POST', '/v2/processing/customers/nope/bindings', {
         body: { paymentResource: { paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession } },
       });
@@ -221,7 +223,7 @@ describe('sandbox: customers and card bindings', () => {
   describe('customer event paging', () => {
     it('returns events strictly after eventID, at most limit', async () => {
       const { customer } = await sandbox.createCustomer();
-      await sandbox.bindCard(customer.id, '4242424242424242');
+      await sandbox.bindCard(customer.id, CARDS.success);
       expect((await events(customer.id, 'limit=2')).map((e) => e.id)).toEqual([1, 2]);
       expect((await events(customer.id, 'limit=1&eventID=2')).map((e) => e.id)).toEqual([3]);
       expect((await events(customer.id, 'limit=10&eventID=4')).map((e) => e.id)).toEqual([]);
@@ -259,7 +261,7 @@ describe('sandbox: customers and card bindings', () => {
     it('answers a repeat with other features with 409 naming the existing customer', async () => {
       const first = await sandbox.createCustomer({ externalID: 'cust-2' });
       const res = await sandbox.call('POST', '/v2/processing/customers', {
-        body: { shopID: SHOP_ID, contactInfo: { email: 'other@example.com' }, metadata: {}, externalID: 'cust-2' },
+        body: { shopID: SANDBOX_SHOP_ID, contactInfo: { email: 'other@example.com' }, metadata: {}, externalID: 'cust-2' },
       });
       expect(res.status).toBe(409);
       expect(res.data).toEqual({ externalID: 'cust-2', id: first.customer.id, message: "This 'externalID' has been used by another request" });
@@ -267,7 +269,7 @@ describe('sandbox: customers and card bindings', () => {
 
     it('returns the existing binding, with its current status, for a repeated binding request', async () => {
       const { customer } = await sandbox.createCustomer();
-      const resource = await sandbox.tokenize('4242424242424242');
+      const resource = await sandbox.tokenize(CARDS.success);
       const body = { paymentResource: { paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession }, externalID: 'bind-1' };
       const first = await sandbox.call<CustomerBinding>('POST', `/v2/processing/customers/${customer.id}/bindings`, { body });
       await sandbox.finalBinding(customer.id, first.data.id);
@@ -275,7 +277,7 @@ describe('sandbox: customers and card bindings', () => {
       expect(again.status).toBe(201);
       expect(again.data).toMatchObject({ id: first.data.id, status: 'succeeded' });
 
-      const other = await sandbox.tokenize('5555555555554444');
+      const other = await sandbox.tokenize(CARDS.secondSuccess);
       const conflict = await sandbox.call('POST', `/v2/processing/customers/${customer.id}/bindings`, {
         body: { paymentResource: { paymentToolToken: other.paymentToolToken, paymentSession: other.paymentSession }, externalID: 'bind-1' },
       });
@@ -289,7 +291,7 @@ describe('sandbox: customers and card bindings', () => {
       const { customer, customerAccessToken } = await sandbox.createCustomer();
       const other = await sandbox.createCustomer();
       const token = customerAccessToken.payload;
-      const resource = await sandbox.tokenize('4242424242424242', undefined, token);
+      const resource = await sandbox.tokenize(CARDS.success, undefined, token);
       const bind = await sandbox.call<CustomerBinding>('POST', `/v2/processing/customers/${customer.id}/bindings`, {
         token,
         body: { paymentResource: { paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession } },
@@ -297,7 +299,7 @@ describe('sandbox: customers and card bindings', () => {
       expect(bind.status).toBe(201);
       expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}/events?limit=1`, { token })).status).toBe(200);
       expect((await sandbox.call('GET', `/v2/processing/customers/${other.customer.id}`, { token })).status).toBe(401);
-      expect((await sandbox.call('POST', '/v2/processing/customers', { token, body: { shopID: SHOP_ID, contactInfo: {}, metadata: {} } })).status).toBe(401);
+      expect((await sandbox.call('POST', '/v2/processing/customers', { token, body: { shopID: SANDBOX_SHOP_ID, contactInfo: {}, metadata: {} } })).status).toBe(401);
     });
 
     it('renews the customer access token with the API key', async () => {

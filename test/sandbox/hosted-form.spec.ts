@@ -1,6 +1,7 @@
-import axios, { AxiosResponse } from 'axios';
+import { SANDBOX_API_KEY } from '../../src/config/load-config';
 import type { CustomerEvent } from '../../src/gateway/provider-api.types';
-import { EXP_DATE, SandboxClient } from './support/sandbox-client';
+import { SandboxClient } from '../support/sandbox-client';
+import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
 
 describe('sandbox: hosted payment form', () => {
   let sandbox: SandboxClient;
@@ -9,25 +10,16 @@ describe('sandbox: hosted payment form', () => {
     sandbox = await SandboxClient.start();
   });
   afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
+  beforeEach(() => sandbox.control.reset());
 
-  function openForm(customerID: string, token: string): Promise<AxiosResponse<string>> {
-    return axios.get<string>(`${sandbox.url}/sandbox/hosted-form`, { params: { customerID, customerAccessToken: token }, validateStatus: () => true, responseType: 'text' });
-  }
-
-  function submit(fields: Record<string, string>): Promise<AxiosResponse<string>> {
-    return axios.post<string>(`${sandbox.url}/sandbox/hosted-form`, new URLSearchParams(fields).toString(), {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      validateStatus: () => true,
-      responseType: 'text',
-    });
-  }
+  const openForm = (customerID: string, token: string) => sandbox.control.openHostedForm(customerID, token);
+  const submit = (fields: Record<string, string>) => sandbox.control.submitHostedForm(fields);
 
   async function fields(cardNumber: string, extra: Record<string, string> = {}): Promise<{ customerID: string; form: Record<string, string> }> {
     const { customer, customerAccessToken } = await sandbox.createCustomer();
     return {
       customerID: customer.id,
-      form: { customerID: customer.id, customerAccessToken: customerAccessToken.payload, cardNumber, expDate: EXP_DATE, cvv: '123', cardHolder: 'JOHN DOE', consent: 'yes', ...extra },
+      form: { customerID: customer.id, customerAccessToken: customerAccessToken.payload, cardNumber, expDate: CARD_EXP_DATE, cvv: '123', cardHolder: 'JOHN DOE', consent: 'yes', ...extra },
     };
   }
 
@@ -70,7 +62,7 @@ describe('sandbox: hosted payment form', () => {
         return { id: a.customer.id, token: b.customerAccessToken.payload };
       },
     ],
-    ['the API key', async () => ({ id: (await sandbox.createCustomer()).customer.id, token: 'sandbox-test-api-key' })],
+    ['the API key', async () => ({ id: (await sandbox.createCustomer()).customer.id, token: SANDBOX_API_KEY })],
   ])('answers the form with 401 for %s', async (_label, make) => {
     const { id, token } = await make();
     const res = await openForm(id, token);
@@ -92,11 +84,11 @@ describe('sandbox: hosted payment form', () => {
       'CustomerBindingInteractionCompleted',
       'CustomerBindingStatusChanged',
     ]);
-    expect((await sandbox.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID, amount: 1000, currency: 'RUB', refunded: true })]);
+    expect((await sandbox.control.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID, amount: 1000, currency: 'RUB', refunded: true })]);
   });
 
   it('reports a declined card and leaves the customer unready', async () => {
-    const { customerID, form } = await fields('4000000000000002');
+    const { customerID, form } = await fields(CARDS.insufficientFunds);
     const res = await submit(form);
     expect(res.status).toBe(200);
     expect(res.data).toContain('could not be bound: Insufficient Funds');
@@ -104,7 +96,7 @@ describe('sandbox: hosted payment form', () => {
   });
 
   it('refuses to bind without the payer consent', async () => {
-    const { customerID, form } = await fields('4242424242424242');
+    const { customerID, form } = await fields(CARDS.success);
     delete form.consent;
     const res = await submit(form);
     expect(res.status).toBe(400);
@@ -114,7 +106,7 @@ describe('sandbox: hosted payment form', () => {
   });
 
   it('shows the tokenizer error for invalid card data', async () => {
-    const { customerID, form } = await fields('4242424242424241');
+    const { customerID, form } = await fields(CARDS.badChecksum);
     const res = await submit(form);
     expect(res.status).toBe(400);
     expect(res.data).toContain('Invalid cardNumber checksum');
@@ -122,16 +114,16 @@ describe('sandbox: hosted payment form', () => {
   });
 
   it('answers a submission with a wrong or expired token with 401 and binds nothing', async () => {
-    const { customerID, form } = await fields('4242424242424242');
+    const { customerID, form } = await fields(CARDS.success);
     expect((await submit({ ...form, customerAccessToken: 'made-up' })).status).toBe(401);
-    await sandbox.control('POST', 'expire-tokens');
+    await sandbox.control.expireTokens();
     expect((await submit(form)).status).toBe(401);
     expect((await openForm(customerID, form.customerAccessToken)).status).toBe(401);
     expect((await sandbox.call<unknown[]>('GET', `/v2/processing/customers/${customerID}/bindings`)).data).toEqual([]);
   });
 
   it('serves the 3-D Secure page that binding redirects point at', async () => {
-    const res = await axios.post<string>(`${sandbox.url}/sandbox/acs`, 'PaReq=x&MD=y', { validateStatus: () => true, responseType: 'text' });
+    const res = await sandbox.control.submitAcsPage('PaReq=x&MD=y');
     expect(res.status).toBe(200);
     expect(res.data).toContain('3-D Secure');
   });

@@ -1,5 +1,8 @@
 import type { Invoice, InvoiceAndToken, InvoiceEvent, Payment } from '../../src/gateway/provider-api.types';
-import { API_KEY, invoiceParams, SandboxClient, SHOP_ID, sleep } from './support/sandbox-client';
+import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { invoiceParams, SandboxClient } from '../support/sandbox-client';
+import { CARDS } from '../support/test-cards';
+import { sleep } from '../support/wait';
 
 describe('sandbox: invoices and customer-payer payments', () => {
   let sandbox: SandboxClient;
@@ -8,7 +11,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
     sandbox = await SandboxClient.start();
   });
   afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
+  beforeEach(() => sandbox.control.reset());
 
   async function invoiceEvents(invoiceID: string, query = 'limit=100'): Promise<InvoiceEvent[]> {
     const res = await sandbox.call<InvoiceEvent[]>('GET', `/v2/processing/invoices/${invoiceID}/events?${query}`);
@@ -26,7 +29,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
       const { invoice, invoiceAccessToken } = await sandbox.createInvoice(params);
       expect(invoice).toEqual({
         id: expect.stringMatching(/^[0-9A-Za-z]{10}$/),
-        shopID: SHOP_ID,
+        shopID: SANDBOX_SHOP_ID,
         createdAt: expect.any(String),
         dueDate: params.dueDate,
         amount: 1500,
@@ -117,7 +120,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
 
   describe('payment lifecycle', () => {
     it('captures a payment of a ready customer: pending → captured, invoice unpaid → paid', async () => {
-      const customer = await sandbox.readyCustomer('4242424242424242');
+      const customer = await sandbox.readyCustomer(CARDS.success);
       const { invoice, invoiceAccessToken } = await sandbox.createInvoice({ externalID: 'inv-77', metadata: { subscriptionId: 'sub-9', period: '2026-11' } });
       const res = await sandbox.pay(invoice.id, invoiceAccessToken.payload, customer.id, { externalID: 'pay-77', metadata: { attempt: 1 } });
       expect(res.status).toBe(201);
@@ -151,7 +154,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
       ]);
       expect((await invoiceEvents(invoice.id, 'limit=1&eventID=2')).map((e) => e.id)).toEqual([3]);
 
-      const ledger = await sandbox.ledger();
+      const ledger = await sandbox.control.ledger();
       expect(ledger.payments).toEqual([
         {
           invoiceID: invoice.id,
@@ -181,7 +184,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
     });
 
     it('allows one pending payment per invoice at a time; the invoice stays unpaid meanwhile', async () => {
-      await sandbox.control('POST', 'config', { delays: { paymentMs: 300 } });
+      await sandbox.control.setDelays({ paymentMs: 300 });
       try {
         const customer = await sandbox.readyCustomer();
         const { invoice, invoiceAccessToken } = await sandbox.createInvoice();
@@ -193,7 +196,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
         expect((await sandbox.finalPayment(invoice.id, '1')).status).toBe('captured');
         expect((await getInvoice(invoice.id)).status).toBe('paid');
       } finally {
-        await sandbox.control('POST', 'config', { delays: { paymentMs: 5 } });
+        await sandbox.control.setDelays({ paymentMs: 5 });
       }
     });
 
@@ -209,7 +212,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
 
     it('numbers payments per invoice and leaves the invoice open after a failure', async () => {
       const customer = await sandbox.readyCustomer();
-      await sandbox.control('POST', 'outcomes', { customerID: customer.id, outcomes: ['authorization_failed:insufficient_funds'] });
+      await sandbox.control.scriptOutcomes(customer.id, ['authorization_failed:insufficient_funds']);
       const { invoice, invoiceAccessToken } = await sandbox.createInvoice();
       expect((await sandbox.pay(invoice.id, invoiceAccessToken.payload, customer.id)).data.id).toBe('1');
       expect((await sandbox.finalPayment(invoice.id, '1')).status).toBe('failed');
@@ -221,7 +224,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
         ['1', 'failed'],
         ['2', 'captured'],
       ]);
-      expect((await sandbox.ledger()).payments.map((p) => [p.paymentID, p.status])).toEqual([
+      expect((await sandbox.control.ledger()).payments.map((p) => [p.paymentID, p.status])).toEqual([
         ['1', 'failed'],
         ['2', 'captured'],
       ]);
@@ -235,9 +238,9 @@ describe('sandbox: invoices and customer-payer payments', () => {
     });
 
     it('charges with the newest succeeded binding', async () => {
-      const customer = await sandbox.readyCustomer('4242424242424242');
-      expect((await sandbox.bindCard(customer.id, '5555555555554444')).status).toBe('succeeded');
-      expect((await sandbox.bindCard(customer.id, '4000000000000002')).status).toBe('failed');
+      const customer = await sandbox.readyCustomer(CARDS.success);
+      expect((await sandbox.bindCard(customer.id, CARDS.secondSuccess)).status).toBe('succeeded');
+      expect((await sandbox.bindCard(customer.id, CARDS.insufficientFunds)).status).toBe('failed');
       const { invoice, invoiceAccessToken } = await sandbox.createInvoice();
       const res = await sandbox.pay(invoice.id, invoiceAccessToken.payload, customer.id);
       expect(res.data.payer).toMatchObject({ paymentToolDetails: { lastDigits: '4444', paymentSystem: 'mastercard' } });
@@ -247,7 +250,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
 
   describe('payer checks', () => {
     it.each([
-      ['a customer whose binding failed', '4000000000000002', 'Specified customer is not ready'],
+      ['a customer whose binding failed', CARDS.insufficientFunds, 'Specified customer is not ready'],
       ['a customer with no binding', undefined, 'Specified customer is not ready'],
     ])('refuses %s', async (_label, pan, message) => {
       const { customer } = await sandbox.createCustomer();
@@ -259,7 +262,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
     });
 
     it('refuses an unknown customer and a customer of another shop', async () => {
-      const foreign = await sandbox.readyCustomer('4242424242424242', { shopID: 'shop-2' });
+      const foreign = await sandbox.readyCustomer(CARDS.success, { shopID: 'shop-2' });
       const { invoice, invoiceAccessToken } = await sandbox.createInvoice();
       const unknown = await sandbox.pay(invoice.id, invoiceAccessToken.payload, 'nobody');
       expect(unknown.data).toEqual({ code: 'invalidRequest', message: 'Customer not found' });
@@ -310,7 +313,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
       ['authorization_failed:unknown', { code: 'authorization_failed', subError: { code: 'unknown' } }, 'PaymentRejected'],
     ])('fails a scripted %s: the merchant sees the tree, the payer the flat code', async (outcome, tree, flat) => {
       const customer = await sandbox.readyCustomer();
-      await sandbox.control('POST', 'outcomes', { customerID: customer.id, outcomes: [outcome] });
+      await sandbox.control.scriptOutcomes(customer.id, [outcome]);
       const { invoice, invoiceAccessToken } = await sandbox.createInvoice();
       await sandbox.pay(invoice.id, invoiceAccessToken.payload, customer.id);
       const merchantView = await sandbox.finalPayment(invoice.id, '1');
@@ -323,8 +326,8 @@ describe('sandbox: invoices and customer-payer payments', () => {
     });
 
     it('consumes scripted outcomes in order, then the card decides again', async () => {
-      const customer = await sandbox.readyCustomer('4242424242424242');
-      await sandbox.control('POST', 'outcomes', { customerID: customer.id, outcomes: ['authorization_failed:insufficient_funds', 'success', 'authorization_failed:unknown'] });
+      const customer = await sandbox.readyCustomer(CARDS.success);
+      await sandbox.control.scriptOutcomes(customer.id, ['authorization_failed:insufficient_funds', 'success', 'authorization_failed:unknown']);
       const statuses: string[] = [];
       for (let i = 0; i < 4; i++) {
         const { invoice, invoiceAccessToken } = await sandbox.createInvoice();
@@ -336,8 +339,8 @@ describe('sandbox: invoices and customer-payer payments', () => {
 
     it('validates scripted outcomes', async () => {
       const customer = await sandbox.readyCustomer();
-      expect((await sandbox.control('POST', 'outcomes', { customerID: customer.id, outcomes: ['declined!'] })).status).toBe(400);
-      expect((await sandbox.control('POST', 'outcomes', { customerID: 'nobody', outcomes: ['success'] })).status).toBe(404);
+      expect((await sandbox.control.send('POST', 'outcomes', { customerID: customer.id, outcomes: ['declined!'] })).status).toBe(400);
+      expect((await sandbox.control.send('POST', 'outcomes', { customerID: 'nobody', outcomes: ['success'] })).status).toBe(404);
     });
   });
 
@@ -350,14 +353,14 @@ describe('sandbox: invoices and customer-payer payments', () => {
     });
 
     it.each([
-      ['the API key', () => API_KEY],
+      ['the API key', () => SANDBOX_API_KEY],
       ['no credential at all', () => null],
       ['an unknown token', () => 'made-up-token'],
     ])('answers 401 with an empty body to %s', async (_label, token) => {
       const res = await sandbox.pay(target.invoice.id, token() as string, customerID);
       expect(res.status).toBe(401);
       expect(res.data).toBe('');
-      expect((await sandbox.ledger()).payments).toEqual([]);
+      expect((await sandbox.control.ledger()).payments).toEqual([]);
     });
 
     it("answers 401 to another invoice's token", async () => {
@@ -368,7 +371,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
     });
 
     it('answers 401 to an expired token and accepts a renewed one', async () => {
-      expect((await sandbox.control('POST', 'expire-tokens')).status).toBe(204);
+      expect((await sandbox.control.send('POST', 'expire-tokens')).status).toBe(204);
       const expired = await sandbox.pay(target.invoice.id, target.invoiceAccessToken.payload, customerID);
       expect(expired.status).toBe(401);
       const renewed = await sandbox.call<{ payload: string }>('POST', `/v2/processing/invoices/${target.invoice.id}/access-tokens`);
@@ -396,15 +399,15 @@ describe('sandbox: invoices and customer-payer payments', () => {
       const again = await sandbox.pay(invoice.id, invoiceAccessToken.payload, customer.id, { externalID: 'charge-1', metadata: { retry: true } });
       expect(again.status).toBe(201);
       expect(again.data).toMatchObject({ id: first.data.id, status: 'captured' });
-      expect((await sandbox.ledger()).payments).toHaveLength(1);
+      expect((await sandbox.control.ledger()).payments).toHaveLength(1);
     });
 
     it('answers 409 when the externalID was used with another payer or on another invoice', async () => {
       const customer = await sandbox.readyCustomer();
-      const otherCustomer = await sandbox.readyCustomer('5555555555554444');
+      const otherCustomer = await sandbox.readyCustomer(CARDS.secondSuccess);
       const a = await sandbox.createInvoice();
       const b = await sandbox.createInvoice();
-      await sandbox.control('POST', 'config', { delays: { paymentMs: 300 } });
+      await sandbox.control.setDelays({ paymentMs: 300 });
       try {
         const first = await sandbox.pay(a.invoice.id, a.invoiceAccessToken.payload, customer.id, { externalID: 'charge-2' });
         const otherPayer = await sandbox.pay(a.invoice.id, a.invoiceAccessToken.payload, otherCustomer.id, { externalID: 'charge-2' });
@@ -413,7 +416,7 @@ describe('sandbox: invoices and customer-payer payments', () => {
         const otherInvoice = await sandbox.pay(b.invoice.id, b.invoiceAccessToken.payload, customer.id, { externalID: 'charge-2' });
         expect(otherInvoice.status).toBe(409);
       } finally {
-        await sandbox.control('POST', 'config', { delays: { paymentMs: 5 } });
+        await sandbox.control.setDelays({ paymentMs: 5 });
       }
     });
   });

@@ -7,21 +7,22 @@ import type { AppModuleOptions } from '../../src/app.module';
 import { BillingTuning } from '../../src/billing/billing-tuning';
 import { PayoutTuning } from '../../src/payouts/payout-tuning';
 import { RuntimeSettings } from '../../src/config/runtime-settings';
-import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
-import { SandboxHandle, SandboxOptions, startSandbox } from '../../src/sandbox/sandbox-server';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/sandbox-server';
 import { FAST_WORK_TUNING } from './fast-work-tuning';
+import { SandboxClient, startTestSandbox } from './sandbox-client';
 import { testConfig, TEST_ADMIN_TOKEN } from './test-config';
 import { testDatabaseUrl } from './test-database';
 
 export interface TestApp {
   app: NestExpressApplication;
   sandbox: SandboxHandle;
+  /** The provider API and the controls of that sandbox. */
+  sandboxClient: SandboxClient;
   /** supertest against the admin API, with the admin token already set. */
   api: () => TestAgent;
   close(): Promise<void>;
 }
-
-const FAST_DELAYS = { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 };
 
 /** The whole daemon over real HTTP: the test database, a real sandbox on its own port, no scheduler unless asked. */
 export async function startTestApp(
@@ -39,9 +40,7 @@ export async function startTestApp(
     databaseUrl?: string;
   } = {},
 ): Promise<TestApp> {
-  const sandbox =
-    options.sandbox ??
-    (await startSandbox({ port: 0, apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, quiet: true, delays: FAST_DELAYS, ...options.sandboxOptions }));
+  const sandbox = options.sandbox ?? (await startTestSandbox({ shopId: SANDBOX_SHOP_ID, ...options.sandboxOptions }));
   const config = testConfig(options.env);
   const app = await createApp({
     config,
@@ -57,6 +56,7 @@ export async function startTestApp(
   return {
     app,
     sandbox,
+    sandboxClient: new SandboxClient(sandbox.url),
     api: () => {
       const agent = request.agent(server);
       agent.set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`);
