@@ -5,15 +5,11 @@ import type { Customer, Invoice } from '../../src/gateway/provider-api.types';
 import { FAST_SANDBOX_DELAYS, SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
 import { sleep, waitFor } from '../support/wait';
+import { useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: control API', () => {
   let sandbox: SandboxClient;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.control.reset());
+  useSandbox((started) => (sandbox = started));
 
   it('reset forgets state, faults, scripted outcomes and the request log', async () => {
     const customer = await sandbox.readyCustomer();

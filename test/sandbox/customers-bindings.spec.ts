@@ -1,22 +1,14 @@
-import type { CustomerBinding, CustomerEvent } from '../../src/gateway/provider-api.types';
+import type { CustomerBinding } from '../../src/gateway/provider-api.types';
 import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
+import { readCustomerEvents, useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: customers and card bindings', () => {
   let sandbox: SandboxClient;
+  useSandbox((started) => (sandbox = started));
 
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.control.reset());
-
-  async function events(customerID: string, query = 'limit=100'): Promise<CustomerEvent[]> {
-    const res = await sandbox.call<CustomerEvent[]>('GET', `/v2/processing/customers/${customerID}/events?${query}`);
-    expect(res.status).toBe(200);
-    return res.data;
-  }
+  const events = (customerID: string, query?: string) => readCustomerEvents(sandbox, customerID, query);
 
   it('creates an unready customer with an access token and reads it back without a wrapper', async () => {
     const created = await sandbox.createCustomer({ metadata: { plan: 'gold' } });

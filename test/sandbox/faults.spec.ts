@@ -2,6 +2,7 @@ import type { Identity, Wallet } from '../../src/gateway/provider-api.types';
 import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
+import { useSandbox } from './support/sandbox-suite';
 
 interface FaultView {
   id: string;
@@ -17,13 +18,8 @@ describe('sandbox: injected faults', () => {
   let identity: Identity;
   let wallet: Wallet;
   let destinationID: string;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
+  useSandbox((started) => (sandbox = started));
   beforeEach(async () => {
-    await sandbox.control.reset();
     identity = await sandbox.createIdentity();
     wallet = await sandbox.createWallet(identity.id);
     destinationID = (await sandbox.authorizedDestination(identity.id, CARDS.success)).id;

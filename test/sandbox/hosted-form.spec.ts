@@ -2,15 +2,11 @@ import { SANDBOX_API_KEY } from '../../src/config/load-config';
 import type { CustomerEvent } from '../../src/gateway/provider-api.types';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
+import { useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: hosted payment form', () => {
   let sandbox: SandboxClient;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.control.reset());
+  useSandbox((started) => (sandbox = started));
 
   const openForm = (customerID: string, token: string) => sandbox.control.openHostedForm(customerID, token);
   const submit = (fields: Record<string, string>) => sandbox.control.submitHostedForm(fields);

@@ -2,15 +2,11 @@ import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import type { LoggedRequest } from '../support/sandbox-control';
 import { invoiceParams, SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
+import { useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: transport rules (credentials, headers, error shapes, request log)', () => {
   let sandbox: SandboxClient;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.control.reset());
+  useSandbox((started) => (sandbox = started));
 
   const CUSTOMER = { shopID: SANDBOX_SHOP_ID, contactInfo: {}, metadata: {} };
   const IDENTITY = { name: 'n', provider: 'test', class: 'person' };

@@ -1,18 +1,14 @@
 import type { Destination, Identity, Wallet, Withdrawal, WithdrawalEvent } from '../../src/gateway/provider-api.types';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
+import { useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: wallet API payouts', () => {
   let sandbox: SandboxClient;
   let identity: Identity;
   let wallet: Wallet;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
+  useSandbox((started) => (sandbox = started));
   beforeEach(async () => {
-    await sandbox.control.reset();
     identity = await sandbox.createIdentity();
     wallet = await sandbox.createWallet(identity.id);
   });
