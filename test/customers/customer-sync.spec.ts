@@ -5,7 +5,7 @@ import type { FaultKind } from '../support/sandbox-control';
 import { CARDS } from '../support/test-cards';
 import { resetDatabase } from '../support/test-database';
 import { sleep } from '../support/wait';
-import { bindCard, createCustomer, dataSource, getCustomer, listBindings, syncUntil, syncUntilBindingsSettled } from './customer-test-helpers';
+import { bindCard, createCustomer, dataSource, getCustomer, listBindings, syncUntil, syncUntilBindingsSettled, useCustomersApp } from './customer-test-helpers';
 
 interface SyncRow {
   next_sync_at: Date | null;
@@ -17,18 +17,8 @@ interface SyncRow {
 describe('The customer follower under faults and concurrency', () => {
   let testApp: TestApp;
 
-  beforeAll(async () => {
-    // A short provider timeout keeps the timeout faults quick.
-    testApp = await startTestApp({ env: { PROVIDER_TIMEOUT_MS: '400' } });
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-  });
-
-  beforeEach(async () => {
-    await resetDatabase();
-  });
+  // A short provider timeout keeps the timeout faults quick.
+  useCustomersApp((started) => (testApp = started), { env: { PROVIDER_TIMEOUT_MS: '400' } });
 
   const sync = () => testApp.app.get(CustomerSyncService);
   const syncRow = async (customerId: string): Promise<SyncRow> =>

@@ -1,7 +1,23 @@
 import { DataSource } from 'typeorm';
 import { CustomerSyncService } from '../../src/customers/customer-sync.service';
-import type { TestApp } from '../support/test-app';
+import { startTestApp, TestApp } from '../support/test-app';
+import { resetDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
+
+/** Registers the hooks of a customers suite: one daemon for the file (`onStart` hands it over), an empty database before each test. */
+export function useCustomersApp(onStart: (testApp: TestApp) => void, options: Parameters<typeof startTestApp>[0] = {}): void {
+  let testApp: TestApp | undefined;
+  beforeAll(async () => {
+    testApp = await startTestApp(options);
+    onStart(testApp);
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+  beforeEach(async () => {
+    await resetDatabase();
+  });
+}
 
 export interface SyncTotals {
   synced: number;

@@ -1,23 +1,11 @@
 import request from 'supertest';
 import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
-import { startTestApp, TestApp } from '../support/test-app';
-import { resetDatabase } from '../support/test-database';
-import { createCustomer, CustomerBody, dataSource, tableText } from './customer-test-helpers';
+import type { TestApp } from '../support/test-app';
+import { createCustomer, CustomerBody, dataSource, tableText, useCustomersApp } from './customer-test-helpers';
 
 describe('Customers admin API', () => {
   let testApp: TestApp;
-
-  beforeAll(async () => {
-    testApp = await startTestApp();
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-  });
-
-  beforeEach(async () => {
-    await resetDatabase();
-  });
+  useCustomersApp((started) => (testApp = started));
 
   const customerCount = async () => Number((await dataSource(testApp).query<{ n: string }[]>('SELECT count(*) AS n FROM customers'))[0].n);
 

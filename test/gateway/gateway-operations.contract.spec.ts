@@ -1,5 +1,4 @@
 import { inspect } from 'node:util';
-import { Logger } from '@nestjs/common';
 import type { ProviderOperation } from '../../src/gateway/provider-operation';
 import { PROVIDER_OPERATIONS } from '../../src/gateway/provider-operation';
 import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
@@ -7,7 +6,7 @@ import { freePort } from '../support/daemon';
 import type { FaultKind, Ledger, LoggedRequest, SandboxControl } from '../support/sandbox-control';
 import { CARDS } from '../support/test-cards';
 import { sleep, waitFor } from '../support/wait';
-import { caught, gatewaysFor, Harness, SANDBOX_KEY, startGatewaySandbox } from './support/gateway-harness';
+import { caught, gatewaysFor, Harness, SANDBOX_KEY, useGatewaySandbox } from './support/gateway-harness';
 import { casesWhere, createInvoice, createPaymentResource, Gateways, OPERATION_CASES, OperationCase, tokenizeCard, tomorrow } from './support/operation-cases';
 
 /** The id of whatever a create returned (customers and invoices come wrapped with their access token). */
@@ -30,6 +29,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
   let control: SandboxControl;
   let gw: Harness;
   const harnesses: Harness[] = [];
+  useGatewaySandbox((started) => ({ sandbox, control, gw } = started));
 
   /** Requests the sandbox logged for `operation` since `before` of them had been logged. */
   async function loggedSince(operation: ProviderOperation, before: number): Promise<LoggedRequest[]> {
@@ -54,21 +54,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
     return h;
   }
 
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    ({ sandbox, control, gw } = await startGatewaySandbox());
-  });
-
-  beforeEach(async () => {
-    await control.clearFaults();
-    await control.reset();
-  });
-
-  afterAll(async () => {
-    gw?.close();
-    harnesses.forEach((h) => h.close());
-    await sandbox?.close();
-  });
+  afterAll(() => harnesses.forEach((h) => h.close()));
 
   it('covers all twenty operations', () => {
     expect(OPERATION_CASES.map((c) => c.operation).sort()).toEqual([...PROVIDER_OPERATIONS].sort());

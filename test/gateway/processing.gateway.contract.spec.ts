@@ -1,31 +1,14 @@
-import { Logger } from '@nestjs/common';
 import { failureCodePath } from '../../src/gateway/failure-code';
-import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
 import type { SandboxControl } from '../support/sandbox-control';
 import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
 import { waitFor } from '../support/wait';
-import { caught, Harness, SANDBOX_KEY, startGatewaySandbox } from './support/gateway-harness';
+import { caught, Harness, SANDBOX_KEY, useGatewaySandbox } from './support/gateway-harness';
 import { createBinding, createCustomer, createInvoice, createPaymentResource, externalId, payInvoice, readyCustomer, SHOP_ID, tomorrow } from './support/operation-cases';
 
 describe('ProcessingGateway against the sandbox (customers, bindings, invoices, payments)', () => {
-  let sandbox: SandboxHandle;
   let control: SandboxControl;
   let gw: Harness;
-
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    ({ sandbox, control, gw } = await startGatewaySandbox());
-  });
-
-  beforeEach(async () => {
-    await control.clearFaults();
-    await control.reset();
-  });
-
-  afterAll(async () => {
-    gw?.close();
-    await sandbox?.close();
-  });
+  useGatewaySandbox((started) => ({ control, gw } = started));
 
   describe('customers and bindings', () => {
     it('creates an unready customer with an access token for the hosted form', async () => {

@@ -1,31 +1,14 @@
-import { Logger } from '@nestjs/common';
 import { failureCodePath } from '../../src/gateway/failure-code';
-import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
 import type { SandboxControl } from '../support/sandbox-control';
 import { CARDS } from '../support/test-cards';
 import { waitFor } from '../support/wait';
-import { caught, Harness, startGatewaySandbox } from './support/gateway-harness';
+import { caught, Harness, useGatewaySandbox } from './support/gateway-harness';
 import { authorizedDestination, createDestination, createIdentity, createWallet, externalId, tokenizeCard } from './support/operation-cases';
 
 describe('WalletGateway against the sandbox (identities, wallets, cards, payouts)', () => {
-  let sandbox: SandboxHandle;
   let control: SandboxControl;
   let gw: Harness;
-
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    ({ sandbox, control, gw } = await startGatewaySandbox());
-  });
-
-  beforeEach(async () => {
-    await control.clearFaults();
-    await control.reset();
-  });
-
-  afterAll(async () => {
-    gw?.close();
-    await sandbox?.close();
-  });
+  useGatewaySandbox((started) => ({ control, gw } = started));
 
   it('creates an identity and a wallet owned by it', async () => {
     const identityExtId = externalId('idn');

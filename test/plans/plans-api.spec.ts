@@ -2,27 +2,16 @@ import type request from 'supertest';
 import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import type { Plan } from '../../src/plans/plan.entity';
 import type { TestApp } from '../support/test-app';
-import { resetDatabase } from '../support/test-database';
-import { Body, createPlanIn, ISO, messages, startPlansApp, UNKNOWN_ID, UUID, validPlan } from './support/plans-fixtures';
+import { Body, createPlanIn, ISO, messages, UNKNOWN_ID, usePlansApp, UUID, validPlan } from './support/plans-fixtures';
 
 let t: TestApp;
 let plans: () => Promise<Plan[]>;
 
-beforeAll(async () => {
-  ({ t, plans } = await startPlansApp());
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+usePlansApp((started) => ({ t, plans } = started), { resetEach: true });
 
 const createPlan = (overrides: Body = {}) => createPlanIn(t, overrides);
 
 describe('plans API', () => {
-  beforeEach(async () => {
-    await resetDatabase();
-  });
-
   describe('POST /api/v1/plans', () => {
     it('creates a plan: derives the amount, fills the defaults and answers 201 with the plan', async () => {
       const res = await t.api().post('/api/v1/plans').send(validPlan());

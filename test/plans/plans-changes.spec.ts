@@ -2,28 +2,17 @@ import request from 'supertest';
 import type { Plan } from '../../src/plans/plan.entity';
 import { PlansService } from '../../src/plans/plans.service';
 import type { TestApp } from '../support/test-app';
-import { resetDatabase } from '../support/test-database';
 import { sleep } from '../support/wait';
-import { Body, createPlanIn, ISO, messages, startPlansApp, UNKNOWN_ID, validPlan } from './support/plans-fixtures';
+import { Body, createPlanIn, ISO, messages, UNKNOWN_ID, usePlansApp, validPlan } from './support/plans-fixtures';
 
 let t: TestApp;
 let plans: () => Promise<Plan[]>;
 
-beforeAll(async () => {
-  ({ t, plans } = await startPlansApp());
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+usePlansApp((started) => ({ t, plans } = started), { resetEach: true });
 
 const createPlan = (overrides: Body = {}) => createPlanIn(t, overrides);
 
 describe('plans API', () => {
-  beforeEach(async () => {
-    await resetDatabase();
-  });
-
   describe('PATCH /api/v1/plans/:id', () => {
     it('changes name, description, dunning and metadata, and nothing else', async () => {
       const plan = await createPlan({ description: 'old', metadata: { a: 1, b: 2 } });

@@ -1,18 +1,12 @@
 import type { Plan } from '../../src/plans/plan.entity';
 import type { TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
-import { Body, messages, startPlansApp, UNKNOWN_ID, validPlan } from './support/plans-fixtures';
+import { Body, messages, UNKNOWN_ID, usePlansApp, validPlan } from './support/plans-fixtures';
 
 let t: TestApp;
 let plans: () => Promise<Plan[]>;
 
-beforeAll(async () => {
-  ({ t, plans } = await startPlansApp());
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+usePlansApp((started) => ({ t, plans } = started));
 
 describe('POST /api/v1/plans validation: 400 naming the field, nothing stored', () => {
   const long = (n: number) => 'x'.repeat(n);

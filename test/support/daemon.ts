@@ -1,6 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { TEST_ADMIN_TOKEN } from './test-config';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -38,4 +40,20 @@ export async function startDaemon(env: Record<string, string>): Promise<DaemonPr
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, port, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+/** A daemon of a multi-process test: the given database and sandbox, its own data folder, test clock and scheduler on, quiet logs. */
+export function schedulingDaemonEnv(databaseUrl: string, sandboxUrl: string, dataDir: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    PROVIDER_URL: sandboxUrl,
+    PROVIDER_API_KEY: SANDBOX_API_KEY,
+    PROVIDER_SHOP_ID: SANDBOX_SHOP_ID,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    TEST_CLOCK: 'true',
+    SCHEDULER_ENABLED: 'true',
+    BILLING_INTERVAL_MS: '500',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+  };
 }

@@ -2,13 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { runMigrations } from '../../src/database/run-migrations';
 import { assertExactlyOnce, createPlan, createReadyCustomers, Engine, setClock, startEngine, subscribeAll } from '../billing/support/billing-fixtures';
 import { monthlyPeriodStarts } from '../billing/support/exactly-once';
-import { DaemonProcess, startDaemon } from '../support/daemon';
+import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
 import { SandboxClient } from '../support/sandbox-client';
-import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { startThrowawayPostgres, ThrowawayPostgres } from '../support/throwaway-postgres';
 import { sleep, waitFor, waitForStatus } from '../support/wait';
 
@@ -64,18 +63,7 @@ describe('charges in flight survive a 20 s database outage', () => {
     // A slow provider, so that calls are in flight when the database goes away.
     await sandbox.control.addFault({ operation: 'createPayment', kind: 'latency', latencyMs: 1_000 });
 
-    const env = (name: string) => ({
-      DATABASE_URL: pg.url,
-      PROVIDER_URL: sandbox.url,
-      PROVIDER_API_KEY: SANDBOX_API_KEY,
-      PROVIDER_SHOP_ID: SANDBOX_SHOP_ID,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      TEST_CLOCK: 'true',
-      SCHEDULER_ENABLED: 'true',
-      BILLING_INTERVAL_MS: '500',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: join(dataDir, name),
-    });
+    const env = (name: string) => schedulingDaemonEnv(pg.url, sandbox.url, join(dataDir, name));
     daemons.push(...(await Promise.all([startDaemon(env('a')), startDaemon(env('b'))])));
     await Promise.all(daemons.map((d) => waitForStatus(`${d.baseUrl}/health/ready`, 200, 90_000)));
 

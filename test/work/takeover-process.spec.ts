@@ -2,15 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { PayoutProcessorService } from '../../src/payouts/payout-processor.service';
 import { assertExactlyOnce, createPlan, createReadyCustomers, Engine, setClock, startEngine, subscribeAll } from '../billing/support/billing-fixtures';
 import { monthlyPeriodStarts } from '../billing/support/exactly-once';
 import { CARDS } from '../support/test-cards';
 import { futureExpDate, SETUP_BODY } from '../payouts/support/payout-fixtures';
-import { DaemonProcess, startDaemon } from '../support/daemon';
+import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
 import { SandboxClient } from '../support/sandbox-client';
-import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
 import { waitFor, waitForStatus } from '../support/wait';
 
@@ -54,18 +53,7 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const daemonEnv = (name: string) => ({
-    DATABASE_URL: testDatabaseUrl(),
-    PROVIDER_URL: sandbox.url,
-    PROVIDER_API_KEY: SANDBOX_API_KEY,
-    PROVIDER_SHOP_ID: SANDBOX_SHOP_ID,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    TEST_CLOCK: 'true',
-    SCHEDULER_ENABLED: 'true',
-    BILLING_INTERVAL_MS: '500',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: join(dataDir, name),
-  });
+  const daemonEnv = (name: string) => schedulingDaemonEnv(testDatabaseUrl(), sandbox.url, join(dataDir, name));
 
   async function authorizedDestination(): Promise<string> {
     expect((await setup.api().post('/api/v1/payouts/setup').send(SETUP_BODY)).status).toBe(201);

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { MetricsService } from '../../../src/common/metrics/metrics.service';
 import { RuntimeSettings } from '../../../src/config/runtime-settings';
 import { ProcessingGateway } from '../../../src/gateway/processing.gateway';
@@ -32,10 +33,32 @@ export function gatewaysFor(url: string, options: { apiKey?: string; timeoutMs?:
   return { client, metrics, processing: new ProcessingGateway(client), wallet: new WalletGateway(client), close: () => client.close() };
 }
 
-/** A sandbox that takes the gateways' key and shop, its controls, and gateways wired to it. */
-export async function startGatewaySandbox(): Promise<{ sandbox: SandboxHandle; control: SandboxControl; gw: Harness }> {
-  const sandbox = await startTestSandbox({ apiKey: SANDBOX_KEY, shopId: SHOP_ID });
-  return { sandbox, control: new SandboxControl(sandbox.url), gw: gatewaysFor(sandbox.url) };
+export interface GatewaySandbox {
+  sandbox: SandboxHandle;
+  control: SandboxControl;
+  gw: Harness;
+}
+
+/**
+ * Registers the hooks of a gateway contract suite: one sandbox for the file that takes the gateways' key and shop,
+ * gateways wired to it (`onStart` hands both over), and a clean sandbox before each test.
+ */
+export function useGatewaySandbox(onStart: (started: GatewaySandbox) => void): void {
+  let started: GatewaySandbox | undefined;
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    const sandbox = await startTestSandbox({ apiKey: SANDBOX_KEY, shopId: SHOP_ID });
+    started = { sandbox, control: new SandboxControl(sandbox.url), gw: gatewaysFor(sandbox.url) };
+    onStart(started);
+  });
+  beforeEach(async () => {
+    await started?.control.clearFaults();
+    await started?.control.reset();
+  });
+  afterAll(async () => {
+    started?.gw.close();
+    await started?.sandbox.close();
+  });
 }
 
 /** The ProviderError a call failed with; fails the test when it succeeded or threw anything else. */

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Plan } from '../../../src/plans/plan.entity';
 import { startTestApp, TestApp } from '../../support/test-app';
+import { resetDatabase } from '../../support/test-database';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -22,11 +23,24 @@ export function validPlan(overrides: Body = {}): Body {
   };
 }
 
-/** The daemon for a plans suite, and every stored plan, oldest first (to prove what a request stored or did not). */
-export async function startPlansApp(): Promise<{ t: TestApp; plans: () => Promise<Plan[]> }> {
-  const t = await startTestApp();
-  const dataSource = t.app.get(DataSource);
-  return { t, plans: () => dataSource.getRepository(Plan).find({ order: { createdAt: 'ASC' } }) };
+export interface PlansApp {
+  t: TestApp;
+  /** Every stored plan, oldest first: to prove what a request stored or did not. */
+  plans: () => Promise<Plan[]>;
+}
+
+/** Registers the hooks of a plans suite: one daemon for the file, handed over by `onStart`, closed after it; with `resetEach`, an empty database before each test. */
+export function usePlansApp(onStart: (started: PlansApp) => void, options: { resetEach?: boolean } = {}): void {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await startTestApp();
+    const dataSource = t.app.get(DataSource);
+    onStart({ t, plans: () => dataSource.getRepository(Plan).find({ order: { createdAt: 'ASC' } }) });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  if (options.resetEach) beforeEach(() => resetDatabase());
 }
 
 export async function createPlanIn(t: TestApp, overrides: Body = {}): Promise<Body> {
