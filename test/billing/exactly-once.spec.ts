@@ -193,15 +193,13 @@ describe('exactly-once charging', () => {
         // A last engine process finishes what the killed ones left: lapsed leases, half-made charges.
         const last = spawnWorker();
         await last.ready;
-        const deadline = Date.now() + 60_000;
-        let state = await progress();
-        let progressAt = Date.now();
-        while (Date.now() < deadline && Date.now() - progressAt < 10_000 && !(state.total === 30 && state.succeeded === 30)) {
-          await sleep(100);
-          const next = await progress();
-          if (next.succeeded !== state.succeeded) progressAt = Date.now();
-          state = next;
-        }
+        const state = await waitFor(progress, (s) => s.total === 30 && s.succeeded === 30, {
+          timeoutMs: 60_000,
+          everyMs: 100,
+          stallMs: 10_000,
+          progressOf: (s) => s.succeeded,
+          failOnTimeout: false,
+        });
         await last.kill('SIGTERM');
         await sandbox.control.clearFaults();
 

@@ -4,30 +4,42 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export interface WaitOptions {
+export interface WaitOptions<T = unknown> {
   /** Give up after this long (default 3 s). */
   timeoutMs?: number;
   /** Pause between two reads (default 10 ms); a function is asked before every pause. */
   everyMs?: number | (() => number);
   /** Names the condition in the error, e.g. 'the binding settled'. */
   what?: string;
-  /** False: answer the last value read at the deadline instead of failing, for a caller whose own assertions decide. */
+  /** False: answer the last value read when giving up instead of failing, for a caller whose own assertions decide. */
   failOnTimeout?: boolean;
+  /** With `progressOf`: give up as well once the progress it reads has not changed for this long. */
+  stallMs?: number;
+  /** The part of a value that shows progress (e.g. how many charges succeeded so far). */
+  progressOf?: (value: T) => unknown;
 }
 
 /**
  * Calls `read` until `done` holds for what it answered, and answers that value. The first read is immediate;
- * at the deadline it fails naming the condition and the last value read.
+ * at the deadline (or after `stallMs` without progress) it fails naming the condition and the last value read.
  */
-export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, options: WaitOptions = {}): Promise<T> {
-  const { timeoutMs = 3_000, everyMs = 10, what = 'condition', failOnTimeout = true } = options;
+export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, options: WaitOptions<T> = {}): Promise<T> {
+  const { timeoutMs = 3_000, everyMs = 10, what = 'condition', failOnTimeout = true, stallMs = Infinity, progressOf } = options;
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let progress: unknown = undefined;
+  let progressAt = Date.now();
+  for (let first = true; ; first = false) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) {
+    if (progressOf && (first || progressOf(value) !== progress)) {
+      progress = progressOf(value);
+      progressAt = Date.now();
+    }
+    const stalled = Date.now() - progressAt > stallMs;
+    if (Date.now() > deadline || stalled) {
       if (!failOnTimeout) return value;
-      throw new Error(`${what} not reached within ${timeoutMs} ms; last value: ${describe(value)}`);
+      const why = stalled ? `no progress for ${stallMs} ms` : `not reached within ${timeoutMs} ms`;
+      throw new Error(`${what} ${why}; last value: ${describe(value)}`);
     }
     await sleep(typeof everyMs === 'function' ? everyMs() : everyMs);
   }

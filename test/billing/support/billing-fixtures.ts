@@ -166,8 +166,6 @@ export async function drain(
   expectedCharges: number,
   options: { timeoutMs?: number; stallMs?: number } = {},
 ): Promise<{ settled: boolean; claimed: number[] }> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  const stallMs = options.stallMs ?? 10_000;
   const claimed = engines.map(() => 0);
   let stop = false;
   const loops = engines.map(async (engine, i) => {
@@ -177,24 +175,19 @@ export async function drain(
       if (summary.due === 0) await sleep(20);
     }
   });
+  const allSucceeded = ({ total, succeeded }: { total: number; succeeded: number }) => total >= expectedCharges && succeeded === total;
   let settled = false;
   try {
-    let succeeded = -1;
-    let progressAt = Date.now();
-    for (;;) {
-      await sleep(100);
-      const charges = await listCharges(engines[0]);
-      const done = charges.filter((c) => c.status === 'succeeded').length;
-      if (charges.length >= expectedCharges && done === charges.length) {
-        settled = true;
-        break;
-      }
-      if (done !== succeeded) {
-        succeeded = done;
-        progressAt = Date.now();
-      }
-      if (Date.now() > deadline || Date.now() - progressAt > stallMs) break;
-    }
+    await sleep(100);
+    const final = await waitFor(
+      async () => {
+        const charges = await listCharges(engines[0]);
+        return { total: charges.length, succeeded: charges.filter((c) => c.status === 'succeeded').length };
+      },
+      allSucceeded,
+      { timeoutMs: options.timeoutMs ?? 60_000, everyMs: 100, stallMs: options.stallMs ?? 10_000, progressOf: (s) => s.succeeded, failOnTimeout: false },
+    );
+    settled = allSucceeded(final);
   } finally {
     stop = true;
     await Promise.all(loops);
