@@ -112,7 +112,7 @@ export class SandboxClient {
     }
   }
 
-  private async answered<T>(res: AxiosResponse<T>, what: string, status = 201): Promise<T> {
+  private answered<T>(res: AxiosResponse<T>, what: string, status = 201): T {
     if (res.status !== status) throw new Error(`${what} answered ${res.status}, expected ${status}: ${JSON.stringify(res.data)}`);
     return res.data;
   }
