@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
+import { serveApiDescription } from './common/api-docs/api-description';
 import { jsonBodyMiddleware } from './common/http/json-body.middleware';
 import { buildValidationPipe } from './common/http/validation.pipe';
 
@@ -12,5 +13,7 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   app.useLogger(app.get(Logger));
   app.useGlobalPipes(buildValidationPipe());
   app.use(jsonBodyMiddleware());
+  // GET /openapi.json and GET /docs, public: they describe the routes and hold no data.
+  serveApiDescription(app);
   return app;
 }

@@ -1,26 +1,27 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { createApp } from './app.factory';
+import { createBootLogger } from './common/logging/boot-logger';
+import { startBanner } from './common/logging/start-banner';
 import { ShutdownSignal } from './common/shutdown-signal';
 import { ConfigError } from './config/config-error';
+import { adminTokenPath, DataDirFileError, keepGeneratedAdminToken } from './config/data-dir-files';
 import { loadConfig } from './config/load-config';
 import { RuntimeSettings } from './config/runtime-settings';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/run-migrations';
-import { SandboxHandle, startSandbox } from './sandbox/sandbox-server';
+import { BuiltInSandbox, startBuiltInSandbox } from './sandbox/built-in-sandbox';
 
-/** One JSON line on stdout before the app logger exists, in the same shape pino writes. */
-function bootLog(level: 'info' | 'warn' | 'error', msg: string, extra: Record<string, unknown> = {}): void {
-  const levels = { info: 30, warn: 40, error: 50 };
-  process.stdout.write(JSON.stringify({ level: levels[level], time: Date.now(), context: 'Boot', msg, ...extra }) + '\n');
-}
+/** Lines before the application's logger exists and after it has closed; same look and redaction as its own. */
+const bootLog = createBootLogger();
 
 async function bootstrap(): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    config = keepGeneratedAdminToken(loadConfig());
   } catch (e) {
-    if (e instanceof ConfigError) {
+    if (e instanceof ConfigError || e instanceof DataDirFileError) {
       console.error(e.message);
       process.exit(78); // EX_CONFIG
     }
@@ -31,44 +32,55 @@ async function bootstrap(): Promise<void> {
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     const dir = join(config.dataDir, 'pg');
-    bootLog('info', `DATABASE_URL is not set: starting the embedded PostgreSQL (PGlite) with its data in ${dir}`);
+    bootLog.info(`DATABASE_URL is not set: starting the embedded PostgreSQL (PGlite) with its data in ${dir}`);
     embedded = await startEmbeddedPostgres(dir);
     databaseUrl = embedded.url;
   }
   const applied = await runMigrations(databaseUrl);
-  if (applied.length > 0) bootLog('info', `Applied ${applied.length} migration(s)`, { migrations: applied });
+  if (applied.length > 0) bootLog.info({ migrations: applied }, `Applied ${applied.length} migration(s)`);
 
-  let sandbox: SandboxHandle | undefined;
+  let sandbox: BuiltInSandbox | undefined;
   let providerBaseUrl = config.providerUrl;
   if (!providerBaseUrl) {
-    sandbox = await startSandbox({ port: 0, apiKey: config.providerApiKey, shopId: config.providerShopId, stateFile: join(config.dataDir, 'sandbox-state.json') });
-    providerBaseUrl = sandbox.url;
-    bootLog('warn', `PROVIDER_URL is not set: using the built-in provider SANDBOX at ${sandbox.url}. NO REAL MONEY MOVES. Set PROVIDER_URL, PROVIDER_API_KEY and PROVIDER_SHOP_ID to use the real provider.`);
+    sandbox = await startBuiltInSandbox(config);
+    providerBaseUrl = sandbox.handle.url;
+    if (sandbox.portChangedFrom !== undefined) {
+      bootLog.warn(
+        `The sandbox's kept port ${sandbox.portChangedFrom} is taken: it now listens on ${sandbox.port} (kept from now on); hosted form links made before point at the old port`,
+      );
+    }
+    bootLog.warn(
+      `PROVIDER_URL is not set: using the built-in provider SANDBOX at ${sandbox.handle.url}. NO REAL MONEY MOVES. Set PROVIDER_URL, PROVIDER_API_KEY and PROVIDER_SHOP_ID to use the real provider.`,
+    );
   }
 
   const app = await createApp({ config, runtime: new RuntimeSettings(databaseUrl, providerBaseUrl) });
   await app.listen(config.port);
-  bootLog('info', `Admin API listening on http://localhost:${config.port}/api/v1 (health: /health/ready, metrics: /metrics)`);
-  if (config.adminTokenGenerated) {
-    // Printed on purpose: a generated token is useless unless the operator can read it once.
-    process.stdout.write(`\n  ADMIN_TOKEN was not set; this run's admin token is:\n\n    ${config.adminToken}\n\n  Use it as: curl -H "Authorization: Bearer ${config.adminToken}" http://localhost:${config.port}/api/v1/plans\n\n`);
-  }
+  // One block, written at once, after the start-up lines: the addresses, and the token when the daemon made it.
+  process.stdout.write(
+    startBanner({
+      port: config.port,
+      startedInMs: performance.now(),
+      ...(config.adminTokenGenerated && { generatedAdminToken: { token: config.adminToken, ...(!config.production && { keptIn: adminTokenPath(config.dataDir) }) } }),
+      ...(sandbox && { sandboxUrl: sandbox.handle.url }),
+    }),
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    bootLog('info', `${signal} received: finishing in-flight work and shutting down`);
+    bootLog.info(`${signal} received: finishing in-flight work and shutting down`);
     try {
       // Readiness answers 503 and no job claims new work from here on.
       app.get(ShutdownSignal).begin();
       await app.close();
-      await sandbox?.close();
+      await sandbox?.handle.close();
       await embedded?.stop();
-      bootLog('info', 'Shut down cleanly');
+      bootLog.info('Shut down cleanly');
       process.exit(0);
     } catch (e) {
-      bootLog('error', 'Shutdown failed', { error: String(e) });
+      bootLog.error({ error: String(e) }, 'Shutdown failed');
       process.exit(1);
     }
   };
@@ -78,6 +90,6 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((e: unknown) => {
-  bootLog('error', 'The daemon failed to start', { error: e instanceof Error ? e.message : String(e) });
+  bootLog.error({ error: e instanceof Error ? e.message : String(e) }, 'The daemon failed to start');
   process.exit(1);
 });

@@ -1,12 +1,24 @@
 import { Controller, HttpCode, Post, Body } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAdminRoute } from '../common/api-docs/api-route.decorators';
 import { EmptyBodyDto } from '../common/http/empty-body.dto';
+import { BillingRunResponseDto } from './billing-run-response.dto';
 import { BillingSchedulerService } from './billing-scheduler.service';
 
+@ApiTags('Billing')
 @Controller('api/v1/billing')
 export class BillingController {
   constructor(private readonly scheduler: BillingSchedulerService) {}
 
   /** One full pass now; answers when the work it took is settled or scheduled. */
+  @ApiAdminRoute({
+    summary: 'Run one billing pass now',
+    description: 'The same work the scheduler does (due subscriptions, due retries, outcomes still open); answers when the work it took is settled or scheduled.',
+    body: true,
+    idempotent: true,
+  })
+  @ApiBody({ type: EmptyBodyDto, required: false })
+  @ApiOkResponse({ type: BillingRunResponseDto })
   @Post('run')
   @HttpCode(200)
   async run(@Body() _body: EmptyBodyDto) {

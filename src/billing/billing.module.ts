@@ -10,7 +10,12 @@ import { BillingRunService } from './billing-run.service';
 import { BillingSchedulerService } from './billing-scheduler.service';
 import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
+import { ChargeAttemptsRepository } from './charge-attempts.repository';
+import { ChargeContextService } from './charge-context.service';
 import { ChargeProcessorService } from './charge-processor.service';
+import { ChargeSettlementService } from './charge-settlement.service';
+import { ChargesRepository } from './charges.repository';
+import { PeriodMaterializerService } from './period-materializer.service';
 import { ChargeQueueService } from './charge-queue.service';
 import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
@@ -18,7 +23,19 @@ import { ChargesService } from './charges.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule],
   controllers: [BillingController, ChargesController],
-  providers: [BillingMetricsService, ChargeQueueService, ChargeProcessorService, BillingRunService, BillingSchedulerService, ChargesService],
+  providers: [
+    ChargesRepository,
+    ChargeAttemptsRepository,
+    BillingMetricsService,
+    ChargeQueueService,
+    ChargeContextService,
+    ChargeSettlementService,
+    ChargeProcessorService,
+    PeriodMaterializerService,
+    BillingRunService,
+    BillingSchedulerService,
+    ChargesService,
+  ],
   exports: [BillingRunService, BillingSchedulerService],
 })
 export class BillingModule {}

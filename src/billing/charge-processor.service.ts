@@ -1,55 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, Not } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { Customer } from '../customers/customer.entity';
+import { LeaseLostError } from '../common/lease-lost.error';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import { Payment } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
-import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { Subscription } from '../subscriptions/subscription.entity';
-import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
-import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
+import { ChargeAttemptsRepository } from './charge-attempts.repository';
+import { ChargeContextService } from './charge-context.service';
 import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
-import { classifyDecline, dunningDeadline, nextRetryAt, respectAttemptCap } from './dunning-policy';
-import { LeaseLostError } from '../common/lease-lost.error';
-import { backoffDelayMs } from '../work/backoff';
-import { WorkTuning } from '../work/work-tuning';
-
-interface ChargeContext {
-  plan: Plan;
-  customer: Customer;
-  subscription: Subscription;
-}
-
-/** A payment attempt the provider definitely refused, recorded together with the charge's next state. */
-interface DeclinedAttempt {
-  id: string;
-  errorCode: string;
-}
-
-function recordDecline(em: EntityManager, declined: DeclinedAttempt): Promise<unknown> {
-  return em.update(ChargeAttempt, { id: declined.id }, { status: 'declined', errorCode: declined.errorCode });
-}
-
-/** What one step of a charge ended with, for the pass summary. */
-export type ChargeOutcome = 'succeeded' | 'declined' | 'unknown' | 'pending' | 'failed' | 'skipped';
+import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.service';
+import { ChargesRepository } from './charges.repository';
+import { respectAttemptCap } from './dunning-policy';
+import { invoiceDueAt, paymentExternalId } from './external-ids';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const hex = (uuid: string) => uuid.replace(/-/g, '');
-
-export function invoiceExternalId(chargeId: string): string {
-  return `inv${hex(chargeId)}`;
-}
-
-export function paymentExternalId(chargeId: string, attempt: number): string {
-  return `pay${hex(chargeId)}${attempt}`;
-}
 
 /**
  * Moves one claimed charge through its steps: invoice → payment → outcome. The intent is written
@@ -61,33 +29,40 @@ export class ChargeProcessorService {
   private readonly logger = new Logger(ChargeProcessorService.name);
   /** Invoice access tokens live only in memory; after a restart a fresh one is minted. */
   private readonly tokens = new Map<string, string>();
-  private readonly contexts = new WeakMap<ClaimedCharge, Promise<ChargeContext>>();
-  /** The attempt just created in this claim, so awaiting it needs no read. */
+  /** The attempt opened in this claim, so working it needs no read. */
   private readonly openAttempts = new WeakMap<ClaimedCharge, ChargeAttempt>();
+  /**
+   * Claims whose payment the provider created but whose payment id is not written yet: when the first read finds
+   * the payment final, the outcome and the id are written together (one write instead of two). Until then a crash
+   * leaves the attempt's intent, which is replayed with the same externalID.
+   */
+  private readonly unrecordedPayments = new WeakSet<ClaimedCharge>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly queue: ChargeQueueService,
+    private readonly charges: ChargesRepository,
+    private readonly attempts: ChargeAttemptsRepository,
+    private readonly contexts: ChargeContextService,
+    private readonly settlement: ChargeSettlementService,
     private readonly gateway: ProcessingGateway,
     private readonly plans: PlansService,
-    private readonly lifecycle: SubscriptionLifecycleService,
     private readonly clock: Clock,
     private readonly tuning: BillingTuning,
-    private readonly work: WorkTuning,
     private readonly metrics: BillingMetricsService,
   ) {}
+
+  /** Reads what a claimed batch needs in one go, before its charges are worked. */
+  prepare(batch: ClaimedCharge[]): Promise<void> {
+    return this.contexts.prepare(batch);
+  }
 
   async process(claim: ClaimedCharge): Promise<ChargeOutcome> {
     const charge = claim.charge;
     try {
-      if (charge.step === 'awaiting_card') return await this.applyFinalAction(claim, charge.lastErrorCode ?? 'hard_decline');
-      let invoiceJustCreated = false;
-      if (charge.step === 'create_invoice') {
-        await this.createInvoice(claim);
-        invoiceJustCreated = true;
-      }
+      if (charge.step === 'awaiting_card') return await this.settlement.applyFinalAction(claim);
+      if (charge.step === 'create_invoice') await this.createInvoice(claim);
       if (charge.step === 'create_payment') {
-        const outcome = await this.createPayment(claim, invoiceJustCreated);
+        const outcome = await this.createPayment(claim);
         if (outcome) return outcome;
       }
       if (charge.step === 'await_payment') return await this.awaitPayment(claim);
@@ -102,14 +77,9 @@ export class ChargeProcessorService {
 
   private async createInvoice(claim: ClaimedCharge): Promise<void> {
     const charge = claim.charge;
-    const { plan } = await this.context(claim);
-    if (!charge.invoiceDueAt) {
-      // Past the whole ladder plus a margin; written with the intent, since the provider compares it on a replay
-      // and the plan's ladder may be edited in between.
-      const ladderMs = this.plans.effectiveDunning(plan).retryDelaysMs.reduce((a, b) => a + b, 0);
-      const base = Math.max(charge.periodStart.getTime(), charge.createdAt.getTime());
-      await this.queue.write(claim, { invoiceDueAt: new Date(base + ladderMs + 30 * 86_400_000) });
-    }
+    const { plan } = await this.contexts.of(claim);
+    // Charges made before the due date was part of their intent get it now, before the first create.
+    if (!charge.invoiceDueAt) await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, charge.createdAt, this.plans.effectiveDunning(plan).retryDelaysMs) });
     const result = await this.gateway.createInvoice({
       shopID: plan.shopId,
       dueDate: (charge.invoiceDueAt as Date).toISOString(),
@@ -127,80 +97,80 @@ export class ChargeProcessorService {
       externalID: charge.invoiceExternalId,
     });
     this.tokens.set(charge.id, result.invoiceAccessToken.payload);
-    await this.queue.write(claim, { providerInvoiceId: result.invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0 });
+    // The invoice's answer and the first payment's intent in one write.
+    const first = { externalId: paymentExternalId(charge.id, 1), attemptedAt: this.clock.now() };
+    const attemptId = await this.charges.recordInvoice(charge.id, claim.fence, result.invoice.id, first);
+    if (attemptId === undefined) this.queue.lost(claim);
+    Object.assign(charge, { providerInvoiceId: result.invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0, updatedAt: first.attemptedAt });
+    if (attemptId) {
+      this.openAttempts.set(
+        claim,
+        Object.assign(new ChargeAttempt(), { id: attemptId, chargeId: charge.id, number: 1, ...first, status: 'pending' as const, providerPaymentId: null, errorCode: null }),
+      );
+    }
   }
 
   /** Returns an outcome when the charge is left for later; undefined to go on awaiting the payment. */
-  private async createPayment(claim: ClaimedCharge, invoiceJustCreated: boolean): Promise<ChargeOutcome | undefined> {
+  private async createPayment(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
     const charge = claim.charge;
-    const now = this.clock.now();
-    // An invoice made a moment ago in this claim has no payment attempts yet: no need to read them.
-    const attempts = invoiceJustCreated
-      ? []
-      : await this.dataSource.getRepository(ChargeAttempt).find({ where: { chargeId: charge.id }, order: { number: 'ASC' } });
-    let attempt = attempts.find((a) => a.status === 'pending' || a.status === 'unknown' || a.status === 'processing');
+    let attempt = this.openAttempts.get(claim);
     if (!attempt) {
-      const allowedAt = respectAttemptCap(attempts.map((a) => a.attemptedAt), now);
-      if (allowedAt > now) {
-        await this.queue.release(claim, { nextAttemptAt: allowedAt, status: 'retrying' });
-        return 'pending';
+      const now = this.clock.now();
+      const attempts = await this.attempts.ofCharge(charge.id);
+      attempt = attempts.find((a) => a.status === 'pending' || a.status === 'unknown' || a.status === 'processing');
+      if (!attempt) {
+        const allowedAt = respectAttemptCap(attempts.map((a) => a.attemptedAt), now);
+        if (allowedAt > now) {
+          await this.queue.release(claim, { nextAttemptAt: allowedAt, status: 'retrying' });
+          return 'pending';
+        }
+        // The intent, written before the call (and only while this worker holds the charge), so a crash
+        // leaves a replayable externalID behind.
+        const number = attempts.length + 1;
+        const intent = { number, externalId: paymentExternalId(charge.id, number), attemptedAt: now };
+        const id = await this.attempts.open(charge.id, claim.fence, intent);
+        if (!id) throw new LeaseLostError('charge', charge.id);
+        attempt = Object.assign(new ChargeAttempt(), { id, chargeId: charge.id, ...intent, status: 'pending' as const, providerPaymentId: null, errorCode: null });
+        if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });
       }
-      const number = attempts.length + 1;
-      // The intent, written before the call (and only while this worker holds the charge), so a crash
-      // leaves a replayable externalID behind.
-      const externalId = paymentExternalId(charge.id, number);
-      const inserted: { id: string }[] = await this.dataSource.query(
-        `INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at)
-         SELECT $1, $2, $3, 'pending', $4 WHERE EXISTS (SELECT 1 FROM charges WHERE id = $1 AND fence = $5)
-         RETURNING id`,
-        [charge.id, number, externalId, now, claim.fence],
-      );
-      const insertedId = inserted[0]?.id;
-      if (!insertedId) throw new LeaseLostError('charge', charge.id);
-      attempt = Object.assign(new ChargeAttempt(), { id: insertedId, chargeId: charge.id, number, externalId, status: 'pending' as const, attemptedAt: now, providerPaymentId: null, errorCode: null });
-      if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });
     }
     if (attempt.status === 'processing' && attempt.providerPaymentId) {
       await this.queue.write(claim, { step: 'await_payment', status: 'processing' });
       return undefined;
     }
 
-    const { customer } = await this.context(claim);
     let payment: Payment;
     try {
-      payment = await this.payWithToken(claim, customer, attempt);
+      payment = await this.payWithToken(claim, attempt);
     } catch (error) {
-      if (error instanceof ProviderError && error.kind === 'unknown_outcome') {
-        // Only from pending: a worker that lost its lease must not overwrite an outcome already recorded.
-        await this.dataSource.getRepository(ChargeAttempt).update({ id: attempt.id, status: 'pending' }, { status: 'unknown' });
-      }
-      if (error instanceof ProviderError && error.kind === 'invalid_request') {
-        return this.handlePaymentRefused(claim, attempt, error);
-      }
+      if (error instanceof ProviderError && error.kind === 'unknown_outcome') await this.attempts.markUnknown(attempt.id);
+      if (error instanceof ProviderError && error.kind === 'invalid_request') return this.handlePaymentRefused(claim, attempt, error);
       throw error;
     }
-    // TypeORM answers an UPDATE with [rows, affected].
-    const [recorded]: [unknown[], number] = await this.dataSource.query(
-      `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = now()
-                   WHERE id = $1 AND fence = $2 RETURNING id)
-       UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = now()
-        WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
-      [charge.id, claim.fence, payment.id, attempt.id],
-    );
-    if (recorded.length === 0) throw new LeaseLostError('charge', charge.id);
-    Object.assign(charge, { step: 'await_payment', status: 'processing', technicalFailures: 0 });
+    charge.step = 'await_payment';
     attempt.providerPaymentId = payment.id;
-    attempt.status = 'processing';
     this.openAttempts.set(claim, attempt);
+    this.unrecordedPayments.add(claim);
     return undefined;
   }
 
-  private async payWithToken(claim: ClaimedCharge, customer: Customer, attempt: ChargeAttempt): Promise<Payment> {
+  /** Writes the payment id the provider gave this claim's attempt, if not written yet, and the charge's awaiting step. */
+  private async recordPayment(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<void> {
+    if (!this.unrecordedPayments.delete(claim)) return;
     const charge = claim.charge;
+    const at = this.clock.now();
+    if (!(await this.charges.recordPayment(charge.id, claim.fence, attempt.id, attempt.providerPaymentId as string, at))) this.queue.lost(claim);
+    Object.assign(charge, { step: 'await_payment', status: 'processing', technicalFailures: 0, updatedAt: at });
+    attempt.status = 'processing';
+  }
+
+  private async payWithToken(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<Payment> {
+    const charge = claim.charge;
+    const { payer } = await this.contexts.of(claim);
     const invoiceId = charge.providerInvoiceId as string;
     const params = {
       flow: { type: 'PaymentFlowInstant' as const },
-      payer: { payerType: 'CustomerPayer' as const, customerID: customer.providerCustomerId },
+      payer: { payerType: 'CustomerPayer' as const, customerID: payer.providerCustomerId },
       externalID: attempt.externalId,
       metadata: { chargeId: charge.id, attempt: attempt.number },
     };
@@ -225,42 +195,33 @@ export class ChargeProcessorService {
     const charge = claim.charge;
     if (error.code === 'invalidInvoiceStatus') {
       const invoice = await this.gateway.getInvoice(charge.providerInvoiceId as string);
-      if (invoice.status === 'paid' || invoice.status === 'fulfilled') {
-        // An earlier payment of ours captured it: the charge is done.
-        return this.succeed(claim, attempt.id);
-      }
-      return this.fail(claim, `invoice_${invoice.status}`, attempt);
+      // An earlier payment of ours captured it: the charge is done.
+      if (invoice.status === 'paid' || invoice.status === 'fulfilled') return this.settlement.succeed(claim, attempt);
+      return this.settlement.fail(claim, `invoice_${invoice.status}`, attempt);
     }
-    if (error.code === 'invoicePaymentPending') {
-      // Another payment is still pending on this invoice; wait for it instead of adding one.
-      return this.backOff(claim, error);
-    }
+    // Another payment is still pending on this invoice; wait for it instead of adding one.
+    if (error.code === 'invoicePaymentPending') return this.settlement.backOff(claim, error);
     const code = /not ready/i.test(error.providerMessage ?? '') ? 'customer_not_ready' : `payment_refused:${error.code ?? 'invalidRequest'}`;
-    return this.decline(claim, code, attempt);
+    return this.settlement.decline(claim, code, attempt);
   }
 
   private async awaitPayment(claim: ClaimedCharge): Promise<ChargeOutcome> {
     const charge = claim.charge;
-    const attempt =
-      this.openAttempts.get(claim) ??
-      // The newest attempt the provider has a payment for, whatever its recorded status: a worker may have died
-      // between learning the outcome and recording it on the charge.
-      (await this.dataSource
-        .getRepository(ChargeAttempt)
-        .findOneOrFail({ where: { chargeId: charge.id, providerPaymentId: Not(IsNull()) }, order: { number: 'DESC' } }));
+    // Without one from this claim: the newest attempt the provider has a payment for, whatever its recorded
+    // status (a worker may have died between learning the outcome and recording it).
+    const attempt = this.openAttempts.get(claim) ?? (await this.attempts.latestWithPayment(charge.id));
     const deadline = Date.now() + this.tuning.paymentPollMs;
     // Instant payments usually settle within milliseconds: a short first wait saves a read.
     let delay = 5;
     await sleep(delay);
     for (;;) {
       const payment = await this.gateway.getPayment(charge.providerInvoiceId as string, attempt.providerPaymentId as string);
-      if (payment.status === 'captured' || payment.status === 'refunded') {
-        return this.succeed(claim, attempt.id);
-      }
+      if (payment.status === 'captured' || payment.status === 'refunded') return this.settlement.succeed(claim, attempt);
       if (payment.status === 'failed' || payment.status === 'cancelled') {
-        const code = payment.status === 'failed' ? failureCodePath(payment.error) : 'payment_cancelled';
-        return this.decline(claim, code, attempt);
+        return this.settlement.decline(claim, payment.status === 'failed' ? failureCodePath(payment.error) : 'payment_cancelled', attempt);
       }
+      // Not final at once: the payment id is written now, so a crash from here on reads it back instead of replaying.
+      await this.recordPayment(claim, attempt);
       if (Date.now() + delay > deadline) break;
       await sleep(delay);
       delay = Math.min(delay * 2, 1000);
@@ -268,165 +229,6 @@ export class ChargeProcessorService {
     // Still pending: let the next pass look again soon (real time), without holding the lease.
     await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => "now() + interval '2 seconds'" });
     return 'pending';
-  }
-
-  private async succeed(claim: ClaimedCharge, attemptId: string): Promise<ChargeOutcome> {
-    const charge = claim.charge;
-    const now = this.clock.now();
-    const { plan, subscription } = await this.context(claim);
-    const event = { chargeId: charge.id, amount: charge.amount, currency: charge.currency };
-    if (subscription.status === 'active') {
-      // The common case in one round trip: settle the charge and the attempt and append the audit event,
-      // all only while this worker still holds the charge.
-      const rows: unknown[] = await this.dataSource.query(
-        `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL,
-                           attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = now()
-                     WHERE id = $1 AND fence = $2 RETURNING subscription_id),
-              a AS (UPDATE charge_attempts SET status = 'succeeded', updated_at = now() WHERE id = $4 AND EXISTS (SELECT 1 FROM c))
-         ${this.lifecycle.chargeSucceededEventSql('c', '$5', '$6')} RETURNING id`,
-        [charge.id, claim.fence, charge.attemptCount + 1, attemptId, JSON.stringify(event), now],
-      );
-      if (rows.length === 0) {
-        this.queue.leaseLost();
-        throw new LeaseLostError('charge', charge.id);
-      }
-      Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount: charge.attemptCount + 1 });
-      return this.succeeded(charge);
-    }
-    await this.dataSource.transaction(async (em) => {
-      await this.queue.release(
-        claim,
-        { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + 1, lastErrorCode: null },
-        em,
-      );
-      await em.update(ChargeAttempt, { id: attemptId }, { status: 'succeeded' });
-      await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, event, now);
-    });
-    return this.succeeded(charge);
-  }
-
-  private succeeded(charge: Charge): ChargeOutcome {
-    this.tokens.delete(charge.id);
-    this.metrics.charges.inc({ outcome: 'succeeded' });
-    if (charge.attemptCount > 1) this.metrics.dunningAttempts.inc({ result: 'recovered' });
-    return 'succeeded';
-  }
-
-  /** A definite decline: the ladder decides between a retry, waiting for a new card and the final action. */
-  private async decline(claim: ClaimedCharge, code: string, attempt: ChargeAttempt): Promise<ChargeOutcome> {
-    const attemptedAt = attempt.attemptedAt;
-    const charge = claim.charge;
-    const now = this.clock.now();
-    const { plan, customer } = await this.context(claim);
-    const dunning = this.plans.effectiveDunning(plan);
-    // This attempt counts as declined whether or not an earlier worker already recorded it.
-    const declines =
-      (await this.dataSource.getRepository(ChargeAttempt).countBy({ chargeId: charge.id, status: 'declined', id: Not(attempt.id) })) + 1;
-    const declined = { id: attempt.id, errorCode: code };
-    const dunningStartedAt = charge.dunningStartedAt ?? attemptedAt;
-    const kind = classifyDecline(code);
-    this.metrics.charges.inc({ outcome: kind === 'hard' ? 'declined_hard' : 'declined_soft' });
-
-    if (kind === 'soft') {
-      const retryAt = nextRetryAt(dunning.retryDelaysMs, declines, attemptedAt);
-      if (!retryAt) return this.exhaust(claim, code, dunning.finalAction, declined);
-      await this.markPastDue(claim, code, now, declined, {
-        status: 'retrying',
-        step: 'create_payment',
-        nextAttemptAt: retryAt,
-        dunningStartedAt,
-        declinedBindingId: null,
-      });
-      return 'declined';
-    }
-    // Hard: the same card will not pay; wait for a new one until the ladder's window ends.
-    await this.markPastDue(claim, code, now, declined, {
-      status: 'failed',
-      step: 'awaiting_card',
-      nextAttemptAt: dunningDeadline(dunning.retryDelaysMs, dunningStartedAt),
-      dunningStartedAt,
-      declinedBindingId: customer.activeBindingId,
-    });
-    return 'declined';
-  }
-
-  private async markPastDue(
-    claim: ClaimedCharge,
-    code: string,
-    now: Date,
-    declined: DeclinedAttempt,
-    changes: Parameters<ChargeQueueService['release']>[1],
-  ): Promise<void> {
-    const charge = claim.charge;
-    await this.dataSource.transaction(async (em) => {
-      await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null }, em);
-      await recordDecline(em, declined);
-      await this.lifecycle.chargeDeclined(
-        em,
-        charge.subscriptionId,
-        {
-          chargeId: charge.id,
-          errorCode: code,
-          nextAttemptAt: changes.nextAttemptAt instanceof Date ? changes.nextAttemptAt.toISOString() : null,
-          waitsForNewCard: changes.step === 'awaiting_card',
-        },
-        now,
-      );
-    });
-  }
-
-  /** The ladder is over: the charge fails and the final action (cancel or unpaid) applies to the subscription. */
-  private async exhaust(claim: ClaimedCharge, code: string, finalAction: 'cancel' | 'unpaid', declined?: DeclinedAttempt): Promise<ChargeOutcome> {
-    const charge = claim.charge;
-    const now = this.clock.now();
-    await this.dataSource.transaction(async (em) => {
-      await this.queue.release(
-        claim,
-        { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (declined ? 1 : 0), lastErrorCode: code },
-        em,
-      );
-      if (declined) await recordDecline(em, declined);
-      await this.lifecycle.dunningExhausted(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code, finalAction }, now);
-    });
-    this.metrics.charges.inc({ outcome: 'failed' });
-    this.tokens.delete(charge.id);
-    return 'failed';
-  }
-
-  private applyFinalAction(claim: ClaimedCharge, code: string): Promise<ChargeOutcome> {
-    return this.context(claim).then(({ plan }) => this.exhaust(claim, code, this.plans.effectiveDunning(plan).finalAction));
-  }
-
-  /**
-   * The provider refused the charge itself (not the card): an operator must look. The charge stops and
-   * can be retried by hand; the subscription keeps its status, since the payer did nothing wrong.
-   */
-  private async fail(claim: ClaimedCharge, code: string, attempt?: ChargeAttempt): Promise<ChargeOutcome> {
-    const charge = claim.charge;
-    const now = this.clock.now();
-    await this.dataSource.transaction(async (em) => {
-      await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, em);
-      if (attempt) await recordDecline(em, { id: attempt.id, errorCode: code });
-      await this.lifecycle.chargeNeedsOperator(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code }, now);
-    });
-    this.metrics.charges.inc({ outcome: 'failed' });
-    this.tokens.delete(charge.id);
-    return 'failed';
-  }
-
-  private async backOff(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {
-    const charge = claim.charge;
-    const failures = charge.technicalFailures + 1;
-    const delayMs = backoffDelayMs(failures, this.work.backoffMs, this.work.maxBackoffMs);
-    const code = error instanceof ProviderError ? `${error.kind}${error.code ? `:${error.code}` : ''}` : 'internal_error';
-    await this.queue.release(claim, {
-      technicalFailures: failures,
-      nextAttemptAt: charge.nextAttemptAt ?? this.clock.now(),
-      notBefore: () => `now() + make_interval(secs => ${delayMs / 1000})`,
-      lastErrorCode: code,
-    });
-    this.metrics.charges.inc({ outcome: 'technical_retry' });
-    return 'unknown';
   }
 
   private async handleError(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {
@@ -437,33 +239,17 @@ export class ChargeProcessorService {
     if (error instanceof ProviderError && ['invalid_request', 'conflict', 'not_found'].includes(error.kind) && claim.charge.step === 'create_invoice') {
       // The provider refuses the invoice itself: retrying will not help; an operator must look.
       this.logger.error({ chargeId: claim.charge.id, err: error }, 'The provider refused the invoice of this charge');
-      return this.fail(claim, `invoice_refused:${error.code ?? error.kind}`);
+      return this.settlement.fail(claim, `invoice_refused:${error.code ?? error.kind}`);
     }
     this.logger.warn({ chargeId: claim.charge.id, step: claim.charge.step, err: error }, 'Charge step failed; will retry with the same externalID');
     try {
-      return await this.backOff(claim, error);
+      // A payment the provider made for us is worth keeping: the next try reads it instead of replaying the create.
+      const attempt = this.openAttempts.get(claim);
+      if (attempt) await this.recordPayment(claim, attempt).catch((e: unknown) => this.logger.warn({ chargeId: claim.charge.id, err: e }, 'Could not record the payment id'));
+      return await this.settlement.backOff(claim, error);
     } catch (releaseError) {
       if (!(releaseError instanceof LeaseLostError)) this.logger.error({ chargeId: claim.charge.id, err: releaseError }, 'Could not release the charge');
       return 'skipped';
     }
-  }
-
-  /** Subscription, plan and customer of the charge, read once per claim (outside any transaction). */
-  private context(claim: ClaimedCharge): Promise<ChargeContext> {
-    let context = this.contexts.get(claim);
-    if (!context) {
-      context = this.dataSource
-        .getRepository(Subscription)
-        .findOneByOrFail({ id: claim.charge.subscriptionId })
-        .then(async (subscription) => {
-          const [plan, customer] = await Promise.all([
-            this.plans.get(subscription.planId),
-            this.dataSource.getRepository(Customer).findOneByOrFail({ id: claim.charge.customerId }),
-          ]);
-          return { plan, customer, subscription };
-        });
-      this.contexts.set(claim, context);
-    }
-    return context;
   }
 }

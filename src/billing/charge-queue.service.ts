@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
 import { Charge } from './charge.entity';
+import { ChargesRepository } from './charges.repository';
 
 /** A charge this process holds: every write must quote the fence it was claimed with. */
 export interface ClaimedCharge {
@@ -23,17 +24,12 @@ export class ChargeQueueService {
   private readonly queue: LeasedQueue<Charge>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly charges: ChargesRepository,
+    private readonly clock: Clock,
     registry: WorkerRegistryService,
     workMetrics: WorkMetricsService,
   ) {
-    this.queue = new LeasedQueue(dataSource, registry, workMetrics, {
-      name: 'charges',
-      entity: Charge,
-      dueColumn: 'next_attempt_at',
-      dueClock: 'business',
-      hasNotBefore: true,
-    });
+    this.queue = charges.createQueue(registry, workMetrics);
   }
 
   /** Claims up to `limit` charges due at business time `now` (or one given charge, when `onlyId` is set). */
@@ -42,23 +38,41 @@ export class ChargeQueueService {
     return claims.map((c) => ({ charge: c.row, fence: c.fence }));
   }
 
-  /** Works every charge due at business time `now` on the engine's pool; answers how many were worked. */
-  drain(now: Date, work: (claim: ClaimedCharge) => Promise<void>, options: { concurrency: number; batchSize: number; stopping: () => boolean }): Promise<number> {
+  /**
+   * Works every charge due at business time `now` on the engine's pool; answers how many were worked.
+   * `prepare` sees each claimed batch before its charges are worked (to read what they need in one go).
+   */
+  drain(
+    now: Date,
+    work: (claim: ClaimedCharge) => Promise<void>,
+    options: { concurrency: number; batchSize: number; stopping: () => boolean; prepare?: (batch: ClaimedCharge[]) => Promise<void> },
+  ): Promise<number> {
+    const claimed = new WeakMap<object, ClaimedCharge>();
     return this.queue.drain(
-      (limit) => this.queue.claim(limit, { dueAt: now }),
-      (c) => work({ charge: c.row, fence: c.fence }),
+      async (limit) => {
+        const claims = await this.queue.claim(limit, { dueAt: now });
+        const batch = claims.map((c) => {
+          const claim = { charge: c.row, fence: c.fence };
+          claimed.set(c, claim);
+          return claim;
+        });
+        if (batch.length > 0) await options.prepare?.(batch);
+        return claims;
+      },
+      (c) => work(claimed.get(c) as ClaimedCharge),
       options,
     );
   }
 
   /** Writes `changes` only while this process still holds the charge; throws LeaseLostError otherwise. */
-  async write(claim: ClaimedCharge, changes: QueryDeepPartialEntity<Charge>, em: EntityManager = this.dataSource.manager): Promise<void> {
-    const result = await em.update(Charge, { id: claim.charge.id, fence: claim.fence }, changes);
-    if (!result.affected) {
-      this.leaseLost();
-      throw new LeaseLostError('charge', claim.charge.id);
+  async write(claim: ClaimedCharge, changes: QueryDeepPartialEntity<Charge>, em?: EntityManager): Promise<void> {
+    // Every time an answer shows comes from the billing clock, the update time too.
+    changes = { updatedAt: this.clock.now(), ...changes };
+    if (!(await this.charges.updateFenced(claim.charge.id, claim.fence, changes, em))) this.lost(claim);
+    for (const [key, value] of Object.entries(changes)) {
+      // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.
+      if (typeof value !== 'function') (claim.charge as unknown as Record<string, unknown>)[key] = value;
     }
-    Object.assign(claim.charge, changes);
   }
 
   /** Ends this process's hold in the same write that records the step, so the next claim need not wait. */
@@ -66,7 +80,9 @@ export class ChargeQueueService {
     await this.write(claim, { ...changes, leaseOwner: null }, em);
   }
 
-  leaseLost(): void {
+  /** Counts a write the fence refused and throws, so the step stops at once. */
+  lost(claim: ClaimedCharge): never {
     this.queue.leaseLost();
+    throw new LeaseLostError('charge', claim.charge.id);
   }
 }

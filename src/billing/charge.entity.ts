@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /** `skipped`: a period missed beyond the catch-up cap after downtime, never sent to the provider. */
@@ -18,8 +18,11 @@ export const OPEN_CHARGE_STATUSES: ChargeStatus[] = ['pending', 'processing', 'r
 @Index('charges_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('charges')
 @Unique('charges_subscription_period_uq', ['subscriptionId', 'periodStart'])
-@Index('charges_created_idx', ['createdAt', 'id'])
-@Index('charges_subscription_idx', ['subscriptionId', 'createdAt'])
+// Lists: newest first, optionally by subscription, customer or status.
+@Index('charges_created_idx', ['createdAt', 'seq'])
+@Index('charges_subscription_idx', ['subscriptionId', 'createdAt', 'seq'])
+@Index('charges_customer_idx', ['customerId', 'createdAt', 'seq'])
+@Index('charges_status_idx', ['status', 'createdAt', 'seq'])
 // Claims read this partial index only: finished charges never slow the queue down.
 @Index('charges_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
 // Charges waiting for a new card after a hard decline, found when the customer's active card changes.
@@ -99,6 +102,11 @@ export class Charge {
   /** Bumped on every claim; every write checks it, so a worker that lost its claim cannot write. */
   @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
   fence: number;
+
+  /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
 
   // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })

@@ -1,22 +1,20 @@
 import { ConflictException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, Not } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { Page, paginate } from '../common/http/pagination';
+import { Page } from '../common/http/pagination';
+import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
+import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeProcessorService } from './charge-processor.service';
 import { ChargeQueueService } from './charge-queue.service';
+import { ChargesRepository } from './charges.repository';
 import { ListChargesQueryDto } from './list-charges-query.dto';
-import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
-
-/** Charges that can be dropped when a subscription is canceled: no payment is in flight at the provider. */
-const CANCELABLE_CHARGE_STATUSES = ['pending', 'retrying', 'failed'] as const;
 
 @Injectable()
 export class ChargesService implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly charges: ChargesRepository,
+    private readonly attempts: ChargeAttemptsRepository,
     private readonly clock: Clock,
     private readonly queue: ChargeQueueService,
     private readonly processor: ChargeProcessorService,
@@ -25,48 +23,24 @@ export class ChargesService implements OnModuleInit {
 
   /** A subscription that ends drops its charges with no payment in flight, in the transaction that ends it. */
   onModuleInit(): void {
-    this.lifecycle.onCancel(async (em, subscriptionId, keepChargeId) => {
-      await em.update(
-        Charge,
-        { subscriptionId, status: In([...CANCELABLE_CHARGE_STATUSES]), ...(keepChargeId ? { id: Not(keepChargeId) } : {}) },
-        { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null },
-      );
-    });
+    this.lifecycle.onCancel((em, subscriptionId, keepChargeId) => this.charges.cancelOpen(em, subscriptionId, this.clock.now(), keepChargeId));
   }
 
   async get(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[] }> {
-    const charge = await this.dataSource.getRepository(Charge).findOneBy({ id });
+    const charge = await this.charges.findById(id);
     if (!charge) throw new NotFoundException(`No charge ${id}`);
-    return { charge, attempts: await this.dataSource.getRepository(ChargeAttempt).findBy({ chargeId: id }) };
+    return { charge, attempts: await this.attempts.ofCharge(id) };
   }
 
   async list(query: ListChargesQueryDto): Promise<{ page: Page<Charge>; attempts: Map<string, ChargeAttempt[]> }> {
-    const qb = this.dataSource.getRepository(Charge).createQueryBuilder('ch');
-    if (query.status) qb.andWhere('ch.status = :status', { status: query.status });
-    if (query.subscriptionId) qb.andWhere('ch.subscriptionId = :subscriptionId', { subscriptionId: query.subscriptionId });
-    const page = await paginate(qb, query);
-    const attempts = new Map<string, ChargeAttempt[]>();
-    if (page.items.length > 0) {
-      for (const a of await this.dataSource.getRepository(ChargeAttempt).findBy({ chargeId: In(page.items.map((c) => c.id)) })) {
-        attempts.set(a.chargeId, [...(attempts.get(a.chargeId) ?? []), a]);
-      }
-    }
-    return { page, attempts };
+    const page = await this.charges.list(query);
+    return { page, attempts: await this.attempts.ofCharges(page.items.map((c) => c.id)) };
   }
 
   /** Attempts the charge now (outside the ladder): refused while it is settled, in flight or canceled. */
   async retry(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[] }> {
     const now = this.clock.now();
-    const result = await this.dataSource.query(
-      `UPDATE charges SET status = 'retrying', next_attempt_at = $2, not_before = NULL,
-              step = CASE WHEN provider_invoice_id IS NULL THEN 'create_invoice'
-                          WHEN step IN ('awaiting_card', 'done') THEN 'create_payment' ELSE step END,
-              declined_binding_id = NULL
-        WHERE id = $1 AND status IN ('pending', 'retrying', 'failed')
-          AND lease_owner IS NULL`,
-      [id, now],
-    );
-    if (result[1] === 0) {
+    if (!(await this.charges.requeueForRetry(id, now))) {
       const { charge } = await this.get(id);
       throw new ConflictException(`A ${charge.status} charge cannot be retried now`);
     }

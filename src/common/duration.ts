@@ -1,3 +1,9 @@
+/**
+ * The duration grammar of the admin API and the environment (`1d`, `12h`: a whole number and one unit of s, m, h, d
+ * or w). Kept by hand on purpose: luxon's Duration parses ISO 8601 (`P1D`, `PT12H`), another grammar, and `ms`
+ * (installed only as a dependency of express) accepts far more (`1.5h`, `-3d`, `2 years`, a bare number of
+ * milliseconds) and answers undefined instead of saying what is wrong.
+ */
 const UNIT_MS: Record<string, number> = {
   s: 1000,
   m: 60_000,

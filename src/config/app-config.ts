@@ -12,6 +12,8 @@ export class AppConfig {
   readonly providerShopId: string;
   readonly providerTimeoutMs: number;
   readonly providerMaxConcurrency: number;
+  /** SANDBOX_PORT: the built-in sandbox's port; unset, the one kept in DATA_DIR (or a new one, then kept). */
+  readonly sandboxPort: number | undefined;
   readonly schedulerEnabled: boolean;
   readonly billingIntervalMs: number;
   /** Most periods of one subscription charged in one pass after downtime; older missed ones are skipped. */

@@ -86,6 +86,14 @@ export class EnvSchema {
   @Max(1024, { message: 'PROVIDER_MAX_CONCURRENCY must be an integer between 1 and 1024' })
   PROVIDER_MAX_CONCURRENCY: number = 16;
 
+  /** Unset: a port is chosen once and kept in DATA_DIR/sandbox-port, so hosted form links survive a restart. */
+  @Transform((params) => toInt({ value: emptyToUndefined(params) }))
+  @IsOptional()
+  @IsInt({ message: 'SANDBOX_PORT must be an integer between 1 and 65535 (or unset it to keep the port chosen at the first start)' })
+  @Min(1, { message: 'SANDBOX_PORT must be an integer between 1 and 65535 (or unset it to keep the port chosen at the first start)' })
+  @Max(65535, { message: 'SANDBOX_PORT must be an integer between 1 and 65535 (or unset it to keep the port chosen at the first start)' })
+  SANDBOX_PORT?: number;
+
   @Transform(toBool)
   @IsBoolean({ message: 'SCHEDULER_ENABLED must be true or false' })
   SCHEDULER_ENABLED: boolean = true;

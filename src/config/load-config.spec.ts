@@ -16,6 +16,7 @@ describe('loadConfig', () => {
     expect(config.dunningFinalAction).toBe('cancel');
     expect(config.testClock).toBe(false);
     expect(config.usesSandbox).toBe(true);
+    expect(config.sandboxPort).toBeUndefined();
     expect(config.adminTokenGenerated).toBe(true);
     expect(config.adminToken).toMatch(/^[0-9a-f]{48}$/);
     expect(loadConfig({}).adminToken).not.toBe(config.adminToken);
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       PROVIDER_SHOP_ID: 'shop-1',
       PROVIDER_TIMEOUT_MS: '5000',
       PROVIDER_MAX_CONCURRENCY: '4',
+      SANDBOX_PORT: '8090',
       SCHEDULER_ENABLED: 'false',
       BILLING_INTERVAL_MS: '1000',
       BILLING_MAX_CATCH_UP_PERIODS: '5',
@@ -53,6 +55,7 @@ describe('loadConfig', () => {
       providerShopId: 'shop-1',
       providerTimeoutMs: 5000,
       providerMaxConcurrency: 4,
+      sandboxPort: 8090,
       schedulerEnabled: false,
       billingIntervalMs: 1000,
       billingMaxCatchUpPeriods: 5,
@@ -93,6 +96,9 @@ describe('loadConfig', () => {
     [{ PROVIDER_URL: 'https://p', PROVIDER_API_KEY: 'k' }, 'PROVIDER_SHOP_ID is required'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must look like postgres://'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters'],
+    [{ SANDBOX_PORT: '0' }, 'SANDBOX_PORT must be an integer between 1 and 65535'],
+    [{ SANDBOX_PORT: '65536' }, 'SANDBOX_PORT must be an integer between 1 and 65535'],
+    [{ SANDBOX_PORT: 'eighty' }, 'SANDBOX_PORT must be an integer between 1 and 65535'],
   ])('refuses %j', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(expected);
   });

@@ -19,7 +19,7 @@ function flatten(errors: ValidationError[]): string[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new EnvSchema());
   const raw: Record<string, unknown> = {};
-  for (const key of [...known, 'ADMIN_TOKEN', 'DATABASE_URL', 'PROVIDER_URL', 'PROVIDER_API_KEY', 'PROVIDER_SHOP_ID', 'PAYOUT_IDENTITY_ID', 'PAYOUT_WALLET_ID', 'NODE_ENV']) {
+  for (const key of [...known, 'ADMIN_TOKEN', 'DATABASE_URL', 'PROVIDER_URL', 'PROVIDER_API_KEY', 'PROVIDER_SHOP_ID', 'PAYOUT_IDENTITY_ID', 'PAYOUT_WALLET_ID', 'NODE_ENV', 'SANDBOX_PORT']) {
     if (env[key] !== undefined) raw[key] = env[key];
   }
   const schema = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
@@ -57,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     providerShopId: schema.PROVIDER_URL ? (schema.PROVIDER_SHOP_ID as string) : (schema.PROVIDER_SHOP_ID ?? SANDBOX_SHOP_ID),
     providerTimeoutMs: schema.PROVIDER_TIMEOUT_MS,
     providerMaxConcurrency: schema.PROVIDER_MAX_CONCURRENCY,
+    sandboxPort: schema.SANDBOX_PORT,
     schedulerEnabled: schema.SCHEDULER_ENABLED,
     billingIntervalMs: schema.BILLING_INTERVAL_MS,
     billingMaxCatchUpPeriods: schema.BILLING_MAX_CATCH_UP_PERIODS,

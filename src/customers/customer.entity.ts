@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 export type CustomerStatus = 'unready' | 'ready';
@@ -10,7 +10,9 @@ export type CustomerStatus = 'unready' | 'ready';
 // Claims held by a process: the claim looks here first for work a dead process left in flight.
 @Index('customers_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('customers')
-@Index('customers_created_idx', ['createdAt', 'id'])
+// Lists: newest first, optionally by status.
+@Index('customers_created_idx', ['createdAt', 'seq'])
+@Index('customers_status_idx', ['status', 'createdAt', 'seq'])
 @Index('customers_sync_due_idx', ['nextSyncAt'], { where: 'next_sync_at IS NOT NULL' })
 export class Customer {
   @PrimaryGeneratedColumn('uuid')
@@ -67,10 +69,23 @@ export class Customer {
   @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
   fence: number;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
+
+  /**
+   * Business time (the Clock, so the test clock too), set by the service: the API shows it. Millisecond precision:
+   * list cursors carry milliseconds, so rows never fall between pages.
+   */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  /** Business time of the last change the API shows; set by every such write (never bumped by the database). */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   updatedAt: Date;
+
+  /** Real (database) time of the insert: the follower's poll ladder counts the customer's age from here, whatever the test clock says. */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  realCreatedAt: Date;
 }

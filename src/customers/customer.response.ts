@@ -1,3 +1,4 @@
+import { BindingInteraction, presentInteraction } from './binding-interaction';
 import type { CustomerBinding } from './customer-binding.entity';
 import type { Customer } from './customer.entity';
 
@@ -7,23 +8,46 @@ export interface CardResponse {
   paymentSystem: string | null;
 }
 
+/** The customer's newest binding still in progress, and what it waits for from the payer (3-D Secure), if anything. */
+export interface PendingBindingResponse {
+  id: string;
+  status: 'pending';
+  interaction: BindingInteraction | null;
+}
+
 export interface CustomerResponse {
   id: string;
   providerCustomerId: string;
   status: Customer['status'];
   card: CardResponse | null;
+  pendingBinding: PendingBindingResponse | null;
   readyAt: string | null;
   email: string | null;
   phone: string | null;
   metadata: Record<string, unknown>;
   shopId: string;
+  /**
+   * Only with the built-in sandbox: its hosted binding form for this customer. Without the access token (add
+   * `&customerAccessToken=…`) except in the answers that issue one.
+   */
+  hostedFormUrl?: string;
   createdAt: string;
   updatedAt: string;
 }
 
-/** The creation answer: the only place the customer access token ever appears. */
+/** The creation answer: with the access-token answer, the only place a customer access token ever appears. */
 export interface CreatedCustomerResponse extends CustomerResponse {
+  /** Null when a repeat with the same Idempotency-Key replays this answer: tokens are never stored. */
+  customerAccessToken: string | null;
+  /** How to get a new token whenever this one is lost or expired (a replay answers the token as null). */
+  customerAccessTokenRenewal: string;
+}
+
+/** POST /api/v1/customers/:id/access-token. */
+export interface AccessTokenResponse {
   customerAccessToken: string;
+  /** Only with the built-in sandbox: the hosted form, authorised by this token. */
+  hostedFormUrl?: string;
 }
 
 export interface BindingResponse {
@@ -35,22 +59,26 @@ export interface BindingResponse {
   status: 'pending' | 'succeeded' | 'failed';
   errorCode: string | null;
   card: CardResponse | null;
+  /** While pending: where to send the payer when the provider asks for 3-D Secure; null otherwise. */
+  interaction: BindingInteraction | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export function toCustomerResponse(customer: Customer): CustomerResponse {
+export function toCustomerResponse(customer: Customer, extras: { hostedFormUrl?: string; pendingBinding?: CustomerBinding | null } = {}): CustomerResponse {
   const hasCard = customer.activeBindingId !== null && (customer.cardBin !== null || customer.cardLastDigits !== null);
   return {
     id: customer.id,
     providerCustomerId: customer.providerCustomerId,
     status: customer.status,
     card: hasCard ? { bin: customer.cardBin, lastDigits: customer.cardLastDigits, paymentSystem: customer.cardPaymentSystem } : null,
+    pendingBinding: extras.pendingBinding ? { id: extras.pendingBinding.id, status: 'pending', interaction: presentInteraction(extras.pendingBinding.interaction) } : null,
     readyAt: customer.readyAt ? customer.readyAt.toISOString() : null,
     email: customer.email,
     phone: customer.phone,
     metadata: customer.metadata,
     shopId: customer.shopId,
+    ...(extras.hostedFormUrl !== undefined && { hostedFormUrl: extras.hostedFormUrl }),
     createdAt: customer.createdAt.toISOString(),
     updatedAt: customer.updatedAt.toISOString(),
   };
@@ -67,6 +95,8 @@ export function toBindingResponse(binding: CustomerBinding): BindingResponse {
     status: binding.status === 'unknown' ? 'pending' : binding.status,
     errorCode: binding.errorCode,
     card: hasCard ? { bin: binding.cardBin, lastDigits: binding.cardLastDigits, paymentSystem: binding.cardPaymentSystem } : null,
+    // The row never keeps one on a final binding; the guard keeps the answer right whatever a row holds.
+    interaction: binding.status === 'succeeded' || binding.status === 'failed' ? null : presentInteraction(binding.interaction),
     createdAt: binding.createdAt.toISOString(),
     updatedAt: binding.updatedAt.toISOString(),
   };

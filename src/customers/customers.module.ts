@@ -1,17 +1,30 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GatewayModule } from '../gateway/gateway.module';
+import { CustomerBindingsRepository } from './customer-bindings.repository';
+import { CustomerProviderReaderService } from './customer-provider-reader.service';
+import { CustomerSyncWriterService } from './customer-sync-writer.service';
 import { CustomerSyncService } from './customer-sync.service';
 import { CustomerBinding } from './customer-binding.entity';
 import { Customer } from './customer.entity';
 import { CustomersController } from './customers.controller';
+import { CustomersRepository } from './customers.repository';
 import { CustomersService } from './customers.service';
+import { HostedFormLinkService } from './hosted-form-link.service';
 
 /** Customers, card bindings and the follower that keeps them in step with the provider. */
 @Module({
   imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule],
   controllers: [CustomersController],
-  providers: [CustomersService, CustomerSyncService],
+  providers: [
+    CustomersRepository,
+    CustomerBindingsRepository,
+    CustomerProviderReaderService,
+    CustomerSyncWriterService,
+    CustomersService,
+    CustomerSyncService,
+    HostedFormLinkService,
+  ],
   exports: [CustomersService, CustomerSyncService],
 })
 export class CustomersModule {}

@@ -1,18 +1,28 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { BadGatewayException, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, QueryDeepPartialEntity, Repository } from 'typeorm';
-import { Page, paginate } from '../common/http/pagination';
+import { Clock } from '../common/clock/clock';
+import { ListOptions, Page } from '../common/http/pagination';
 import { AppConfig } from '../config/app-config';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
+import { CustomerBindingsRepository } from './customer-bindings.repository';
+import type { CustomerBinding } from './customer-binding.entity';
 import { CustomerSyncService } from './customer-sync.service';
-import { CustomerBinding } from './customer-binding.entity';
 import { Customer } from './customer.entity';
-import { BindingResponse, CreatedCustomerResponse, CustomerResponse, toBindingResponse, toCustomerResponse } from './customer.response';
+import {
+  AccessTokenResponse,
+  BindingResponse,
+  CreatedCustomerResponse,
+  CustomerResponse,
+  toBindingResponse,
+  toCustomerResponse,
+} from './customer.response';
 import type { CreateCustomerDto } from './dto/create-customer.dto';
+import type { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import type { StartBindingDto } from './dto/start-binding.dto';
+import { CustomerPayer, CustomersRepository } from './customers.repository';
+import { HostedFormLinkService } from './hosted-form-link.service';
 import { httpErrorForProvider } from './provider-failure';
 import { cardSummaryFrom } from './sync-schedule';
 
@@ -32,21 +42,19 @@ export class CustomersService {
   private readonly logger = new Logger(CustomersService.name);
 
   constructor(
-    @InjectRepository(Customer) private readonly customers: Repository<Customer>,
-    @InjectRepository(CustomerBinding) private readonly bindings: Repository<CustomerBinding>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly customers: CustomersRepository,
+    private readonly bindings: CustomerBindingsRepository,
     private readonly gateway: ProcessingGateway,
     private readonly sync: CustomerSyncService,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly hostedForm: HostedFormLinkService,
   ) {}
 
   /**
-   * Creates the customer at the provider, then stores it. The access token is handed back in this answer only:
-   * it is neither stored nor logged.
-   */
-  /**
    * Creates the customer at the provider, then here. With an Idempotency-Key the provider externalID is
    * derived from it, so a client retrying after a lost answer gets the same provider customer, not a second one.
+   * The access token is handed back in this answer only: it is neither stored nor logged.
    */
   async create(dto: CreateCustomerDto, idempotencyKey?: string): Promise<CreatedCustomerResponse> {
     const id = randomUUID();
@@ -64,41 +72,77 @@ export class CustomersService {
       throw this.providerFailure(error, 'create the customer');
     }
 
-    await this.customers
-      .createQueryBuilder()
-      .insert()
-      .values({
-        id,
-        providerCustomerId: created.customer.id,
-        shopId,
-        email: dto.email ?? null,
-        phone: dto.phone ?? null,
-        // jsonb takes the object as it is; TypeORM's deep-partial type cannot express `unknown` values.
-        metadata: metadata as QueryDeepPartialEntity<Record<string, unknown>>,
-        status: created.customer.status === 'ready' ? 'ready' : 'unready',
-        // Database time, the follower's clock: it starts following the new customer at once.
-        nextSyncAt: () => 'now()',
-      })
-      // A replay of an earlier create answers the provider customer that row already holds.
-      .orIgnore()
-      .execute();
-    const customer = await this.customers.findOneByOrFail({ providerCustomerId: created.customer.id });
-    return { ...toCustomerResponse(customer), customerAccessToken: created.customerAccessToken.payload };
+    // The follower starts following the new customer at once. A replay of an earlier create answers the provider
+    // customer that row already holds.
+    const now = this.clock.now();
+    await this.customers.insertIfAbsent({
+      id,
+      providerCustomerId: created.customer.id,
+      shopId,
+      email: dto.email ?? null,
+      phone: dto.phone ?? null,
+      metadata,
+      status: created.customer.status === 'ready' ? 'ready' : 'unready',
+      createdAt: now,
+      updatedAt: now,
+    });
+    const customer = await this.customers.findByProviderCustomerIdOrFail(created.customer.id);
+    const token = created.customerAccessToken.payload;
+    return {
+      ...(await this.respond(customer, token)),
+      customerAccessToken: token,
+      customerAccessTokenRenewal: `POST /api/v1/customers/${customer.id}/access-token`,
+    };
+  }
+
+  /** Whether a customer exists, its shop and whether it can pay now: what a new subscription needs to know. */
+  async findStanding(id: string): Promise<Pick<Customer, 'id' | 'shopId' | 'status'> | null> {
+    const customer = await this.customers.findById(id);
+    return customer ? { id: customer.id, shopId: customer.shopId, status: customer.status } : null;
+  }
+
+  /** Who pays for several customers at the provider, in one read (the billing engine's batches). */
+  payersOf(ids: string[]): Promise<CustomerPayer[]> {
+    return this.customers.payersOf(ids);
   }
 
   async get(id: string): Promise<CustomerResponse> {
-    return toCustomerResponse(await this.find(id));
+    return this.respond(await this.find(id));
   }
 
-  async list(options: { limit?: number; cursor?: string }): Promise<Page<CustomerResponse>> {
-    const page = await paginate(this.customers.createQueryBuilder('customer'), options);
-    return { items: page.items.map(toCustomerResponse), nextCursor: page.nextCursor };
+  async list(query: ListCustomersQueryDto): Promise<Page<CustomerResponse>> {
+    const page = await this.customers.page(query);
+    const open = await this.bindings.newestOpenByCustomer(page.items.map((customer) => customer.id));
+    return { items: page.items.map((customer) => this.toResponse(customer, open.get(customer.id) ?? null)), nextCursor: page.nextCursor };
   }
 
-  async listBindings(customerId: string, options: { limit?: number; cursor?: string }): Promise<Page<BindingResponse>> {
+  async getBinding(customerId: string, bindingId: string): Promise<BindingResponse> {
     await this.find(customerId);
-    const query = this.bindings.createQueryBuilder('binding').where('binding.customerId = :customerId', { customerId });
-    const page = await paginate(query, options);
+    const binding = await this.bindings.findOfCustomer(customerId, bindingId);
+    if (!binding) throw new NotFoundException(`Binding ${bindingId} of customer ${customerId} not found`);
+    return toBindingResponse(binding);
+  }
+
+  /**
+   * A new customer access token from the provider, for a lost or expired one (tokens live three days). Earlier
+   * tokens stay valid until they expire. Like the one from create, it is handed back here only: neither stored nor
+   * logged. A lost answer is not replayed: asking again simply issues another token.
+   */
+  async issueAccessToken(id: string): Promise<AccessTokenResponse> {
+    const customer = await this.find(id);
+    let token: string;
+    try {
+      token = (await this.gateway.createCustomerAccessToken(customer.providerCustomerId)).payload;
+    } catch (error) {
+      throw this.providerFailure(error, 'issue a customer access token');
+    }
+    const hostedFormUrl = this.hostedForm.link(customer.providerCustomerId, token);
+    return { customerAccessToken: token, ...(hostedFormUrl !== undefined && { hostedFormUrl }) };
+  }
+
+  async listBindings(customerId: string, options: ListOptions): Promise<Page<BindingResponse>> {
+    await this.find(customerId);
+    const page = await this.bindings.page(customerId, options);
     return { items: page.items.map(toBindingResponse), nextCursor: page.nextCursor };
   }
 
@@ -111,18 +155,12 @@ export class CustomersService {
     const customer = await this.find(customerId);
     const bindingId = randomUUID();
     const externalId = bindingExternalId(bindingId);
-    const syncBefore = await this.dataSource.transaction(async (em) => {
+    const syncChange = await this.customers.transaction(async (em) => {
       // Customer first, like the follower, so the two never wait on each other in opposite order. The early sync
       // time makes the follower look even if this process dies before the provider answers.
-      const rows: { before: string | null; after: string | null }[] = await em.query(
-        `UPDATE customers c SET next_sync_at = LEAST(old.next_sync_at, now() + make_interval(secs => $2))
-           FROM (SELECT id, next_sync_at FROM customers WHERE id = $1 FOR UPDATE) old
-          WHERE c.id = old.id
-          RETURNING old.next_sync_at::text AS before, c.next_sync_at::text AS after`,
-        [customer.id, FIRST_LOOK_AFTER_INTENT_SECONDS],
-      );
-      await em.getRepository(CustomerBinding).insert({ id: bindingId, customerId: customer.id, externalId, status: 'pending' });
-      return rows[0];
+      const change = await this.customers.bringSyncForward(customer.id, FIRST_LOOK_AFTER_INTENT_SECONDS, em);
+      await this.bindings.insertIntent({ id: bindingId, customerId: customer.id, externalId }, this.clock.now(), em);
+      return change;
     });
 
     let binding: ProviderBinding;
@@ -136,36 +174,28 @@ export class CustomersService {
       if (error instanceof ProviderError && error.isDefinitelyNotApplied && error.kind !== 'conflict') {
         // Nothing exists at the provider: undo the intent, so a refused request changes nothing (the follow-up
         // time too, unless someone moved it since).
-        await this.dataSource.transaction(async (em) => {
-          await em.query(`DELETE FROM customer_bindings WHERE id = $1 AND provider_binding_id IS NULL`, [bindingId]);
-          await em.query(
-            `UPDATE customers SET next_sync_at = $2::timestamptz WHERE id = $1 AND next_sync_at IS NOT DISTINCT FROM $3::timestamptz`,
-            [customer.id, syncBefore?.before ?? null, syncBefore?.after ?? null],
-          );
+        await this.customers.transaction(async (em) => {
+          await this.bindings.deleteUnstartedIntent(bindingId, em);
+          await this.customers.undoSyncForward(customer.id, syncChange, em);
         });
         throw this.providerFailure(error, 'start the binding');
       }
       // The binding may exist: keep the row and let the follower resolve it from the events.
       this.logger.warn(`Binding ${bindingId} of customer ${customer.id}: create-binding outcome unknown, the follower will resolve it: ${describe(error)}`);
-      await this.dataSource.query(`UPDATE customer_bindings SET status = 'unknown', updated_at = now() WHERE id = $1 AND status = 'pending'`, [bindingId]);
-      await this.followNow(customer.id);
+      await this.bindings.markOutcomeUnknown(bindingId, this.clock.now());
+      await this.customers.followNow(customer.id);
       return { id: bindingId, status: 'pending' };
     }
 
     const card = cardSummaryFrom(binding.paymentResource?.paymentToolDetails);
     // Only a row still in progress takes the answer: the follower may already have recorded a later status.
-    await this.bindings
-      .createQueryBuilder()
-      .update()
-      .set({
-        providerBindingId: binding.id,
-        status: binding.status,
-        errorCode: binding.status === 'failed' ? (binding.error?.code ?? null) : null,
-        ...(card && { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem }),
-      })
-      .where('id = :id AND status IN (:...open)', { id: bindingId, open: ['pending', 'unknown'] })
-      .execute();
-    await this.followNow(customer.id);
+    await this.bindings.recordCreateAnswer(bindingId, {
+      providerBindingId: binding.id,
+      status: binding.status,
+      errorCode: binding.status === 'failed' ? (binding.error?.code ?? null) : null,
+      ...(card && { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem }),
+    }, this.clock.now());
+    await this.customers.followNow(customer.id);
     return { id: bindingId, status: 'pending' };
   }
 
@@ -181,15 +211,20 @@ export class CustomersService {
     return this.get(id);
   }
 
-  private async find(id: string): Promise<Customer> {
-    const customer = await this.customers.findOneBy({ id });
-    if (!customer) throw notFound(id);
-    return customer;
+  /** The customer as every answer shows it; the hosted form link carries the token only when one is given. */
+  private async respond(customer: Customer, customerAccessToken?: string): Promise<CustomerResponse> {
+    const open = await this.bindings.newestOpenByCustomer([customer.id]);
+    return this.toResponse(customer, open.get(customer.id) ?? null, customerAccessToken);
   }
 
-  /** The follower looks at the customer on its next pass (an earlier time already set stays). */
-  private async followNow(customerId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE customers SET next_sync_at = LEAST(next_sync_at, now()) WHERE id = $1`, [customerId]);
+  private toResponse(customer: Customer, pendingBinding: CustomerBinding | null, customerAccessToken?: string): CustomerResponse {
+    return toCustomerResponse(customer, { hostedFormUrl: this.hostedForm.link(customer.providerCustomerId, customerAccessToken), pendingBinding });
+  }
+
+  private async find(id: string): Promise<Customer> {
+    const customer = await this.customers.findById(id);
+    if (!customer) throw notFound(id);
+    return customer;
   }
 
   private providerFailure(error: unknown, action: string): Error {

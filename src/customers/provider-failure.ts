@@ -1,5 +1,6 @@
 import { BadGatewayException, ConflictException, GatewayTimeoutException, HttpException, ServiceUnavailableException, UnprocessableEntityException } from '@nestjs/common';
 import type { ProviderError } from '../gateway/provider-error';
+import { withErrorCode } from '../common/errors/coded-error';
 
 /**
  * The admin API answer for a provider call that failed while serving a request. Only the provider's own code and
@@ -13,16 +14,22 @@ export function httpErrorForProvider(error: ProviderError, action: string): Http
     case 'business_rule':
     case 'not_found':
       // The input passed our checks but the provider refused it: a business rule, not malformed input.
-      return new UnprocessableEntityException({
-        statusCode: 422,
-        error: 'Unprocessable Entity',
-        message: `The provider refused to ${action}${suffix}`,
-        providerCode: error.code ?? null,
-      });
+      return withErrorCode(
+        new UnprocessableEntityException({
+          statusCode: 422,
+          error: 'Unprocessable Entity',
+          message: `The provider refused to ${action}${suffix}`,
+          providerCode: error.code ?? null,
+        }),
+        'provider_refused',
+      );
     case 'conflict':
-      return new ConflictException(`The provider refused to ${action}: its externalID is already in use${suffix}`);
+      return withErrorCode(new ConflictException(`The provider refused to ${action}: its externalID is already in use${suffix}`), 'provider_conflict');
     case 'not_executed':
-      return new ServiceUnavailableException(`The provider is unavailable, nothing was done; try again later (could not ${action})`);
+      return withErrorCode(
+        new ServiceUnavailableException(`The provider is unavailable, nothing was done; try again later (could not ${action})`),
+        'provider_unavailable',
+      );
     case 'unknown_outcome':
       return new GatewayTimeoutException(`The provider did not answer in time; whether it managed to ${action} is unknown`);
     case 'unauthorized':

@@ -16,7 +16,10 @@ import type {
   PaymentParams,
   PaymentResourceParams,
   PaymentResourceResult,
+  Webhook,
+  WebhookParams,
 } from './provider-api.types';
+import { deleteTolerantOfReplay } from './delete-tolerant-of-replay';
 import { ProviderHttpClient } from './provider-http.client';
 
 const seg = encodeURIComponent;
@@ -43,6 +46,20 @@ export class ProcessingGateway {
 
   getCustomer(customerId: string): Promise<Customer> {
     return this.client.call({ operation: 'getCustomer', method: 'GET', path: `/v2/processing/customers/${seg(customerId)}`, idempotent: true, expect: 'object' });
+  }
+
+  /**
+   * Mints a new customer access token (the hosted form's credential; the one from createCustomer is handed out once
+   * and lives three days). Not retried on unknown outcomes: a lost token is replaced by asking again.
+   */
+  createCustomerAccessToken(customerId: string): Promise<AccessToken> {
+    return this.client.call({
+      operation: 'createCustomerAccessToken',
+      method: 'POST',
+      path: `/v2/processing/customers/${seg(customerId)}/access-tokens`,
+      idempotent: false,
+      expect: 'object',
+    });
   }
 
   createBinding(customerId: string, params: CustomerBindingParams): Promise<CustomerBinding> {
@@ -148,4 +165,25 @@ export class ProcessingGateway {
       expect: 'object',
     });
   }
+
+  /** The party's webhooks (every shop and topic). */
+  listWebhooks(): Promise<Webhook[]> {
+    return this.client.call({ operation: 'listWebhooks', method: 'GET', path: '/v2/processing/webhooks', idempotent: true, expect: 'array' });
+  }
+
+  /**
+   * Registers a webhook; the answer carries the public key that verifies its deliveries. There is no externalID, so an
+   * unknown outcome is not retried: list the webhooks to learn whether it was made.
+   */
+  createWebhook(params: WebhookParams): Promise<Webhook> {
+    return this.client.call({ operation: 'createWebhook', method: 'POST', path: '/v2/processing/webhooks', body: params, idempotent: false, expect: 'object' });
+  }
+
+  /** Deletes a webhook. A repeat after a lost answer that finds it gone counts as done; a plain 404 is not_found. */
+  async deleteWebhook(webhookId: string): Promise<void> {
+    await deleteTolerantOfReplay(() =>
+      this.client.call<void>({ operation: 'deleteWebhook', method: 'DELETE', path: `/v2/processing/webhooks/${seg(webhookId)}`, idempotent: true, expect: 'none' }),
+    );
+  }
 }
+

@@ -366,3 +366,7 @@ export interface WithdrawalEventsQuery {
   limit: number;
   eventCursor?: number;
 }
+
+// ---- Webhooks (registration and delivered events) ----
+
+export * from './provider-webhook.types';

@@ -26,7 +26,7 @@ import { DEFAULT_PROVIDER_RETRY_OPTIONS, PROVIDER_RETRY_OPTIONS, ProviderRetryOp
 /** One logical provider call; the client may turn it into several HTTP attempts. */
 export interface ProviderRequest {
   operation: ProviderOperation;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path below the base URL, path parameters already URL-encoded. */
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -39,8 +39,8 @@ export interface ProviderRequest {
    * (the provider returns the object it already made). Decides whether an unknown outcome is retried.
    */
   idempotent: boolean;
-  /** The JSON shape a 2xx must have; anything else is an unknown outcome. */
-  expect: 'object' | 'array';
+  /** The JSON shape a 2xx must have; anything else is an unknown outcome. 'none': the body is ignored (204 answers). */
+  expect: 'object' | 'array' | 'none';
 }
 
 type ProviderResult = 'ok' | ProviderErrorKind;
@@ -263,6 +263,7 @@ function withQuery(path: string, query: ProviderRequest['query']): string {
 }
 
 function parseBody<T>(ctx: AttemptContext, response: AxiosResponse<unknown>, expect: ProviderRequest['expect']): T {
+  if (expect === 'none') return undefined as T;
   if (typeof response.data !== 'string') throw errorFromUnreadableBody(ctx, response.status, 'the response has no body');
   let parsed: unknown;
   try {

@@ -2,6 +2,7 @@
 export const PROVIDER_OPERATIONS = [
   'createCustomer',
   'getCustomer',
+  'createCustomerAccessToken',
   'createBinding',
   'getBinding',
   'getCustomerEvents',
@@ -21,6 +22,12 @@ export const PROVIDER_OPERATIONS = [
   'createWithdrawal',
   'getWithdrawal',
   'getWithdrawalEvents',
+  'listWebhooks',
+  'createWebhook',
+  'deleteWebhook',
+  'listWalletWebhooks',
+  'createWalletWebhook',
+  'deleteWalletWebhook',
 ] as const;
 
 export type ProviderOperation = (typeof PROVIDER_OPERATIONS)[number];

@@ -8,11 +8,14 @@ import type {
   IdentityParams,
   Wallet,
   WalletParams,
+  WalletWebhook,
+  WalletWebhookParams,
   Withdrawal,
   WithdrawalEvent,
   WithdrawalEventsQuery,
   WithdrawalParams,
 } from './provider-api.types';
+import { deleteTolerantOfReplay } from './delete-tolerant-of-replay';
 import { ProviderHttpClient } from './provider-http.client';
 
 const seg = encodeURIComponent;
@@ -97,5 +100,36 @@ export class WalletGateway {
       idempotent: true,
       expect: 'array',
     });
+  }
+
+  /** The identity's wallet webhooks (the provider requires the identity). */
+  listWalletWebhooks(identityId: string): Promise<WalletWebhook[]> {
+    return this.client.call({
+      operation: 'listWalletWebhooks',
+      method: 'GET',
+      path: '/wallet/v0/webhooks',
+      query: { identityID: identityId },
+      idempotent: true,
+      expect: 'array',
+    });
+  }
+
+  /** Registers a wallet webhook; no externalID exists here, so an unknown outcome is not retried (list to find out). */
+  createWalletWebhook(params: WalletWebhookParams): Promise<WalletWebhook> {
+    return this.client.call({ operation: 'createWalletWebhook', method: 'POST', path: '/wallet/v0/webhooks', body: params, idempotent: false, expect: 'object' });
+  }
+
+  /** Deletes a wallet webhook of this identity; a repeat that finds it gone after a lost answer counts as done. */
+  async deleteWalletWebhook(identityId: string, webhookId: string): Promise<void> {
+    await deleteTolerantOfReplay(() =>
+      this.client.call<void>({
+        operation: 'deleteWalletWebhook',
+        method: 'DELETE',
+        path: `/wallet/v0/webhooks/${seg(webhookId)}`,
+        query: { identityID: identityId },
+        idempotent: true,
+        expect: 'none',
+      }),
+    );
   }
 }

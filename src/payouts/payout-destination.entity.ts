@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /**
@@ -15,7 +15,7 @@ export type PayoutDestinationStatus = 'creating' | 'Unauthorized' | 'Authorized'
 @Index('payout_destinations_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('payout_destinations')
 @Unique('payout_destinations_external_id_uq', ['externalId'])
-@Index('payout_destinations_created_idx', ['createdAt', 'id'])
+@Index('payout_destinations_created_idx', ['createdAt', 'seq'])
 // The follower reads this partial index only: authorized destinations never slow it down.
 @Index('payout_destinations_sync_due_idx', ['nextSyncAt'], { where: 'next_sync_at IS NOT NULL' })
 export class PayoutDestination {
@@ -50,7 +50,7 @@ export class PayoutDestination {
   @Column({ type: 'varchar', length: 12 })
   status: PayoutDestinationStatus;
 
-  /** Business time of the next provider read while Unauthorized; null when there is nothing to follow. */
+  /** Real time of the next provider read while Unauthorized; null when there is nothing to follow. */
   @Column({ type: 'timestamptz', nullable: true })
   nextSyncAt: Date | null;
 
@@ -65,13 +65,23 @@ export class PayoutDestination {
   @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
   fence: number;
 
+  /** Business time it was seen Authorized (the API shows it). */
   @Column({ type: 'timestamptz', nullable: true })
   authorizedAt: Date | null;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
+
+  /**
+   * Business time (the Clock, so the test clock too), set by the service: the API shows it. Millisecond precision:
+   * list cursors carry milliseconds, so rows never fall between pages.
+   */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
+  /** Database time of the last write; not shown by the API. */
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
 }

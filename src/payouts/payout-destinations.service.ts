@@ -1,22 +1,25 @@
 import { BadGatewayException, BadRequestException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
+import { ListOptions, Page } from '../common/http/pagination';
 import type { Destination, DestinationParams } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { WalletGateway } from '../gateway/wallet.gateway';
 import { isExpired } from './card-checks';
 import { CreatePayoutDestinationDto } from './create-payout-destination.dto';
 import { PayoutDestination } from './payout-destination.entity';
+import { PayoutDestinationsRepository } from './payout-destinations.repository';
 import { PayoutSetupService } from './payout-setup.service';
 import { PayoutTuning } from './payout-tuning';
 import { httpErrorFromProvider } from './provider-http-error';
+import { PayoutsRepository } from './payouts.repository';
 import { ShutdownSignal } from '../common/shutdown-signal';
-import { LeasedQueue } from '../work/leased-queue';
+import { Claim, LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
+import { withErrorCode } from '../common/errors/coded-error';
 
 /** Rounds of the destination create within one request when its outcome stays unknown (the gateway retries inside each). */
 const CREATE_ROUNDS = 2;
@@ -39,12 +42,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class PayoutDestinationsService {
   private readonly logger = new Logger(PayoutDestinationsService.name);
   /** One provider read per destination at a time in this process, however many payouts wait for it. */
-  private readonly reads = new Map<string, Promise<PayoutDestination>>();
+  private readonly reads = new Map<string, Promise<PayoutDestination | undefined>>();
   private readonly authorized = new Map<string, { destination: PayoutDestination; until: number }>();
   private readonly queue: LeasedQueue<PayoutDestination>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly destinations: PayoutDestinationsRepository,
+    private readonly payouts: PayoutsRepository,
     // Payouts have no business calendar: they run on real time, whatever the test clock says.
     private readonly clock: SystemClock,
     private readonly wallets: WalletGateway,
@@ -53,20 +57,20 @@ export class PayoutDestinationsService {
     registry: WorkerRegistryService,
     workMetrics: WorkMetricsService,
     private readonly shutdown: ShutdownSignal,
+    // Only for the times the API shows (createdAt, authorizedAt): the billing clock, like every other object's.
+    private readonly businessClock: Clock,
   ) {
-    this.queue = new LeasedQueue(dataSource, registry, workMetrics, {
-      name: 'destinations',
-      entity: PayoutDestination,
-      dueColumn: 'next_sync_at',
-      dueClock: 'real',
-      hasNotBefore: false,
-    });
+    this.queue = destinations.leasedQueue(registry, workMetrics);
   }
 
   async get(id: string): Promise<PayoutDestination> {
-    const destination = await this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
+    const destination = await this.destinations.findById(id);
     if (!destination) throw new NotFoundException(`Payout destination ${id} not found`);
     return destination;
+  }
+
+  list(options: ListOptions): Promise<Page<PayoutDestination>> {
+    return this.destinations.page(options);
   }
 
   async create(dto: CreatePayoutDestinationDto): Promise<PayoutDestination> {
@@ -74,11 +78,11 @@ export class PayoutDestinationsService {
       throw new BadRequestException(['send exactly one of card or cardToken']);
     }
     if (dto.card && isExpired(dto.card.expDate, this.clock.now())) {
-      throw new UnprocessableEntityException(['card.expDate is in the past: the card has expired']);
+      throw withErrorCode(new UnprocessableEntityException(['card.expDate is in the past: the card has expired']), 'business_rule', { field: 'card.expDate' });
     }
     const setup = await this.setup.require();
     if (dto.currency !== setup.currency) {
-      throw new UnprocessableEntityException([`currency must be the payout wallet's currency ${setup.currency}`]);
+      throw withErrorCode(new UnprocessableEntityException([`currency must be the payout wallet's currency ${setup.currency}`]), 'business_rule', { field: 'currency' });
     }
 
     let token: string;
@@ -103,15 +107,15 @@ export class PayoutDestinationsService {
     }
 
     // The intent is written before the create, so a destination the provider may hold is never unaccounted for.
-    const repository = this.dataSource.getRepository(PayoutDestination);
     const id = randomUUID();
-    await repository.insert({
+    await this.destinations.insert({
       id,
       externalId: `d${id.replace(/-/g, '')}`,
       identityId: setup.identityId,
       name: dto.name,
       currency: dto.currency,
       status: 'creating',
+      createdAt: this.businessClock.now(),
       ...card,
       metadata: (dto.metadata ?? {}) as QueryDeepPartialEntity<Record<string, unknown>>,
     });
@@ -129,10 +133,10 @@ export class PayoutDestinationsService {
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       if (error.isDefinitelyNotApplied) {
-        await repository.delete({ id });
+        await this.destinations.delete(id);
       } else {
         // The token is gone with this request, so the create cannot be resumed later: keep the row as a record.
-        await repository.update({ id }, { status: 'failed' });
+        await this.destinations.update(id, { status: 'failed' });
         this.logger.warn(`Destination ${id}: the create's outcome stayed unknown (${error.message}); send the card again for a new destination`);
         // Harmless if it was made after all: a destination moves no money, and this one is never used.
         throw new BadGatewayException('The provider did not confirm the destination; send the request again to create it.');
@@ -141,40 +145,37 @@ export class PayoutDestinationsService {
     }
 
     const now = this.clock.now();
-    await repository.update(
-      { id },
-      {
-        providerDestinationId: created.id,
-        status: created.status,
-        bin: card.bin ?? created.resource?.bin ?? null,
-        lastDigits: card.lastDigits ?? created.resource?.lastDigits ?? null,
-        paymentSystem: card.paymentSystem ?? created.resource?.paymentSystem ?? null,
-        nextSyncAt: created.status === 'Authorized' ? null : new Date(now.getTime() + this.tuning.destinationPollMs),
-        authorizedAt: created.status === 'Authorized' ? now : null,
-      },
-    );
+    await this.destinations.update(id, {
+      providerDestinationId: created.id,
+      status: created.status,
+      bin: card.bin ?? created.resource?.bin ?? null,
+      lastDigits: card.lastDigits ?? created.resource?.lastDigits ?? null,
+      paymentSystem: card.paymentSystem ?? created.resource?.paymentSystem ?? null,
+      nextSyncAt: created.status === 'Authorized' ? null : new Date(now.getTime() + this.tuning.destinationPollMs),
+      authorizedAt: created.status === 'Authorized' ? this.businessClock.now() : null,
+    });
     this.logger.log(`Destination ${id} created at the provider as ${created.id} (${created.status})`);
     return this.get(id);
   }
 
   /**
-   * The destination as a payout needs it: an Unauthorized one due for a read is read at the provider first.
-   * Throws ProviderError when that read fails.
+   * The destination as a payout needs it: an Unauthorized one due for a read is claimed and read at the provider
+   * first (unless another process holds it: then as it is). Throws ProviderError when that read fails.
    */
   async current(id: string): Promise<PayoutDestination | null> {
     const cached = this.authorized.get(id);
     if (cached && cached.until > performance.now()) return cached.destination;
-    const destination = await this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
+    const destination = await this.destinations.findById(id);
     if (destination?.status === 'Authorized') this.authorized.set(id, { destination, until: performance.now() + AUTHORIZED_CACHE_MS });
     if (!destination || destination.status !== 'Unauthorized') return destination;
     if (destination.nextSyncAt !== null && destination.nextSyncAt > this.clock.now()) return destination;
-    return this.refresh(destination);
+    return (await this.followNow(id)) ?? destination;
   }
 
   /** A withdrawal was refused because the destination is not authorized (any more): follow it again from now. */
   async markUnauthorized(id: string): Promise<void> {
     this.authorized.delete(id);
-    await this.dataSource.getRepository(PayoutDestination).update({ id }, { status: 'Unauthorized', nextSyncAt: this.clock.now(), authorizedAt: null });
+    await this.destinations.update(id, { status: 'Unauthorized', nextSyncAt: this.clock.now(), authorizedAt: null });
   }
 
   /** Reads every Unauthorized destination that is due; returns how many were read. Read failures are retried later. */
@@ -182,21 +183,12 @@ export class PayoutDestinationsService {
     let read = 0;
     await this.queue.drain(
       (limit) => this.queue.claim(limit),
-      async ({ row: destination }) => {
+      async (claim) => {
         try {
-          if (destination.status === 'Unauthorized' && destination.providerDestinationId !== null) {
-            await this.refresh(destination);
-            read++;
-            return;
-          }
+          if (await this.track(claim.row.id, this.follow(claim))) read++;
         } catch (error) {
-          this.logger.warn(`Destination ${destination.id}: reading it at the provider failed (${error instanceof Error ? error.message : String(error)}); trying again later`);
+          this.logger.warn(`Destination ${claim.row.id}: reading it at the provider failed (${error instanceof Error ? error.message : String(error)}); trying again later`);
         }
-        // Nothing to follow any more, or a failed read: next look after the poll interval, claim handed back.
-        await this.dataSource.getRepository(PayoutDestination).update(
-          { id: destination.id },
-          { nextSyncAt: destination.status === 'Unauthorized' ? new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) : null, leaseOwner: null },
-        );
       },
       { concurrency: FOLLOW_CONCURRENCY, batchSize: FOLLOW_BATCH, stopping: () => this.shutdown.isShuttingDown },
     );
@@ -222,31 +214,87 @@ export class PayoutDestinationsService {
     }
   }
 
-  private refresh(destination: PayoutDestination): Promise<PayoutDestination> {
-    const inFlight = this.reads.get(destination.id);
+  /**
+   * Claims one due destination and follows it now, on the engine's pool (so a claim whose hand-back failed is still
+   * swept). Undefined when it is not due or another process holds it. One read per destination at a time here.
+   */
+  private followNow(id: string): Promise<PayoutDestination | undefined> {
+    const inFlight = this.reads.get(id);
     if (inFlight) return inFlight;
-    const read = this.read(destination).finally(() => this.reads.delete(destination.id));
-    this.reads.set(destination.id, read);
-    return read;
+    let claimed = false;
+    let followed: PayoutDestination | undefined;
+    const work = this.queue
+      .drain(
+        async () => {
+          if (claimed) return [];
+          claimed = true;
+          return this.queue.claim(1, { onlyId: id });
+        },
+        async (claim) => {
+          followed = await this.follow(claim);
+        },
+        { concurrency: 1, batchSize: 1, stopping: () => this.shutdown.isShuttingDown },
+      )
+      .then(() => followed);
+    return this.track(id, work);
   }
 
-  /** Operation 12; on Authorized the payouts waiting for this destination are made due at once. */
-  private async read(destination: PayoutDestination): Promise<PayoutDestination> {
-    if (destination.providerDestinationId === null) return destination;
-    const remote = await this.wallets.getDestination(destination.providerDestinationId);
-    const now = this.clock.now();
-    const repository = this.dataSource.getRepository(PayoutDestination);
-    if (remote.status === 'Authorized') {
-      await repository.update({ id: destination.id, status: 'Unauthorized' }, { status: 'Authorized', nextSyncAt: null, authorizedAt: now, leaseOwner: null });
-      await this.dataSource.query(
-        `UPDATE payouts SET next_attempt_at = $2, updated_at = now() WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,
-        [destination.id, now],
-      );
-      this.logger.log(`Destination ${destination.id} is Authorized`);
-      return { ...destination, status: 'Authorized', nextSyncAt: null, authorizedAt: now };
+  private track(id: string, work: Promise<PayoutDestination | undefined>): Promise<PayoutDestination | undefined> {
+    const tracked = work.finally(() => this.reads.delete(id));
+    this.reads.set(id, tracked);
+    return tracked;
+  }
+
+  /**
+   * Operation 12 for a destination this process claimed. Every write quotes the claim's fence and hands the claim
+   * back; on Authorized, the payouts waiting for it are made due in the transaction of that fenced write, so a
+   * holder that lost its claim changes nothing. Answers the destination as written; undefined when there was
+   * nothing to read or the claim was lost (its new holder reads and writes instead).
+   */
+  private async follow(claim: Claim<PayoutDestination>): Promise<PayoutDestination | undefined> {
+    const destination = claim.row;
+    if (destination.status !== 'Unauthorized' || destination.providerDestinationId === null) {
+      await this.writeFenced(claim, { nextSyncAt: null });
+      return undefined;
     }
-    const nextSyncAt = new Date(now.getTime() + this.tuning.destinationPollMs);
-    await repository.update({ id: destination.id, status: 'Unauthorized' }, { nextSyncAt, leaseOwner: null });
-    return { ...destination, nextSyncAt };
+    let remote: Destination;
+    try {
+      remote = await this.wallets.getDestination(destination.providerDestinationId);
+    } catch (error) {
+      await this.writeFenced(claim, { nextSyncAt: this.nextPoll() });
+      throw error;
+    }
+    if (remote.status === 'Authorized') {
+      const authorizedAt = this.businessClock.now();
+      const changes = { status: 'Authorized' as const, nextSyncAt: null, authorizedAt };
+      const written = await this.payouts.transaction(async (em) => {
+        if (!(await this.destinations.updateFenced(destination.id, claim.fence, { ...changes, leaseOwner: null }, em))) return false;
+        await this.payouts.makeDueForDestination(destination.id, this.clock.now(), authorizedAt, em);
+        return true;
+      });
+      if (!written) return this.leaseLost(destination);
+      this.logger.log(`Destination ${destination.id} is Authorized`);
+      return { ...destination, ...changes };
+    }
+    const nextSyncAt = this.nextPoll();
+    return (await this.writeFenced(claim, { nextSyncAt })) ? { ...destination, nextSyncAt } : undefined;
+  }
+
+  /** Writes `changes` and hands the claim back, quoting its fence; false when the claim was lost. */
+  private async writeFenced(claim: Claim<PayoutDestination>, changes: QueryDeepPartialEntity<PayoutDestination>): Promise<boolean> {
+    if (await this.destinations.updateFenced(claim.row.id, claim.fence, { ...changes, leaseOwner: null })) return true;
+    this.leaseLost(claim.row);
+    return false;
+  }
+
+  private leaseLost(destination: PayoutDestination): undefined {
+    this.queue.leaseLost();
+    this.logger.warn(`Destination ${destination.id}: another process took it over while it was read here; nothing written`);
+    return undefined;
+  }
+
+  /** Real time of the next read while it stays Unauthorized. */
+  private nextPoll(): Date {
+    return new Date(this.clock.now().getTime() + this.tuning.destinationPollMs);
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Counter } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { SystemClock } from '../common/clock/system-clock';
 import { MetricsService } from '../common/metrics/metrics.service';
+import { PayoutsRepository } from './payouts.repository';
 
 interface PendingSnapshot {
   pending: number;
@@ -23,7 +22,7 @@ export class PayoutMetricsService {
 
   constructor(
     metrics: MetricsService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payoutsRepository: PayoutsRepository,
     // Payouts have no business calendar: they run on real time, whatever the test clock says.
     private readonly clock: SystemClock,
   ) {
@@ -52,7 +51,7 @@ export class PayoutMetricsService {
   private async readSnapshot(): Promise<PendingSnapshot | undefined> {
     const now = performance.now();
     if (!this.snapshot || now - this.snapshot.at > SNAPSHOT_TTL_MS) {
-      this.snapshot = { at: now, value: this.query() };
+      this.snapshot = { at: now, value: this.readPending() };
     }
     try {
       return await this.snapshot.value;
@@ -63,16 +62,11 @@ export class PayoutMetricsService {
     }
   }
 
-  private async query(): Promise<PendingSnapshot> {
-    // The partial work index holds only open payouts, so this stays cheap however many are final.
-    const rows: { pending: number; oldest: Date | null }[] = await this.dataSource.query(
-      `SELECT count(*)::int AS pending, min(submitted_at) AS oldest FROM payouts WHERE next_attempt_at IS NOT NULL AND status = 'processing'`,
-    );
-    const row = rows[0];
-    const oldest = row?.oldest ? new Date(row.oldest).getTime() : undefined;
+  private async readPending(): Promise<PendingSnapshot> {
+    const { pending, oldestSubmittedAt } = await this.payoutsRepository.pendingWithdrawals();
     return {
-      pending: row?.pending ?? 0,
-      oldestAgeSeconds: oldest === undefined ? 0 : Math.max(0, (this.clock.now().getTime() - oldest) / 1000),
+      pending,
+      oldestAgeSeconds: oldestSubmittedAt === null ? 0 : Math.max(0, (this.clock.now().getTime() - oldestSubmittedAt.getTime()) / 1000),
     };
   }
 }

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
+import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { failureCodePath } from '../gateway/failure-code';
@@ -52,6 +53,8 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     private readonly queue: PayoutQueueService,
     private readonly metrics: PayoutMetricsService,
     private readonly shutdown: ShutdownSignal,
+    // Only for the times the API shows (completedAt, updatedAt, a destination's authorizedAt): the billing clock.
+    private readonly businessClock: Clock,
   ) {}
 
   get isRunning(): boolean {
@@ -80,7 +83,8 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
 
   private async work(): Promise<PayoutRunSummary> {
     const summary: PayoutRunSummary = { steps: 0, succeeded: 0, failed: 0 };
-    await this.clock.refresh();
+    // Another replica may have moved the shared test clock: the times this run writes for the API read it fresh.
+    await this.businessClock.refresh();
     await this.destinations.followDue().catch((error: unknown) => this.logger.warn({ err: error }, 'Following destinations failed; the next run tries again'));
     summary.steps = await this.queue.drain(this.clock.now(), (claim) => this.step(claim, summary), {
       concurrency: this.tuning.concurrency,
@@ -186,6 +190,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
 
   private async finish(claim: ClaimedPayout, outcome: FinalOutcome, details: { providerWithdrawalId?: string; failureCode?: string }): Promise<FinalOutcome> {
     const now = this.clock.now();
+    const shownNow = this.businessClock.now();
     await this.queue.write(
       claim,
       {
@@ -194,7 +199,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
         failureCode: details.failureCode ?? null,
         nextAttemptAt: null,
         notBefore: null,
-        completedAt: now,
+        completedAt: shownNow,
       },
       true,
     );

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
 import { Payout } from './payout.entity';
+import { PayoutsRepository } from './payouts.repository';
 
 /** A payout this process holds: every write must quote the fence it was claimed with. */
 export interface ClaimedPayout {
@@ -24,17 +24,13 @@ export class PayoutQueueService {
   private readonly queue: LeasedQueue<Payout>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payouts: PayoutsRepository,
     registry: WorkerRegistryService,
     metrics: WorkMetricsService,
+    // updatedAt is shown by the API, so it is business time; the queue itself runs on real time.
+    private readonly businessClock: Clock,
   ) {
-    this.queue = new LeasedQueue(dataSource, registry, metrics, {
-      name: 'payouts',
-      entity: Payout,
-      dueColumn: 'next_attempt_at',
-      dueClock: 'business',
-      hasNotBefore: true,
-    });
+    this.queue = payouts.leasedQueue(registry, metrics);
   }
 
   /** Claims up to `limit` payouts due at `now`, oldest due first. */
@@ -42,16 +38,18 @@ export class PayoutQueueService {
     return (await this.queue.claim(limit, { dueAt: now })).map((c) => ({ payout: c.row, fence: c.fence }));
   }
 
-  /** Writes `changes` only while this process still holds the payout; throws LeaseLostError otherwise. */
+  /**
+   * Writes `changes` (stamped with updatedAt) only while this process still holds the payout; throws LeaseLostError
+   * otherwise. The module's one way to write a claimed payout.
+   */
   async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false): Promise<void> {
-    const result = await this.dataSource
-      .getRepository(Payout)
-      .update({ id: claim.payout.id, fence: claim.fence }, release ? { ...changes, leaseOwner: null } : changes);
-    if (!result.affected) {
+    const stamped = { ...changes, updatedAt: this.businessClock.now() };
+    const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...stamped, leaseOwner: null } : stamped);
+    if (!written) {
       this.queue.leaseLost();
       throw new LeaseLostError('payout', claim.payout.id);
     }
-    for (const [key, value] of Object.entries(changes)) {
+    for (const [key, value] of Object.entries(stamped)) {
       // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.
       if (typeof value !== 'function') (claim.payout as unknown as Record<string, unknown>)[key] = value;
     }

@@ -1,11 +1,12 @@
 import { ConflictException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { ProviderError } from '../gateway/provider-error';
 import { WalletGateway } from '../gateway/wallet.gateway';
 import { CreatePayoutSetupDto } from './create-payout-setup.dto';
 import { PAYOUT_SETUP_ROW_ID, PayoutSetup } from './payout-setup.entity';
+import { PayoutSetupRepository } from './payout-setup.repository';
 import { httpErrorFromProvider } from './provider-http-error';
+import { withErrorCode } from '../common/errors/coded-error';
 
 /**
  * Fixed externalIDs: the identity and the wallet are made once per provider account, so a repeat (after an unknown
@@ -20,14 +21,14 @@ export class PayoutSetupService {
   private readonly logger = new Logger(PayoutSetupService.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly setups: PayoutSetupRepository,
     private readonly config: AppConfig,
     private readonly wallets: WalletGateway,
   ) {}
 
   /** The setup in force, or null before it is made. */
   async find(): Promise<PayoutSetup | null> {
-    return this.dataSource.getRepository(PayoutSetup).findOneBy({ id: PAYOUT_SETUP_ROW_ID });
+    return this.setups.find();
   }
 
   async get(): Promise<PayoutSetup> {
@@ -69,8 +70,11 @@ export class PayoutSetupService {
       if (error instanceof ProviderError) {
         this.logger.warn(`Payout setup failed: ${error.message}`);
         if (error.kind === 'conflict') {
-          throw new ConflictException(
-            'The provider already holds a payout identity or wallet made by this daemon with other parameters; repeat the first setup, or adopt existing ones with PAYOUT_IDENTITY_ID and PAYOUT_WALLET_ID',
+          throw withErrorCode(
+            new ConflictException(
+              'The provider already holds a payout identity or wallet made by this daemon with other parameters; repeat the first setup, or adopt existing ones with PAYOUT_IDENTITY_ID and PAYOUT_WALLET_ID',
+            ),
+            'provider_conflict',
           );
         }
         throw httpErrorFromProvider(error, 'setup');
@@ -91,10 +95,10 @@ export class PayoutSetupService {
     }
     const row = { id: PAYOUT_SETUP_ROW_ID, identityId, walletId, currency, adopted: adoptedIdentity !== undefined };
     if (switching) {
-      await this.dataSource.getRepository(PayoutSetup).save(row);
+      await this.setups.save(row);
     } else {
       // Two replicas may race here; both got the same ids (same externalIDs), and the first insert wins.
-      await this.dataSource.createQueryBuilder().insert().into(PayoutSetup).values(row).orIgnore().execute();
+      await this.setups.insertIfAbsent(row);
     }
     const setup = await this.get();
     this.logger.log(`Payouts set up: identity ${setup.identityId}, wallet ${setup.walletId} (${setup.currency})${setup.adopted ? ', adopted from the environment' : ''}`);

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn, Unique } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /**
@@ -17,7 +17,10 @@ export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['pending', 'processing'
 @Index('payouts_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('payouts')
 @Unique('payouts_withdrawal_external_id_uq', ['withdrawalExternalId'])
-@Index('payouts_created_idx', ['createdAt', 'id'])
+// Lists: newest first, optionally by status or batch; (batch, status) counts a batch.
+@Index('payouts_created_idx', ['createdAt', 'seq'])
+@Index('payouts_status_idx', ['status', 'createdAt', 'seq'])
+@Index('payouts_batch_idx', ['batchId', 'createdAt', 'seq'])
 @Index('payouts_batch_status_idx', ['batchId', 'status'])
 // Claims read this partial index only: finished payouts never slow the queue down.
 @Index('payouts_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
@@ -58,7 +61,7 @@ export class Payout {
   @Column({ type: 'varchar', length: 200, nullable: true })
   failureCode: string | null;
 
-  /** Business time at which the processor should work on it next; null once final. */
+  /** Real time at which the processor should work on it next (payouts have no calendar); null once final. */
   @Column({ type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;
 
@@ -69,10 +72,11 @@ export class Payout {
   @Column({ type: 'int', default: 0 })
   technicalFailures: number;
 
-  /** Business time the withdrawal was seen created: the age of a pending withdrawal counts from here. */
+  /** Real time the withdrawal was seen created: the age of a pending withdrawal (its poll spacing) counts from here. */
   @Column({ type: 'timestamptz', nullable: true })
   submittedAt: Date | null;
 
+  /** Business time it became final (the API shows it). */
   @Column({ type: 'timestamptz', nullable: true })
   completedAt: Date | null;
 
@@ -87,10 +91,19 @@ export class Payout {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
+
+  /**
+   * Business time (the Clock, so the test clock too), set by the service: the API shows it. Millisecond precision:
+   * list cursors carry milliseconds, so rows never fall between pages.
+   */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  /** Business time of the last write; set by every write (never bumped by the database, which knows only real time). */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   updatedAt: Date;
 }

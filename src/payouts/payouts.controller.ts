@@ -1,29 +1,45 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { Page } from '../common/http/pagination';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutDto } from './create-payout.dto';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
 import { PayoutResponse, toPayoutResponse } from './payout-responses';
+import { PayoutResponseDto } from './payout-response.dto';
 import { PayoutsService } from './payouts.service';
 
 /** Registered after the setup, destination and batch controllers: `:id` must not swallow their paths. */
+@ApiTags('Payouts')
 @Controller('api/v1/payouts')
 export class PayoutsController {
   constructor(private readonly payouts: PayoutsService) {}
 
   /** 202: the payout is accepted; the scheduler sends it. */
+  @ApiAdminRoute({
+    summary: 'Accept a payout',
+    description: 'The scheduler sends it once its destination is authorized; follow it with GET.',
+    body: true,
+    idempotent: true,
+    errors: ['business_rule'],
+  })
+  @ApiAcceptedResponse({ type: PayoutResponseDto })
   @Post()
   @HttpCode(HttpStatus.ACCEPTED)
   async create(@Body() body: CreatePayoutDto): Promise<PayoutResponse> {
     return toPayoutResponse(await this.payouts.create(body));
   }
 
+  @ApiAdminRoute({ summary: 'List payouts', errors: ['validation_failed'] })
+  @ApiPageResponse(PayoutResponseDto)
   @Get()
   async list(@Query() query: ListPayoutsQueryDto): Promise<Page<PayoutResponse>> {
     const page = await this.payouts.list(query);
     return { items: page.items.map(toPayoutResponse), nextCursor: page.nextCursor };
   }
 
+  @ApiAdminRoute({ summary: 'Read a payout', id: 'payout' })
+  @ApiOkResponse({ type: PayoutResponseDto })
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string): Promise<PayoutResponse> {
     return toPayoutResponse(await this.payouts.get(id));

@@ -6,15 +6,19 @@ import { PayoutDestination } from './payout-destination.entity';
 import { PayoutSetup } from './payout-setup.entity';
 import { Payout } from './payout.entity';
 import { PayoutBatchesController } from './payout-batches.controller';
+import { PayoutBatchesRepository } from './payout-batches.repository';
 import { PayoutDestinationsController } from './payout-destinations.controller';
+import { PayoutDestinationsRepository } from './payout-destinations.repository';
 import { PayoutDestinationsService } from './payout-destinations.service';
 import { PayoutMetricsService } from './payout-metrics.service';
 import { PayoutProcessorService } from './payout-processor.service';
 import { PayoutQueueService } from './payout-queue.service';
 import { PayoutSchedulerService } from './payout-scheduler.service';
 import { PayoutSetupController } from './payout-setup.controller';
+import { PayoutSetupRepository } from './payout-setup.repository';
 import { PayoutSetupService } from './payout-setup.service';
 import { PayoutsController } from './payouts.controller';
+import { PayoutsRepository } from './payouts.repository';
 import { PayoutsService } from './payouts.service';
 
 /** Card payouts from the corporate wallet: setup, destinations, single and mass payouts, and their processor. */
@@ -23,6 +27,10 @@ import { PayoutsService } from './payouts.service';
   // Order matters: PayoutsController's `:id` route comes last so it does not catch /setup, /destinations, /batches.
   controllers: [PayoutSetupController, PayoutDestinationsController, PayoutBatchesController, PayoutsController],
   providers: [
+    PayoutSetupRepository,
+    PayoutDestinationsRepository,
+    PayoutBatchesRepository,
+    PayoutsRepository,
     PayoutSetupService,
     PayoutDestinationsService,
     PayoutsService,

@@ -1,22 +1,21 @@
 import { Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
-import { Page, paginate } from '../common/http/pagination';
+import { ListOptions, Page } from '../common/http/pagination';
 import { CreatePayoutDto } from './create-payout.dto';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
 import { Payout, PAYOUT_STATUSES } from './payout.entity';
 import { PayoutBatch } from './payout-batch.entity';
-import { PayoutDestination } from './payout-destination.entity';
+import { PayoutBatchesRepository } from './payout-batches.repository';
+import { PayoutDestinationsRepository } from './payout-destinations.repository';
 import { PayoutCounts } from './payout-responses';
 import { PayoutSchedulerService } from './payout-scheduler.service';
 import { PayoutSetup } from './payout-setup.entity';
 import { PayoutSetupService } from './payout-setup.service';
+import { PayoutsRepository } from './payouts.repository';
 
-/** Rows per INSERT statement: ~10 parameters each keeps a statement far below PostgreSQL's 65535. */
-const INSERT_CHUNK = 1_000;
 /** Field messages listed in one refusal; the rest are counted. */
 const MAX_MESSAGES = 50;
 
@@ -29,18 +28,22 @@ export interface PayoutBatchWithCounts {
 @Injectable()
 export class PayoutsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly payouts: PayoutsRepository,
+    private readonly batches: PayoutBatchesRepository,
+    private readonly destinations: PayoutDestinationsRepository,
     // Payouts have no business calendar: they run on real time, whatever the test clock says.
     private readonly clock: SystemClock,
     private readonly setup: PayoutSetupService,
     private readonly scheduler: PayoutSchedulerService,
+    // The times the API shows (createdAt, updatedAt) are the billing clock's, like every other object's.
+    private readonly businessClock: Clock,
   ) {}
 
   async create(dto: CreatePayoutDto): Promise<Payout> {
     const setup = await this.setup.require();
     await this.validate([dto], setup, () => '');
     const [row] = this.rows([dto], setup, null);
-    await this.dataSource.getRepository(Payout).insert(row);
+    await this.payouts.insert(row);
     this.scheduler.kick();
     return this.get(row.id as string);
   }
@@ -48,56 +51,46 @@ export class PayoutsService {
   async createBatch(items: CreatePayoutDto[]): Promise<PayoutBatchWithCounts> {
     const setup = await this.setup.require();
     await this.validate(items, setup, (index) => `items.${index}.`);
-    const batch = await this.dataSource.transaction(async (em) => {
-      const created = em.getRepository(PayoutBatch).create({ id: randomUUID(), total: items.length });
-      await em.getRepository(PayoutBatch).insert(created);
-      const rows = this.rows(items, setup, created.id);
-      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-        await em.createQueryBuilder().insert().into(Payout).values(rows.slice(start, start + INSERT_CHUNK)).updateEntity(false).execute();
-      }
-      return em.getRepository(PayoutBatch).findOneByOrFail({ id: created.id });
+    // All or nothing: the batch and every one of its payouts are stored in one transaction.
+    const batch = await this.payouts.transaction(async (em) => {
+      const batchId = randomUUID();
+      await this.batches.insert({ id: batchId, total: items.length, createdAt: this.businessClock.now() }, em);
+      await this.payouts.insertMany(this.rows(items, setup, batchId), em);
+      return this.batches.getById(batchId, em);
     });
     this.scheduler.kick();
     return { batch, counts: { ...zeroCounts(), pending: items.length } };
   }
 
   async get(id: string): Promise<Payout> {
-    const payout = await this.dataSource.getRepository(Payout).findOneBy({ id });
+    const payout = await this.payouts.findById(id);
     if (!payout) throw new NotFoundException(`Payout ${id} not found`);
     return payout;
   }
 
   list(query: ListPayoutsQueryDto): Promise<Page<Payout>> {
-    const builder = this.dataSource.getRepository(Payout).createQueryBuilder('payout');
-    if (query.status) builder.andWhere('payout.status = :status', { status: query.status });
-    if (query.batchId) builder.andWhere('payout.batchId = :batchId', { batchId: query.batchId });
-    return paginate(builder, query);
+    return this.payouts.list(query);
   }
 
   async getBatch(id: string): Promise<PayoutBatchWithCounts> {
-    const batch = await this.dataSource.getRepository(PayoutBatch).findOneBy({ id });
+    const batch = await this.batches.findById(id);
     if (!batch) throw new NotFoundException(`Payout batch ${id} not found`);
-    const rows: { status: string; count: number }[] = await this.dataSource.query(
-      'SELECT status, count(*)::int AS count FROM payouts WHERE batch_id = $1 GROUP BY status',
-      [id],
-    );
     const counts = zeroCounts();
-    for (const row of rows) {
-      if ((PAYOUT_STATUSES as readonly string[]).includes(row.status)) counts[row.status as keyof PayoutCounts] = row.count;
-    }
+    for (const row of await this.payouts.countByStatusInBatch(id)) addCount(counts, row);
     return { batch, counts };
+  }
+
+  /** A page of batches, newest first, each with its counts (one grouped count for the whole page). */
+  async listBatches(options: ListOptions): Promise<Page<PayoutBatchWithCounts>> {
+    const page = await this.batches.page(options);
+    const counts = new Map(page.items.map((batch) => [batch.id, zeroCounts()]));
+    for (const row of await this.payouts.countByStatusInBatches([...counts.keys()])) addCount(counts.get(row.batchId) as PayoutCounts, row);
+    return { items: page.items.map((batch) => ({ batch, counts: counts.get(batch.id) as PayoutCounts })), nextCursor: page.nextCursor };
   }
 
   /** Business rules of every item, checked before anything is stored; one refusal lists each bad field. */
   private async validate(items: CreatePayoutDto[], setup: PayoutSetup, prefix: (index: number) => string): Promise<void> {
-    const ids = [...new Set(items.map((item) => item.destinationId))];
-    const destinations = new Map<string, Pick<PayoutDestination, 'id' | 'status' | 'currency'>>();
-    for (let start = 0; start < ids.length; start += INSERT_CHUNK) {
-      const found = await this.dataSource
-        .getRepository(PayoutDestination)
-        .find({ select: { id: true, status: true, currency: true }, where: { id: In(ids.slice(start, start + INSERT_CHUNK)) } });
-      for (const destination of found) destinations.set(destination.id, destination);
-    }
+    const destinations = await this.destinations.findSummaries([...new Set(items.map((item) => item.destinationId))]);
     const messages: string[] = [];
     let count = 0;
     const refuse = (message: string) => {
@@ -122,6 +115,7 @@ export class PayoutsService {
 
   private rows(items: CreatePayoutDto[], setup: PayoutSetup, batchId: string | null): QueryDeepPartialEntity<Payout>[] {
     const now = this.clock.now();
+    const shownNow = this.businessClock.now();
     return items.map((item) => {
       const id = randomUUID();
       return {
@@ -135,9 +129,15 @@ export class PayoutsService {
         withdrawalExternalId: `w${id.replace(/-/g, '')}`,
         nextAttemptAt: now,
         metadata: (item.metadata ?? {}) as QueryDeepPartialEntity<Record<string, unknown>>,
+        createdAt: shownNow,
+        updatedAt: shownNow,
       };
     });
   }
+}
+
+function addCount(counts: PayoutCounts, row: { status: string; count: number }): void {
+  if ((PAYOUT_STATUSES as readonly string[]).includes(row.status)) counts[row.status as keyof PayoutCounts] = row.count;
 }
 
 function zeroCounts(): PayoutCounts {

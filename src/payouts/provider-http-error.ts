@@ -1,5 +1,6 @@
 import { BadGatewayException, ConflictException, HttpException, ServiceUnavailableException, UnprocessableEntityException } from '@nestjs/common';
 import { ProviderError } from '../gateway/provider-error';
+import { withErrorCode } from '../common/errors/coded-error';
 
 /**
  * What an admin request answers when a provider call it made failed. Provider messages are already redacted
@@ -10,11 +11,14 @@ export function httpErrorFromProvider(error: ProviderError, field: string): Http
     case 'business_rule':
     case 'invalid_request':
     case 'not_found':
-      return new UnprocessableEntityException([`${field}: the provider refused it${error.providerMessage ? ` (${error.providerMessage})` : ''}`]);
+      return withErrorCode(
+        new UnprocessableEntityException([`${field}: the provider refused it${error.providerMessage ? ` (${error.providerMessage})` : ''}`]),
+        'provider_refused',
+      );
     case 'conflict':
-      return new ConflictException(`The provider already holds ${error.externalID ?? 'this externalID'} with other parameters`);
+      return withErrorCode(new ConflictException(`The provider already holds ${error.externalID ?? 'this externalID'} with other parameters`), 'provider_conflict');
     case 'not_executed':
-      return new ServiceUnavailableException('The provider is unavailable; nothing was done. Retry later.');
+      return withErrorCode(new ServiceUnavailableException('The provider is unavailable; nothing was done. Retry later.'), 'provider_unavailable');
     case 'unknown_outcome':
       return new BadGatewayException('The provider did not answer in time; repeating the same request is safe.');
     default:

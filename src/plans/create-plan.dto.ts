@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -17,48 +18,70 @@ import {
 import type { PlanInterval } from './plan.entity';
 import { PlanDunningDto } from './plan-dunning.dto';
 import { PlanLineDto } from './plan-line.dto';
+import { ApiCurrencyProperty, ApiMetadataProperty } from '../common/api-docs/api-properties';
 import { IsMetadata, OptionalNotNull, StorableText } from '../common/http/validators';
 import { LinesTotalAtMost, MAX_AMOUNT, PeriodAtMostThreeYears, PLAN_INTERVALS } from './plan-validation';
 
 /** `POST /api/v1/plans`. Types are checked strictly: "5" is not a number here. */
+@ApiSchema({ name: 'CreatePlan' })
 export class CreatePlanDto {
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Pro monthly' })
   @IsString()
   @Length(1, 100)
   @StorableText()
   name: string;
 
   /** Becomes the invoice `product`. */
+  @ApiProperty({ minLength: 1, maxLength: 100, description: 'Becomes the invoice `product`.', example: 'Pro plan' })
   @IsString()
   @Length(1, 100)
   @StorableText()
   product: string;
 
   /** Becomes the invoice `description`. */
+  @ApiPropertyOptional({ maxLength: 1000, description: 'Becomes the invoice `description`.', example: 'Everything in Pro, billed monthly' })
   @OptionalNotNull()
   @IsString()
   @MaxLength(1000)
   @StorableText()
   description?: string;
 
+  @ApiCurrencyProperty()
   @IsString()
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code of three capital letters, e.g. RUB' })
   currency: string;
 
+  @ApiProperty({ enum: PLAN_INTERVALS, description: 'The unit of one billing period.', example: 'month' })
   @IsIn(PLAN_INTERVALS)
   interval: PlanInterval;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1096,
+    default: 1,
+    description: 'Intervals per billing period; one period is at most 3 years (day ≤ 1096, week ≤ 156, month ≤ 36, year ≤ 3).',
+    example: 1,
+  })
   @OptionalNotNull()
   @IsInt()
   @Min(1)
   @PeriodAtMostThreeYears()
   intervalCount?: number;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 730, default: 0, description: 'Free days before the first charge.', example: 14 })
   @OptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(730)
   trialDays?: number;
 
+  @ApiProperty({
+    type: [PlanLineDto],
+    minItems: 1,
+    maxItems: 100,
+    description: `The invoice's cart lines each period; the plan's amount (sum of price × quantity) is at most ${MAX_AMOUNT}.`,
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
@@ -70,6 +93,7 @@ export class CreatePlanDto {
   lines: PlanLineDto[];
 
   /** Default: PROVIDER_SHOP_ID. */
+  @ApiPropertyOptional({ minLength: 1, maxLength: 40, description: "The provider's shop to invoice; default PROVIDER_SHOP_ID.", example: 'shop-1' })
   @OptionalNotNull()
   @IsString()
   @Length(1, 40)
@@ -77,12 +101,14 @@ export class CreatePlanDto {
   shopId?: string;
 
   /** Absent: the environment's ladder applies (and follows later changes of the environment). */
+  @ApiPropertyOptional({ type: PlanDunningDto, description: "Absent: DUNNING_RETRY_DELAYS and DUNNING_FINAL_ACTION apply, and follow later changes of the environment." })
   @OptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => PlanDunningDto)
   dunning?: PlanDunningDto;
 
+  @ApiMetadataProperty()
   @OptionalNotNull()
   @IsMetadata()
   metadata?: Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 export type PlanInterval = 'day' | 'week' | 'month' | 'year';
@@ -20,7 +20,9 @@ export interface PlanDunning {
 
 /** A price list entry. Prices, lines, currency and interval never change: a new price is a new plan. */
 @Entity('plans')
-@Index('plans_created_idx', ['createdAt', 'id'])
+// Lists: newest first, optionally by status.
+@Index('plans_created_idx', ['createdAt', 'seq'])
+@Index('plans_status_idx', ['status', 'createdAt', 'seq'])
 export class Plan {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -65,6 +67,11 @@ export class Plan {
 
   @Column({ type: 'varchar', length: 10, default: 'active' })
   status: PlanStatus;
+
+  /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
 
   // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })

@@ -4,6 +4,8 @@ export interface SandboxDelays {
   paymentMs: number;
   authorizeDestinationMs: number;
   withdrawalMs: number;
+  /** How long a 3-D Secure binding waits for the payer to confirm at the ACS page before it fails. */
+  threeDsTimeoutMs: number;
 }
 
 export const DEFAULT_SANDBOX_DELAYS: Readonly<SandboxDelays> = Object.freeze({
@@ -11,12 +13,15 @@ export const DEFAULT_SANDBOX_DELAYS: Readonly<SandboxDelays> = Object.freeze({
   paymentMs: 20,
   authorizeDestinationMs: 200,
   withdrawalMs: 100,
+  threeDsTimeoutMs: 10 * 60_000,
 });
 
 /** The sandbox's settings, shared by every service of one sandbox instance; delays can change at run time. */
 export class SandboxConfig {
   /** Set once the server listens; 3-D Secure redirects point back at it. */
   baseUrl = '';
+  /** Multiplies the provider's webhook retry schedule (30 s, 5 min, ...): tests shrink it, 1 is the real one. */
+  webhookRetryScale = 1;
 
   constructor(
     readonly apiKey: string,

@@ -37,6 +37,14 @@ export const PROVIDER_OPERATIONS = {
   createWithdrawal: { api: 'wallet', bodyName: 'WithdrawalParameters' },
   getWithdrawal: { api: 'wallet' },
   getWithdrawalEvents: { api: 'wallet' },
+  listWebhooks: { api: 'capi' },
+  createWebhook: { api: 'capi', bodyName: 'Webhook' },
+  getWebhook: { api: 'capi' },
+  deleteWebhook: { api: 'capi' },
+  listWalletWebhooks: { api: 'wallet' },
+  createWalletWebhook: { api: 'wallet', bodyName: 'WebhookParams' },
+  getWalletWebhook: { api: 'wallet' },
+  deleteWalletWebhook: { api: 'wallet' },
 } as const satisfies Record<string, OperationSpec>;
 
 export type ProviderOperation = keyof typeof PROVIDER_OPERATIONS;

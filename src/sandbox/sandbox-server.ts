@@ -46,7 +46,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
   });
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use('/sandbox/hosted-form', express.urlencoded({ extended: false, limit: '16kb' }));
+  app.use(['/sandbox/hosted-form', '/sandbox/acs'], express.urlencoded({ extended: false, limit: '16kb' }));
   app.use(express.text({ type: ['application/json', 'application/*+json'], limit: '1mb' }));
 
   const host = options.host ?? '127.0.0.1';

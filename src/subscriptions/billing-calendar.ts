@@ -1,4 +1,4 @@
-import { IANAZone } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 
 /**
  * Calendar math for billing periods: pure functions, no clock, no Nest.
@@ -29,16 +29,11 @@ const AVERAGE_MS: Record<BillingInterval, number> = {
   year: 365.2425 * MS_PER_DAY,
 };
 
-/** Local wall-clock fields; month is 1..12. */
-interface LocalDateTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  millisecond: number;
-}
+/**
+ * A wall-clock reading in the subscription's zone, held as a luxon DateTime in UTC: its fields are the local date
+ * and time, and calendar arithmetic on it ignores DST (a day is a calendar day, month ends are clamped).
+ */
+type WallClock = DateTime;
 
 // An IANA name is one or more `/`-separated segments, each starting with an uppercase letter
 // ("UTC", "Europe/Moscow", "America/Argentina/Buenos_Aires", "Etc/GMT+3"). This keeps out fixed offsets
@@ -145,63 +140,28 @@ function checkDate(date: Date, name: string): number {
   return ms;
 }
 
-/** Milliseconds of a wall-clock reading as if it were UTC (setUTCFullYear keeps years < 100 literal). */
-function wallMs(local: LocalDateTime): number {
-  const d = new Date(0);
-  d.setUTCFullYear(local.year, local.month - 1, local.day);
-  d.setUTCHours(local.hour, local.minute, local.second, local.millisecond);
-  return d.getTime();
-}
-
-function fromWallMs(ms: number): LocalDateTime {
-  const d = new Date(ms);
-  return {
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-    millisecond: d.getUTCMilliseconds(),
-  };
-}
-
 function offsetMs(zone: IANAZone, instant: number): number {
   return zone.offset(instant) * MS_PER_MINUTE;
 }
 
-function toLocal(instant: number, zone: IANAZone): LocalDateTime {
-  return fromWallMs(instant + offsetMs(zone, instant));
+function toLocal(instant: number, zone: IANAZone): WallClock {
+  return DateTime.fromMillis(instant, { zone }).setZone('utc', { keepLocalTime: true });
 }
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function daysInMonth(year: number, month: number): number {
-  return month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1];
-}
-
-function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-/** Adds calendar units to a wall-clock reading; month and year ends are clamped (Jan 31 + 1 month = Feb 28/29). */
-function addUnits(local: LocalDateTime, interval: BillingInterval, amount: number): LocalDateTime {
+/**
+ * Adds calendar units to a wall-clock reading (luxon): whole calendar days, so a day around a DST change is 23 or
+ * 25 hours long once back in the zone; month and year ends are clamped (Jan 31 + 1 month = Feb 28/29).
+ */
+function addUnits(local: WallClock, interval: BillingInterval, amount: number): WallClock {
   switch (interval) {
     case 'day':
-    case 'week': {
-      const days = interval === 'week' ? amount * 7 : amount;
-      // Whole calendar days on the wall clock, so a day around a DST change is 23 or 25 hours long.
-      const date = fromWallMs(wallMs({ ...local, hour: 0, minute: 0, second: 0, millisecond: 0 }) + days * MS_PER_DAY);
-      return { ...local, year: date.year, month: date.month, day: date.day };
-    }
+      return local.plus({ days: amount });
+    case 'week':
+      return local.plus({ days: amount * 7 });
     case 'month':
-    case 'year': {
-      const months = interval === 'year' ? amount * 12 : amount;
-      const total = local.year * 12 + (local.month - 1) + months;
-      const year = Math.floor(total / 12);
-      const month = (total % 12) + 1;
-      return { ...local, year, month, day: Math.min(local.day, daysInMonth(year, month)) };
-    }
+      return local.plus({ months: amount });
+    case 'year':
+      return local.plus({ months: amount * 12 });
   }
 }
 
@@ -209,8 +169,10 @@ function addUnits(local: LocalDateTime, interval: BillingInterval, amount: numbe
  * The instant a wall-clock reading denotes in `zone`: the earlier one when it occurs twice (fall-back),
  * the first instant after the gap when it does not occur (spring-forward).
  */
-function fromLocal(local: LocalDateTime, zone: IANAZone): Date {
-  const wall = wallMs(local);
+function fromLocal(local: WallClock, zone: IANAZone): Date {
+  // Not luxon's own zone conversion: it moves a time in a gap on by the gap's length (02:30 → 03:30) and takes the
+  // later of two occurrences, where the billing rules want the gap's end and the earlier occurrence.
+  const wall = local.isValid ? local.toMillis() : NaN;
   if (Number.isNaN(wall)) throw new RangeError('the period falls outside the dates this calendar supports');
   // Offsets in force around this wall time; real zones change offset at most once within such a window.
   const before = offsetMs(zone, wall - 2 * MS_PER_DAY);

@@ -33,7 +33,7 @@ export class SubscriptionEvent {
   @Column({ type: 'timestamptz' })
   occurredAt: Date;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /** The same business time as occurredAt (set by recordSubscriptionEvent), so the API shows one clock. */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 }

@@ -1,12 +1,11 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { Customer } from '../customers/customer.entity';
 import type { Plan } from '../plans/plan.entity';
 import { firstPeriodIndexAtOrAfter, periodStart } from './billing-calendar';
-import { recordSubscriptionEvent } from './subscription-audit';
-import { BILLABLE_STATUSES, Subscription, SubscriptionStatus } from './subscription.entity';
+import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
+import { Subscription, SubscriptionStatus } from './subscription.entity';
+import { SubscriptionsRepository } from './subscriptions.repository';
 
 /**
  * Told, in the same transaction, that a subscription ended now; billing drops its open charges here
@@ -32,7 +31,8 @@ export class SubscriptionLifecycleService {
   private readonly cancelListeners: CancelListener[] = [];
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly audit: SubscriptionEventsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -42,41 +42,22 @@ export class SubscriptionLifecycleService {
 
   /** Incomplete subscriptions whose customer became ready start now (or at their start, if later). */
   async activateReady(em: EntityManager, now: Date, limit: number): Promise<number> {
-    const rows = await em
-      .getRepository(Subscription)
-      .createQueryBuilder('s')
-      .innerJoin(Customer, 'c', 'c.id = s.customerId')
-      .where("s.status = 'incomplete'")
-      .andWhere("c.status = 'ready'")
-      .limit(limit)
-      .setLock('pessimistic_write', undefined, ['s'])
-      .setOnLocked('skip_locked')
-      .getMany();
+    const rows = await this.subscriptions.lockIncompleteOfReadyCustomers(em, limit);
     for (const s of rows) {
       s.status = 'active';
       s.billingAnchor = s.startAt > now ? s.startAt : now;
       s.nextBillingAt = s.billingAnchor;
       s.nextPeriodIndex = 0;
-      await em.save(s);
-      await recordSubscriptionEvent(em, s, 'activated', now, { from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } });
+      s.updatedAt = now;
+      await this.subscriptions.save(em, s);
+      await this.audit.record(em, { subscriptionId: s.id, type: 'activated', from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } }, now);
     }
     return rows.length;
   }
 
   /** Billable subscriptions of ready customers whose next period has begun, locked for this transaction. */
   lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
-    return em
-      .getRepository(Subscription)
-      .createQueryBuilder('s')
-      .innerJoin(Customer, 'c', 'c.id = s.customerId')
-      .where('s.nextBillingAt <= :now', { now })
-      .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
-      .andWhere("c.status = 'ready'")
-      .orderBy('s.nextBillingAt', 'ASC')
-      .limit(limit)
-      .setLock('pessimistic_write', undefined, ['s'])
-      .setOnLocked('skip_locked')
-      .getMany();
+    return this.subscriptions.lockDue(em, now, limit);
   }
 
   /** A subscription set to cancel at its period end reached that end. */
@@ -86,32 +67,38 @@ export class SubscriptionLifecycleService {
     s.canceledAt = s.nextBillingAt;
     s.nextBillingAt = null;
     s.cancelAtPeriodEnd = false;
-    await em.save(s);
-    await recordSubscriptionEvent(em, s, 'canceled', now, { from, to: 'canceled', data: { reason: 'canceled at period end' } });
+    s.updatedAt = now;
+    await this.subscriptions.save(em, s);
+    await this.audit.record(em, { subscriptionId: s.id, type: 'canceled', from, to: 'canceled', data: { reason: 'canceled at period end' } }, now);
   }
 
-  /** The subscription enters its next period; a trial that ended becomes active. */
-  async startPeriod(em: EntityManager, s: Subscription, period: StartedPeriod, now: Date): Promise<void> {
-    const from = s.status;
-    s.nextPeriodIndex = period.index + 1;
-    s.currentPeriodStart = period.start;
-    s.currentPeriodEnd = period.end;
-    s.nextBillingAt = period.end;
-    if (s.status === 'trialing') s.status = 'active';
-    // update, not save: save would read the row again first.
-    await em.update(Subscription, { id: s.id }, {
-      nextPeriodIndex: s.nextPeriodIndex,
-      currentPeriodStart: period.start,
-      currentPeriodEnd: period.end,
-      nextBillingAt: period.end,
-      status: s.status,
-    });
-    if (from !== s.status) await recordSubscriptionEvent(em, s, 'trial_ended', now, { from, to: s.status });
-    if (period.charge) {
-      await recordSubscriptionEvent(em, s, 'period_billed', now, {
-        data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount },
-      });
+  /**
+   * Subscriptions enter their next period (a trial that ended becomes active), a whole batch in two statements:
+   * one update of the subscriptions, one insert of their audit events.
+   */
+  async startPeriods(em: EntityManager, started: { subscription: Subscription; period: StartedPeriod }[], now: Date): Promise<void> {
+    if (started.length === 0) return;
+    const events: AuditEvent[] = [];
+    for (const { subscription: s, period } of started) {
+      const from = s.status;
+      s.nextPeriodIndex = period.index + 1;
+      s.currentPeriodStart = period.start;
+      s.currentPeriodEnd = period.end;
+      s.nextBillingAt = period.end;
+      if (s.status === 'trialing') s.status = 'active';
+      if (from !== s.status) events.push({ subscriptionId: s.id, type: 'trial_ended', from, to: s.status });
+      if (period.charge) {
+        events.push({
+          subscriptionId: s.id,
+          type: 'period_billed',
+          data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount },
+        });
+      }
     }
+    const rows = started.map((x) => x.subscription);
+    await this.subscriptions.updatePeriods(em, rows, now);
+    for (const s of rows) s.updatedAt = now;
+    await this.audit.recordMany(em, events, now);
   }
 
   /**
@@ -121,10 +108,10 @@ export class SubscriptionLifecycleService {
   async periodsSkipped(em: EntityManager, s: Subscription, skipped: { nextIndex: number; nextStart: Date; periods: { chargeId: string; start: Date }[] }, now: Date): Promise<void> {
     s.nextPeriodIndex = skipped.nextIndex;
     s.nextBillingAt = skipped.nextStart;
-    await em.update(Subscription, { id: s.id }, { nextPeriodIndex: s.nextPeriodIndex, nextBillingAt: s.nextBillingAt });
-    await recordSubscriptionEvent(em, s, 'periods_skipped', now, {
-      data: { count: skipped.periods.length, chargeIds: skipped.periods.map((p) => p.chargeId), periodStarts: skipped.periods.map((p) => p.start.toISOString()) },
-    });
+    s.updatedAt = now;
+    await this.subscriptions.updateSchedule(em, s);
+    const data = { count: skipped.periods.length, chargeIds: skipped.periods.map((p) => p.chargeId), periodStarts: skipped.periods.map((p) => p.start.toISOString()) };
+    await this.audit.record(em, { subscriptionId: s.id, type: 'periods_skipped', data }, now);
   }
 
   /**
@@ -132,8 +119,7 @@ export class SubscriptionLifecycleService {
    * subscription_id: billing settles the charge and records this in one statement on its hot path.
    */
   chargeSucceededEventSql(source: string, dataParam: string, atParam: string): string {
-    return `INSERT INTO subscription_events (subscription_id, type, data, occurred_at)
-            SELECT subscription_id, 'charge_succeeded', ${dataParam}::jsonb, ${atParam} FROM ${source}`;
+    return this.audit.chargeSucceededSql(source, dataParam, atParam);
   }
 
   /** A charge was paid: a subscription in trouble (or still trialing) becomes active again. */
@@ -145,14 +131,13 @@ export class SubscriptionLifecycleService {
       s.status = 'active';
       if (from === 'unpaid' && s.billingAnchor) {
         // Billing stopped while unpaid; it resumes at the next boundary of the original schedule.
-        const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
-        s.nextPeriodIndex = index;
-        s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
+        continueOnSchedule(s, plan, now);
       }
-      await em.save(s);
-      await recordSubscriptionEvent(em, s, from === 'trialing' ? 'activated' : 'recovered', now, { from, to: 'active', data: { chargeId: data.chargeId } });
+      s.updatedAt = now;
+      await this.subscriptions.save(em, s);
+      await this.audit.record(em, { subscriptionId: s.id, type: from === 'trialing' ? 'activated' : 'recovered', from, to: 'active', data: { chargeId: data.chargeId } }, now);
     }
-    await recordSubscriptionEvent(em, s, 'charge_succeeded', now, { data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'charge_succeeded', data }, now);
   }
 
   /** A payment attempt was declined: the subscription is past due while dunning runs. */
@@ -167,31 +152,33 @@ export class SubscriptionLifecycleService {
     if (s.status === 'active' || s.status === 'trialing') {
       const from = s.status;
       s.status = 'past_due';
-      await em.save(s);
-      await recordSubscriptionEvent(em, s, 'past_due', now, { from, to: 'past_due', data: { chargeId: data.chargeId } });
+      s.updatedAt = now;
+      await this.subscriptions.save(em, s);
+      await this.audit.record(em, { subscriptionId: s.id, type: 'past_due', from, to: 'past_due', data: { chargeId: data.chargeId } }, now);
     }
-    await recordSubscriptionEvent(em, s, 'charge_declined', now, { data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'charge_declined', data }, now);
   }
 
   /** Dunning ran out for a charge: the final action (cancel or unpaid) applies. */
   async dunningExhausted(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string; finalAction: 'cancel' | 'unpaid' }, now: Date): Promise<void> {
     const s = await this.lock(em, subscriptionId);
     if (!s || s.status === 'canceled') return;
-    await recordSubscriptionEvent(em, s, 'dunning_exhausted', now, { data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'dunning_exhausted', data }, now);
     if (data.finalAction === 'cancel') {
       await this.cancelNow(em, s, now, 'canceled_unpaid', data.chargeId);
     } else if (s.status !== 'unpaid') {
       const from = s.status;
       s.status = 'unpaid';
       s.nextBillingAt = null;
-      await recordSubscriptionEvent(em, s, 'unpaid', now, { from, to: 'unpaid' });
+      s.updatedAt = now;
+      await this.audit.record(em, { subscriptionId: s.id, type: 'unpaid', from, to: 'unpaid' }, now);
     }
-    await em.save(s);
+    await this.subscriptions.save(em, s);
   }
 
   /** The provider refused a charge itself: recorded for an operator; the status stays (the payer did nothing wrong). */
   async chargeNeedsOperator(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string }, now: Date): Promise<void> {
-    await recordSubscriptionEvent(em, { id: subscriptionId }, 'charge_failed', now, { data: { ...data, needsOperator: true } });
+    await this.audit.record(em, { subscriptionId, type: 'charge_failed', data: { ...data, needsOperator: true } }, now);
   }
 
   async cancel(id: string, atPeriodEnd: boolean): Promise<Subscription> {
@@ -202,7 +189,8 @@ export class SubscriptionLifecycleService {
       if (atPeriodEnd && hasRunningPeriod) {
         if (s.cancelAtPeriodEnd) return;
         s.cancelAtPeriodEnd = true;
-        await recordSubscriptionEvent(em, s, 'cancel_scheduled', now, { data: { at: s.nextBillingAt?.toISOString() ?? null } });
+        s.updatedAt = now;
+        await this.audit.record(em, { subscriptionId: s.id, type: 'cancel_scheduled', data: { at: s.nextBillingAt?.toISOString() ?? null } }, now);
         return;
       }
       await this.cancelNow(em, s, now, 'canceled');
@@ -218,7 +206,8 @@ export class SubscriptionLifecycleService {
       s.status = 'paused';
       s.pausedAt = now;
       s.nextBillingAt = null;
-      await recordSubscriptionEvent(em, s, 'paused', now, { from, to: 'paused' });
+      s.updatedAt = now;
+      await this.audit.record(em, { subscriptionId: s.id, type: 'paused', from, to: 'paused' }, now);
     });
   }
 
@@ -231,19 +220,18 @@ export class SubscriptionLifecycleService {
       } else {
         // Periods that fell inside the pause are skipped, not billed; billing goes on from the next
         // boundary on the original schedule.
-        const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, now));
-        s.nextPeriodIndex = index;
-        s.nextBillingAt = periodStart(s.billingAnchor, s.timezone, plan.interval, plan.intervalCount, index);
+        continueOnSchedule(s, plan, now);
         s.status = s.trialEndsAt && s.trialEndsAt > now ? 'trialing' : 'active';
       }
       s.pausedAt = null;
-      await recordSubscriptionEvent(em, s, 'resumed', now, { from: 'paused', to: s.status, data: { nextBillingAt: s.nextBillingAt?.toISOString() ?? null } });
+      s.updatedAt = now;
+      await this.audit.record(em, { subscriptionId: s.id, type: 'resumed', from: 'paused', to: s.status, data: { nextBillingAt: s.nextBillingAt?.toISOString() ?? null } }, now);
     });
   }
 
   /** A new subscription's first audit event, in the transaction that creates it. */
   async created(em: EntityManager, s: Subscription, status: SubscriptionStatus, data: Record<string, unknown>, now: Date): Promise<void> {
-    await recordSubscriptionEvent(em, s, 'created', now, { to: status, data });
+    await this.audit.record(em, { subscriptionId: s.id, type: 'created', to: status, data }, now);
   }
 
   private async cancelNow(em: EntityManager, s: Subscription, now: Date, type: string, keepChargeId?: string): Promise<void> {
@@ -252,23 +240,42 @@ export class SubscriptionLifecycleService {
     s.canceledAt = now;
     s.nextBillingAt = null;
     s.cancelAtPeriodEnd = false;
+    s.updatedAt = now;
     for (const listener of this.cancelListeners) await listener(em, s.id, keepChargeId);
-    await recordSubscriptionEvent(em, s, type, now, { from, to: 'canceled' });
+    await this.audit.record(em, { subscriptionId: s.id, type, from, to: 'canceled' }, now);
   }
 
   private lock(em: EntityManager, id: string): Promise<Subscription | null> {
-    return em.getRepository(Subscription).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    return this.subscriptions.lock(em, id);
   }
 
   /** Loads, locks and saves one subscription around a user action, in one short transaction. */
   private async change(id: string, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
     const now = this.clock.now();
-    return this.dataSource.transaction(async (em) => {
+    return this.subscriptions.transaction(async (em) => {
       const s = await this.lock(em, id);
       if (!s) throw new NotFoundException(`No subscription ${id}`);
       await apply(em, s, now);
-      await em.save(s);
+      await this.subscriptions.save(em, s);
       return s;
     });
+  }
+}
+
+/**
+ * Billing goes on at the first boundary of the original schedule at or after `now` (never before a period already
+ * billed). The current period becomes the one that ends there, i.e. the period the subscription is in now (left
+ * unbilled when it began inside a pause or while unpaid), so currentPeriodEnd = nextBillingAt as for any running
+ * subscription. Before the first boundary (a trial, a start still ahead) the periods shown stay as they are.
+ */
+function continueOnSchedule(s: Subscription, plan: Pick<Plan, 'interval' | 'intervalCount'>, now: Date): void {
+  const anchor = s.billingAnchor as Date;
+  const at = (index: number) => periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
+  const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(anchor, s.timezone, plan.interval, plan.intervalCount, now));
+  s.nextPeriodIndex = index;
+  s.nextBillingAt = at(index);
+  if (index > 0) {
+    s.currentPeriodStart = at(index - 1);
+    s.currentPeriodEnd = s.nextBillingAt;
   }
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 export type SubscriptionStatus = 'incomplete' | 'trialing' | 'active' | 'past_due' | 'paused' | 'unpaid' | 'canceled';
 
@@ -10,8 +11,11 @@ export const BILLABLE_STATUSES: SubscriptionStatus[] = ['trialing', 'active', 'p
  * anchor + k intervals, clamped to month ends), so a late or retried charge never shifts the schedule.
  */
 @Entity('subscriptions')
-@Index('subscriptions_created_idx', ['createdAt', 'id'])
-@Index('subscriptions_customer_idx', ['customerId', 'createdAt'])
+// Lists: newest first, optionally by customer, plan or status.
+@Index('subscriptions_created_idx', ['createdAt', 'seq'])
+@Index('subscriptions_customer_idx', ['customerId', 'createdAt', 'seq'])
+@Index('subscriptions_plan_idx', ['planId', 'createdAt', 'seq'])
+@Index('subscriptions_status_idx', ['status', 'createdAt', 'seq'])
 // The billing pass finds due subscriptions through this index, never by scanning all rows.
 @Index('subscriptions_due_idx', ['nextBillingAt'], { where: "next_billing_at IS NOT NULL AND status IN ('trialing', 'active', 'past_due')" })
 // Incomplete subscriptions are activated when their customer becomes ready.
@@ -69,10 +73,19 @@ export class Subscription {
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;
 
-  // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
+  /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
+  @Generated('increment')
+  seq: number;
+
+  /**
+   * Business time (the Clock, so the test clock too), set by the service: the API shows it. Millisecond precision:
+   * list cursors carry milliseconds, so rows never fall between pages.
+   */
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  /** Business time of the last change; set by every write (never bumped by the database, which knows only real time). */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
   updatedAt: Date;
 }

@@ -1,16 +1,19 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CustomersModule } from '../customers/customers.module';
 import { PlansModule } from '../plans/plans.module';
 import { Subscription } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsService } from './subscriptions.service';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import { SubscriptionEventsRepository } from './subscription-events.repository';
+import { SubscriptionsRepository } from './subscriptions.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent]), PlansModule],
+  imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent]), PlansModule, CustomersModule],
   controllers: [SubscriptionsController],
-  providers: [SubscriptionsService, SubscriptionLifecycleService],
+  providers: [SubscriptionsRepository, SubscriptionEventsRepository, SubscriptionsService, SubscriptionLifecycleService],
   exports: [SubscriptionsService, SubscriptionLifecycleService],
 })
 export class SubscriptionsModule {}

@@ -1,11 +1,9 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { DateTime } from 'luxon';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { DEFAULT_PAGE_SIZE, Page, paginate } from '../common/http/pagination';
+import { Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
-import { Customer } from '../customers/customer.entity';
+import { CustomersService } from '../customers/customers.service';
 import type { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
 import { addTrialDays, isValidTimeZone, periodStart } from './billing-calendar';
@@ -14,13 +12,18 @@ import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
+import { SubscriptionEventsRepository } from './subscription-events.repository';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { invalidField, withErrorCode } from '../common/errors/coded-error';
 
 const MAX_START_YEARS_AHEAD = 5;
 
 @Injectable()
 export class SubscriptionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly audit: SubscriptionEventsRepository,
+    private readonly customers: CustomersService,
     private readonly plans: PlansService,
     private readonly clock: Clock,
     private readonly lifecycle: SubscriptionLifecycleService,
@@ -29,13 +32,13 @@ export class SubscriptionsService {
   async create(dto: CreateSubscriptionDto): Promise<Subscription> {
     const timezone = dto.timezone ?? 'UTC';
     if (!isValidTimeZone(timezone)) {
-      throw new BadRequestException([`timezone must be an IANA time zone such as Europe/Moscow or UTC, not "${timezone}"`]);
+      throw invalidField('timezone', `timezone must be an IANA time zone such as Europe/Moscow or UTC, not "${timezone}"`);
     }
     const plan = await this.plans.getForSubscription(dto.planId);
-    const customer = await this.dataSource.getRepository(Customer).findOneBy({ id: dto.customerId });
-    if (!customer) throw new NotFoundException(`customerId ${dto.customerId} names no customer`);
+    const customer = await this.customers.findStanding(dto.customerId);
+    if (!customer) throw withErrorCode(new NotFoundException(`customerId ${dto.customerId} names no customer`), 'not_found', { field: 'customerId' });
     if (plan.shopId !== customer.shopId) {
-      throw new BadRequestException([`customerId belongs to shop ${customer.shopId} but the plan bills shop ${plan.shopId}`]);
+      throw invalidField('customerId', `customerId belongs to shop ${customer.shopId} but the plan bills shop ${plan.shopId}`);
     }
 
     const now = this.clock.now();
@@ -55,8 +58,8 @@ export class SubscriptionsService {
       billingAnchor = null;
     }
 
-    return this.dataSource.transaction(async (em) => {
-      const subscription = em.create(Subscription, {
+    return this.subscriptions.transaction(async (em) => {
+      const subscription = await this.subscriptions.insert(em, {
         customerId: customer.id,
         planId: plan.id,
         status,
@@ -69,8 +72,9 @@ export class SubscriptionsService {
         currentPeriodEnd: trialEndsAt,
         nextBillingAt: billingAnchor,
         metadata: dto.metadata ?? {},
+        createdAt: now,
+        updatedAt: now,
       });
-      await em.save(subscription);
       await this.lifecycle.created(em, subscription, status, { planId: plan.id, amount: plan.amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
       return subscription;
     });
@@ -84,43 +88,41 @@ export class SubscriptionsService {
     const startAt = new Date(text);
     const latest = DateTime.fromJSDate(now).plus({ years: MAX_START_YEARS_AHEAD });
     if (!Number.isFinite(startAt.getTime()) || startAt.getTime() > latest.toMillis()) {
-      throw new BadRequestException([`startAt must be at most ${MAX_START_YEARS_AHEAD} years ahead (no later than ${latest.toUTC().toISO()})`]);
+      throw invalidField('startAt', `startAt must be at most ${MAX_START_YEARS_AHEAD} years ahead (no later than ${latest.toUTC().toISO()})`);
     }
     if (periodStart(startAt, timezone, plan.interval, plan.intervalCount, 1) < now) {
-      throw new BadRequestException([
+      throw invalidField(
+        'startAt',
         `startAt must be at most one billing period (${plan.intervalCount} ${plan.interval}) in the past; past periods are never charged retroactively`,
-      ]);
+      );
     }
     return startAt;
   }
 
   async get(id: string): Promise<Subscription> {
-    const subscription = await this.dataSource.getRepository(Subscription).findOneBy({ id });
+    const subscription = await this.subscriptions.findById(id);
     if (!subscription) throw new NotFoundException(`No subscription ${id}`);
     return subscription;
   }
 
+  /** Several subscriptions in one read (the billing engine's batches); unknown ids are left out. */
+  getMany(ids: string[]): Promise<Subscription[]> {
+    return this.subscriptions.findByIds(ids);
+  }
+
+  /** Billable subscriptions due at `now` whose customer has no usable card yet (the pass summary's skippedNotReady). */
+  countDueNotReady(now: Date): Promise<number> {
+    return this.subscriptions.countDueNotReady(now);
+  }
+
   list(query: ListSubscriptionsQueryDto): Promise<Page<Subscription>> {
-    const qb = this.dataSource.getRepository(Subscription).createQueryBuilder('s');
-    if (query.status) qb.andWhere('s.status = :status', { status: query.status });
-    if (query.customerId) qb.andWhere('s.customerId = :customerId', { customerId: query.customerId });
-    return paginate(qb, query);
+    return this.subscriptions.page(query);
   }
 
   /** The audit trail, newest first, in the order the events were written. */
   async events(id: string, query: ListQueryDto): Promise<Page<SubscriptionEvent>> {
     await this.get(id);
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const qb = this.dataSource.getRepository(SubscriptionEvent).createQueryBuilder('e').where('e.subscriptionId = :id', { id });
-    if (query.cursor) {
-      const before = Number(Buffer.from(query.cursor, 'base64url').toString());
-      if (!Number.isSafeInteger(before)) throw new BadRequestException(['cursor must be a nextCursor value returned by this list']);
-      qb.andWhere('e.seq < :before', { before });
-    }
-    const rows = await qb.orderBy('e.seq', 'DESC').limit(limit + 1).getMany();
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return { items, nextCursor: rows.length > limit && last ? Buffer.from(String(last.seq)).toString('base64url') : null };
+    return this.audit.page(id, query);
   }
 
   cancel(id: string, atPeriodEnd: boolean): Promise<Subscription> {

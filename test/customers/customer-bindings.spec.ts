@@ -1,7 +1,18 @@
 import type { TestApp } from '../support/test-app';
 import { CARDS } from '../support/test-cards';
 import { waitFor } from '../support/wait';
-import { bindCard, createCustomer, dataSource, getCustomer, listBindings, syncUntil, syncUntilBindingsSettled, tableText, useCustomersApp } from './customer-test-helpers';
+import {
+  bindCard,
+  createCustomer,
+  dataSource,
+  getCustomer,
+  listBindings,
+  passThreeDs,
+  syncUntil,
+  syncUntilBindingsSettled,
+  tableText,
+  useCustomersApp,
+} from './customer-test-helpers';
 
 describe('Card bindings and the follower', () => {
   let testApp: TestApp;
@@ -51,6 +62,8 @@ describe('Card bindings and the follower', () => {
   ])('records a failed binding (%s) with its code and keeps the customer unready', async (_name, card) => {
     const customer = await createCustomer(testApp);
     const accepted = await bindCard(testApp, customer.id, card);
+    // The 3-D Secure card fails once the payer has confirmed at the issuer's page.
+    if (card === CARDS.threeDsFailure) await passThreeDs(testApp, customer.id, accepted.id);
 
     const [binding] = await syncUntilBindingsSettled(testApp, customer.id, 1);
     expect(binding).toMatchObject({ id: accepted.id, status: 'failed', errorCode: expect.stringMatching(/_failed$/) });

@@ -119,8 +119,9 @@ describe('The customer follower under faults and concurrency', () => {
   it('gives up on a binding the provider never started once its token must have expired', async () => {
     const customer = await createCustomer(testApp);
     const [{ id }] = await dataSource(testApp).query<{ id: string }[]>(
-      `INSERT INTO customer_bindings (customer_id, external_id, status, created_at, updated_at)
-       VALUES ($1, 'b00000000000000000000000000000001', 'unknown', now() - interval '3 hours', now() - interval '3 hours') RETURNING id`,
+      `INSERT INTO customer_bindings (customer_id, external_id, status, created_at, updated_at, real_created_at)
+       VALUES ($1, 'b00000000000000000000000000000001', 'unknown', now() - interval '3 hours', now() - interval '3 hours', now() - interval '3 hours')
+       RETURNING id`,
       [customer.id],
     );
     await sync().syncDue();

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { CustomerSyncService } from '../../src/customers/customer-sync.service';
 import { startTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
+import { BrowserRedirect, confirmThreeDs } from '../support/three-ds-payer';
 import { waitFor } from '../support/wait';
 
 /** Registers the hooks of a customers suite: one daemon for the file (`onStart` hands it over), an empty database before each test. */
@@ -56,11 +57,18 @@ export async function tableText(testApp: TestApp, table: 'customers' | 'customer
   return rows.map((r) => r.row).join('\n');
 }
 
+export interface InteractionBody extends BrowserRedirect {
+  type: 'redirect';
+}
+
 export interface CustomerBody {
   id: string;
   providerCustomerId: string;
   status: 'unready' | 'ready';
-  customerAccessToken?: string;
+  pendingBinding: { id: string; status: 'pending'; interaction: InteractionBody | null } | null;
+  customerAccessToken?: string | null;
+  customerAccessTokenRenewal?: string;
+  hostedFormUrl?: string;
   card: { bin: string | null; lastDigits: string | null; paymentSystem: string | null } | null;
   readyAt: string | null;
   email: string | null;
@@ -79,6 +87,7 @@ export interface BindingBody {
   status: 'pending' | 'succeeded' | 'failed';
   errorCode: string | null;
   card: { bin: string | null; lastDigits: string | null; paymentSystem: string | null } | null;
+  interaction: InteractionBody | null;
 }
 
 export async function createCustomer(testApp: TestApp, body: Record<string, unknown> = {}): Promise<CustomerBody> {
@@ -94,6 +103,25 @@ export async function getCustomer(testApp: TestApp, id: string): Promise<Custome
 export async function listBindings(testApp: TestApp, id: string): Promise<BindingBody[]> {
   const response = await testApp.api().get(`/api/v1/customers/${id}/bindings`).expect(200);
   return (response.body as { items: BindingBody[] }).items;
+}
+
+export async function getBinding(testApp: TestApp, customerId: string, bindingId: string): Promise<BindingBody> {
+  const response = await testApp.api().get(`/api/v1/customers/${customerId}/bindings/${bindingId}`).expect(200);
+  return response.body as BindingBody;
+}
+
+/**
+ * Waits (running the follower) until the admin API shows that the binding asks the payer for 3-D Secure, then does
+ * what the payer does at the sandbox's ACS page: confirm. Answers the binding as it showed the interaction.
+ */
+export async function passThreeDs(testApp: TestApp, customerId: string, bindingId: string): Promise<BindingBody> {
+  const { value } = await syncUntil(testApp, async () => {
+    const binding = await getBinding(testApp, customerId, bindingId);
+    return binding.interaction ? binding : undefined;
+  });
+  const page = await confirmThreeDs(value.interaction as InteractionBody);
+  if (page.status !== 200) throw new Error(`confirming 3-D Secure answered ${page.status}`);
+  return value;
 }
 
 /** Tokenizes a card and starts a binding through the admin API; answers the 202 body. */

@@ -55,11 +55,13 @@ describe('Customers admin API', () => {
       providerCustomerId: created.providerCustomerId,
       status: 'unready',
       card: null,
+      pendingBinding: null,
       readyAt: null,
       email: null,
       phone: null,
       metadata: {},
       shopId: SANDBOX_SHOP_ID,
+      hostedFormUrl: `${testApp.sandbox.url}/sandbox/hosted-form?customerID=${created.providerCustomerId}`,
       createdAt: created.createdAt,
       updatedAt: expect.any(String),
     });

@@ -17,8 +17,15 @@ describe('the daemon process', () => {
       expect(await ready.json()).toMatchObject({ status: 'ok' });
       const out = daemon.output();
       expect(out).toContain('NO REAL MONEY MOVES');
-      const token = /this run's admin token is:\s+([0-9a-f]{48})/.exec(out)?.[1];
+      // One block after the start-up lines: the addresses and the token it made.
+      const token = /Admin token +([0-9a-f]{48})/.exec(out)?.[1];
       expect(token).toBeDefined();
+      expect(out).toContain(`http://localhost:${port}/api/v1`);
+      expect(out).toContain(`http://localhost:${port}/docs`);
+      expect(out).toMatch(/Hosted form +http:\/\/127\.0\.0\.1:\d+\/sandbox\/hosted-form\?customerID=/);
+      // Not a terminal: every other line is a JSON line for log collectors.
+      const banner = out.indexOf('=====');
+      for (const line of out.slice(0, banner).split('\n').filter((l) => l.trim() !== '')) expect(() => JSON.parse(line) as unknown).not.toThrow();
 
       const plans = await fetch(`http://127.0.0.1:${port}/api/v1/plans`, { headers: { Authorization: `Bearer ${token}` } });
       expect(plans.status).toBe(200);

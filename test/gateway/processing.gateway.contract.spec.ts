@@ -1,6 +1,7 @@
 import { failureCodePath } from '../../src/gateway/failure-code';
 import type { SandboxControl } from '../support/sandbox-control';
 import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
+import { confirmThreeDs, redirectOf } from '../support/three-ds-payer';
 import { waitFor } from '../support/wait';
 import { caught, Harness, SANDBOX_KEY, useGatewaySandbox } from './support/gateway-harness';
 import { createBinding, createCustomer, createInvoice, createPaymentResource, externalId, payInvoice, readyCustomer, SHOP_ID, tomorrow } from './support/operation-cases';
@@ -23,6 +24,17 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
       });
       expect(created.customerAccessToken.payload).toEqual(expect.any(String));
       expect(await gw.processing.getCustomer(created.customer.id)).toMatchObject({ id: created.customer.id, status: 'unready' });
+    });
+
+    it('issues a new customer access token for a known customer, and reports an unknown one as not_found', async () => {
+      const created = await createCustomer(gw);
+      const renewed = await gw.processing.createCustomerAccessToken(created.customer.id);
+      expect(renewed.payload).toEqual(expect.any(String));
+      expect(renewed.payload).not.toBe(created.customerAccessToken.payload);
+      const [logged] = (await control.requests('createCustomerAccessToken')).slice(-1);
+      expect([logged.method, logged.path]).toEqual(['POST', `/v2/processing/customers/${created.customer.id}/access-tokens`]);
+      const error = await caught(gw.processing.createCustomerAccessToken('no-such-customer'));
+      expect([error.kind, error.providerMessage]).toEqual(['not_found', 'Customer not found']);
     });
 
     it('tokenizes a card into a token, a session and masked card details', async () => {
@@ -67,6 +79,12 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
       [CARDS.invalid, 'authorization_failed'],
     ])('reports a failed binding on test card %s with code %s, and the customer stays unready', async (card, code) => {
       const { customer, binding } = await createBinding(gw, card);
+      // A 3-D Secure card waits for the payer: the redirect is in the events, and the payer confirms at the ACS.
+      const asked = (await gw.processing.getCustomerEvents(customer.id, { limit: 100 }))
+        .flatMap((e) => e.changes)
+        .find((c) => c.changeType === 'CustomerBindingInteractionRequested' && c.customerBindingID === binding.id);
+      if (card === CARDS.threeDsFailure) expect(asked).toBeDefined();
+      if (asked?.changeType === 'CustomerBindingInteractionRequested') await confirmThreeDs(redirectOf(asked.userInteraction));
       const done = await waitFor(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status !== 'pending');
       expect(done.status).toBe('failed');
       expect(done.error).toMatchObject({ code, message: expect.any(String) });

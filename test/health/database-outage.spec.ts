@@ -47,7 +47,7 @@ describe('health during a database outage', () => {
       expect((await get('/metrics')).status).toBe(200);
       const admin = await get('/api/v1/plans', true);
       expect(admin.status).toBe(503);
-      expect(admin.json).toMatchObject({ statusCode: 503, message: expect.stringContaining('database') });
+      expect(admin.json).toMatchObject({ statusCode: 503, message: expect.stringContaining('database'), code: 'database_unavailable' });
     }
 
     pg.start();

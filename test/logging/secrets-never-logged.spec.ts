@@ -37,9 +37,14 @@ describe('secrets and card data', () => {
   });
 
   it('never reach a log line or a database column, on success and failure paths', async () => {
-    const customer = await t.api().post('/api/v1/customers').send({ email: 'secret-test@example.com' }).expect(201);
+    const customer = await t.api().post('/api/v1/customers').set('Idempotency-Key', 'secret-create').send({ email: 'secret-test@example.com' }).expect(201);
     const customerAccessToken = customer.body.customerAccessToken as string;
     expect(customerAccessToken.length).toBeGreaterThan(8);
+    // A new token, and the hosted form links that carry both, go through the same answers and storage.
+    const issued = await t.api().post(`/api/v1/customers/${customer.body.id}/access-token`).set('Idempotency-Key', 'secret-token').send({}).expect(201);
+    const renewedToken = issued.body.customerAccessToken as string;
+    expect(issued.body.hostedFormUrl).toContain(renewedToken);
+    await t.api().post(`/api/v1/customers/${customer.body.id}/access-token`).set('Idempotency-Key', 'secret-token').send({}).expect(201);
 
     const gateway = t.app.get(ProcessingGateway);
     const resource = await gateway.createPaymentResource({
@@ -54,7 +59,7 @@ describe('secrets and card data', () => {
       .catch(() => undefined);
     await t.api().post('/api/v1/customers').set('Authorization', 'Bearer wrong-token-but-secret').send({}).expect(401);
 
-    const secrets = [PAN, CARDS.badChecksum, CVV, customerAccessToken, resource.paymentToolToken, resource.paymentSession, 'sandbox-api-key', TEST_ADMIN_TOKEN, 'wrong-token-but-secret'];
+    const secrets = [PAN, CARDS.badChecksum, CVV, customerAccessToken, renewedToken, resource.paymentToolToken, resource.paymentSession, 'sandbox-api-key', TEST_ADMIN_TOKEN, 'wrong-token-but-secret'];
     expect(logs.lines.length).toBeGreaterThan(0);
     for (const secret of secrets) {
       expect({ secret, found: logs.text.includes(secret) }).toEqual({ secret, found: false });

@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Customer, Invoice } from '../../src/gateway/provider-api.types';
-import { FAST_SANDBOX_DELAYS, SandboxClient } from '../support/sandbox-client';
+import { SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
 import { sleep, waitFor } from '../support/wait';
-import { useSandbox } from './support/sandbox-suite';
+import { SANDBOX_SUITE_DELAYS, useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: control API', () => {
   let sandbox: SandboxClient;
@@ -35,19 +35,19 @@ describe('sandbox: control API', () => {
       await sleep(150);
       expect((await sandbox.control.ledger()).bindingCharges).toEqual([]);
     } finally {
-      await sandbox.control.setDelays({ bindingMs: FAST_SANDBOX_DELAYS.bindingMs });
+      await sandbox.control.setDelays({ bindingMs: SANDBOX_SUITE_DELAYS.bindingMs });
     }
   });
 
   it('reads and changes the delays at run time', async () => {
     const current = await sandbox.control.send<{ delays: Record<string, number> }>('GET', 'config');
-    expect(current.data.delays).toEqual(FAST_SANDBOX_DELAYS);
+    expect(current.data.delays).toEqual(SANDBOX_SUITE_DELAYS);
     const changed = await sandbox.control.send<{ delays: Record<string, number> }>('POST', 'config', { delays: { withdrawalMs: 42 } });
     expect(changed.status).toBe(200);
-    expect(changed.data.delays).toEqual({ ...FAST_SANDBOX_DELAYS, withdrawalMs: 42 });
+    expect(changed.data.delays).toEqual({ ...SANDBOX_SUITE_DELAYS, withdrawalMs: 42 });
     expect((await sandbox.control.send('POST', 'config', { delays: { withdrawalMs: -1 } })).status).toBe(400);
     expect((await sandbox.control.send('POST', 'config', { delays: { fooMs: 1 } })).status).toBe(400);
-    await sandbox.control.setDelays(FAST_SANDBOX_DELAYS);
+    await sandbox.control.setDelays(SANDBOX_SUITE_DELAYS);
   });
 
   it('expire-tokens expires the customer access tokens too', async () => {
@@ -109,7 +109,7 @@ describe('sandbox: state file persistence', () => {
   });
 
   it('finishes a binding that was still pending when the sandbox stopped', async () => {
-    const first = await SandboxClient.start({ stateFile: file, delays: { ...FAST_SANDBOX_DELAYS, bindingMs: 60_000 } });
+    const first = await SandboxClient.start({ stateFile: file, delays: { ...SANDBOX_SUITE_DELAYS, bindingMs: 60_000 } });
     const { customer } = await first.createCustomer();
     const binding = await first.startBinding(customer.id, CARDS.success);
     await first.close();

@@ -2,6 +2,7 @@ import type { CustomerBinding } from '../../src/gateway/provider-api.types';
 import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
+import { sleep } from '../support/wait';
 import { readCustomerEvents, useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: customers and card bindings', () => {
@@ -45,7 +46,7 @@ describe('sandbox: customers and card bindings', () => {
     expect(res.data.message).toContain(detail);
   });
 
-  it('binds a card through 3-D Secure: pending, then succeeded, and the customer becomes ready', async () => {
+  it('binds a card without 3-D Secure: pending, then succeeded, and the customer becomes ready', async () => {
     const { customer } = await sandbox.createCustomer();
     const binding = await sandbox.startBinding(customer.id, CARDS.success);
     expect(binding.status).toBe('pending');
@@ -56,23 +57,53 @@ describe('sandbox: customers and card bindings', () => {
     expect(final.error).toBeUndefined();
     expect((await sandbox.getCustomer(customer.id)).status).toBe('ready');
 
+    // The test bank asks no 3-D Secure for this card: no interaction at all.
     const stream = await events(customer.id);
-    expect(stream.map((e) => e.id)).toEqual([1, 2, 3, 4]);
-    expect(stream.map((e) => e.changes.map((c) => c.changeType))).toEqual([
+    expect(stream.map((e) => e.id)).toEqual([1, 2]);
+    expect(stream.map((e) => e.changes.map((c) => c.changeType))).toEqual([['CustomerBindingStarted'], ['CustomerBindingStatusChanged']]);
+    const started = stream[0].changes[0] as { customerBinding: CustomerBinding };
+    expect(started.customerBinding).toMatchObject({ id: binding.id, status: 'pending' });
+    expect(stream[1].changes[0]).toEqual({ changeType: 'CustomerBindingStatusChanged', customerBindingID: binding.id, status: 'succeeded' });
+
+    expect((await sandbox.control.ledger()).bindingCharges).toEqual([{ customerID: customer.id, bindingID: binding.id, amount: 1000, currency: 'RUB', refunded: true }]);
+  });
+
+  it('binds a 3-D Secure card once the payer confirms at the ACS page the redirect names', async () => {
+    const { customer } = await sandbox.createCustomer();
+    const binding = await sandbox.startBinding(customer.id, CARDS.threeDsSuccess);
+    const interaction = await sandbox.interactionOf(customer.id, binding.id);
+    expect(interaction?.userInteraction).toEqual({
+      interactionType: 'Redirect',
+      request: {
+        requestType: 'BrowserPostRequest',
+        uriTemplate: `${sandbox.url}/sandbox/acs`,
+        form: [
+          { key: 'PaReq', template: expect.any(String) },
+          { key: 'MD', template: binding.id },
+          { key: 'TermUrl', template: `${sandbox.url}/sandbox/acs{?termination_uri}` },
+        ],
+      },
+    });
+    // Nothing happens on its own while the payer has not confirmed.
+    await sleep(50);
+    const waiting = await sandbox.call<CustomerBinding>('GET', `/v2/processing/customers/${customer.id}/bindings/${binding.id}`);
+    expect(waiting.data.status).toBe('pending');
+
+    const page = await sandbox.openAcs(customer.id, binding.id);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('card ending 1881');
+    expect(page.html).toContain('>Confirm</button>');
+    const confirmed = await sandbox.passThreeDs(customer.id, binding.id);
+    expect(confirmed?.html).toContain('The card ending 1881 is bound');
+
+    expect((await sandbox.finalBinding(customer.id, binding.id)).status).toBe('succeeded');
+    expect((await sandbox.getCustomer(customer.id)).status).toBe('ready');
+    expect((await events(customer.id)).map((e) => e.changes.map((c) => c.changeType))).toEqual([
       ['CustomerBindingStarted'],
       ['CustomerBindingInteractionRequested'],
       ['CustomerBindingInteractionCompleted'],
       ['CustomerBindingStatusChanged'],
     ]);
-    const started = stream[0].changes[0] as { customerBinding: CustomerBinding };
-    expect(started.customerBinding).toMatchObject({ id: binding.id, status: 'pending' });
-    const interaction = stream[1].changes[0] as { userInteraction: { interactionType: string; request: { requestType: string; uriTemplate: string } } };
-    expect(interaction.userInteraction.interactionType).toBe('Redirect');
-    expect(interaction.userInteraction.request.requestType).toBe('BrowserPostRequest');
-    expect(interaction.userInteraction.request.uriTemplate).toBe(`${sandbox.url}/sandbox/acs`);
-    expect(stream[3].changes[0]).toEqual({ changeType: 'CustomerBindingStatusChanged', customerBindingID: binding.id, status: 'succeeded' });
-
-    expect((await sandbox.control.ledger()).bindingCharges).toEqual([{ customerID: customer.id, bindingID: binding.id, amount: 1000, currency: 'RUB', refunded: true }]);
   });
 
   it('charges 1 USD (100 minor units) for a binding when the customer metadata says USD', async () => {
@@ -215,7 +246,8 @@ describe('sandbox: customers and card bindings', () => {
   describe('customer event paging', () => {
     it('returns events strictly after eventID, at most limit', async () => {
       const { customer } = await sandbox.createCustomer();
-      await sandbox.bindCard(customer.id, CARDS.success);
+      // A 3-D Secure card: four events (started, interaction requested and completed, succeeded).
+      await sandbox.bindCard(customer.id, CARDS.threeDsSuccess);
       expect((await events(customer.id, 'limit=2')).map((e) => e.id)).toEqual([1, 2]);
       expect((await events(customer.id, 'limit=1&eventID=2')).map((e) => e.id)).toEqual([3]);
       expect((await events(customer.id, 'limit=10&eventID=4')).map((e) => e.id)).toEqual([]);
@@ -299,6 +331,20 @@ describe('sandbox: customers and card bindings', () => {
       const res = await sandbox.call<{ payload: string }>('POST', `/v2/processing/customers/${customer.id}/access-tokens`);
       expect(res.status).toBe(201);
       expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}`, { token: res.data.payload })).status).toBe(200);
+    });
+
+    it('issues a customer access token only to the API key, and answers an unknown customer with 404', async () => {
+      const { customer, customerAccessToken } = await sandbox.createCustomer();
+      const path = `/v2/processing/customers/${customer.id}/access-tokens`;
+      const byCustomer = await sandbox.call('POST', path, { token: customerAccessToken.payload });
+      expect([byCustomer.status, byCustomer.data]).toEqual([401, '']);
+      const unknown = await sandbox.call('POST', '/v2/processing/customers/nope/access-tokens');
+      expect([unknown.status, unknown.data]).toEqual([404, { message: 'Customer not found' }]);
+      const first = await sandbox.call<{ payload: string }>('POST', path);
+      const second = await sandbox.call<{ payload: string }>('POST', path);
+      expect(first.data.payload).not.toBe(second.data.payload);
+      // Every token issued stays valid: a new one does not revoke the link a payer already holds.
+      expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}`, { token: customerAccessToken.payload })).status).toBe(200);
     });
   });
 });

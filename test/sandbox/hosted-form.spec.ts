@@ -2,6 +2,7 @@ import { SANDBOX_API_KEY } from '../../src/config/load-config';
 import type { CustomerEvent } from '../../src/gateway/provider-api.types';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
+import { acsField } from '../support/three-ds-payer';
 import { useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: hosted payment form', () => {
@@ -74,12 +75,7 @@ describe('sandbox: hosted payment form', () => {
     expect(res.data).not.toContain('4242 4242 4242 4242');
     expect((await sandbox.getCustomer(customerID)).status).toBe('ready');
     const events = (await sandbox.call<CustomerEvent[]>('GET', `/v2/processing/customers/${customerID}/events?limit=10`)).data;
-    expect(events.flatMap((e) => e.changes.map((c) => c.changeType))).toEqual([
-      'CustomerBindingStarted',
-      'CustomerBindingInteractionRequested',
-      'CustomerBindingInteractionCompleted',
-      'CustomerBindingStatusChanged',
-    ]);
+    expect(events.flatMap((e) => e.changes.map((c) => c.changeType))).toEqual(['CustomerBindingStarted', 'CustomerBindingStatusChanged']);
     expect((await sandbox.control.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID, amount: 1000, currency: 'RUB', refunded: true })]);
   });
 
@@ -118,9 +114,33 @@ describe('sandbox: hosted payment form', () => {
     expect((await sandbox.call<unknown[]>('GET', `/v2/processing/customers/${customerID}/bindings`)).data).toEqual([]);
   });
 
-  it('serves the 3-D Secure page that binding redirects point at', async () => {
+  it('sends the payer of a 3-D Secure card on to the check, which binds the card once confirmed', async () => {
+    const { customerID, form } = await fields(CARDS.threeDsSuccess);
+    const res = await sandbox.control.submitHostedForm(form, { followRedirects: false });
+    expect(res.status).toBe(303);
+    const location = res.headers.location as string;
+    expect(location).toMatch(/^\/sandbox\/acs\?MD=/);
+    expect((await sandbox.getCustomer(customerID)).status).toBe('unready');
+
+    const acs = await sandbox.control.openAcsLink(location);
+    expect(acs.data).toContain('card ending 1881');
+    expect(acs.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const confirmed = await sandbox.control.confirmAcs({ MD: acsField(acs.data, 'MD'), PaReq: acsField(acs.data, 'PaReq'), password: '****' });
+    expect(confirmed.data).toContain('The card ending 1881 is bound');
+    expect((await sandbox.getCustomer(customerID)).status).toBe('ready');
+  });
+
+  it('says what is missing when a link names the customer but carries no token', async () => {
+    const { customer } = await sandbox.createCustomer();
+    const res = await sandbox.control.openHostedForm(customer.id);
+    expect(res.status).toBe(401);
+    expect(res.data).toContain('carries no customer access token');
+    expect(res.data).not.toContain('name="cardNumber"');
+  });
+
+  it('answers an ACS link that names no waiting check with 404', async () => {
     const res = await sandbox.control.submitAcsPage('PaReq=x&MD=y');
-    expect(res.status).toBe(200);
-    expect(res.data).toContain('3-D Secure');
+    expect(res.status).toBe(404);
+    expect(res.data).toContain('No 3-D Secure check');
   });
 });

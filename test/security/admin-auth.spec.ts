@@ -5,6 +5,7 @@ import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
 import { listenOnLoopback, rawRequest } from '../support/raw-http';
+import { registeredRoutes } from '../support/registered-routes';
 
 /** A route added the way anyone would add one, with no thought about authentication. */
 @Controller('api/v1/forgotten')
@@ -27,29 +28,21 @@ class ForgottenController {
 @Module({ controllers: [ForgottenController] })
 class ForgottenModule {}
 
-interface Route {
-  method: string;
-  path: string;
-}
+/** The API description (the document and its browser view): public, and it holds no data. */
+const API_DESCRIPTION = [
+  'GET /openapi.json',
+  'GET /docs',
+  'GET /docs/',
+  'GET /docs/index.html',
+  'GET /docs/swagger-ui-init.js',
+  'GET /docs/docs/swagger-ui-init.js',
+  'GET /docs/LICENSE',
+];
 
 /** Exactly these may answer without the token (the contract's allow-list, as far as it is built). */
-const PUBLIC = new Set(['GET /health/live', 'GET /health/ready', 'GET /metrics']);
+const PUBLIC = new Set(['GET /health/live', 'GET /health/ready', 'GET /metrics', ...API_DESCRIPTION]);
 
 const SAMPLE_ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e';
-
-/** Every route the app registered, read from the router itself, so a new route cannot be missed. */
-function registeredRoutes(app: TestApp): Route[] {
-  const express = app.app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } };
-  const routes: Route[] = [];
-  for (const layer of express.router.stack) {
-    // Nest's not-found handler (every method on `/{*path}`) answers 404; it is not a route of the API.
-    if (!layer.route || layer.route.path === '/{*path}') continue;
-    for (const [method, on] of Object.entries(layer.route.methods)) {
-      if (on && method !== '_all') routes.push({ method: method.toUpperCase(), path: layer.route.path });
-    }
-  }
-  return routes;
-}
 
 /** The ways a path can be spelled that the router may still serve: case, slashes, encodings, dot segments. */
 function spellings(path: string): string[] {
@@ -106,7 +99,7 @@ describe('Admin API: deny by default', () => {
   afterAll(() => t?.close());
 
   it('allows exactly the allow-list without a token', () => {
-    const routes = registeredRoutes(t);
+    const routes = registeredRoutes(t.app);
     expect(routes.length).toBeGreaterThan(30);
     // Each public route must be public on purpose: anything else found open fails the walk below.
     for (const key of PUBLIC) expect(routes.map((r) => `${r.method} ${r.path}`)).toContain(key);
@@ -116,7 +109,7 @@ describe('Admin API: deny by default', () => {
     const before = await countRows(TABLES);
     const seen: Record<number, number> = {};
     let walked = 0;
-    for (const route of registeredRoutes(t)) {
+    for (const route of registeredRoutes(t.app)) {
       const key = `${route.method} ${route.path}`;
       if (PUBLIC.has(key)) continue;
       walked++;
@@ -146,6 +139,23 @@ describe('Admin API: deny by default', () => {
     const withToken = await rawRequest(base, { method: 'GET', path: '/api/v1/forgotten', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     expect(withToken.status).toBe(200);
     expect(ForgottenController.calls).toBe(1);
+  });
+
+  it('serves the API description without a token, with no data and no secret in it', async () => {
+    const document = await rawRequest(base, { method: 'GET', path: '/openapi.json' });
+    expect(document.status).toBe(200);
+    expect(document.json).toMatchObject({ openapi: expect.stringMatching(/^3\./), paths: expect.objectContaining({ '/api/v1/plans': expect.anything() }) });
+    expect(document.text).not.toContain(TEST_ADMIN_TOKEN);
+    for (const path of ['/docs', '/docs/', '/docs/index.html', '/docs/swagger-ui-init.js', '/docs/swagger-ui-bundle.js']) {
+      const res = await rawRequest(base, { method: 'GET', path });
+      expect({ path, status: res.status, secret: res.text.includes(TEST_ADMIN_TOKEN) }).toEqual({ path, status: 200, secret: false });
+    }
+    expect((await rawRequest(base, { method: 'GET', path: '/docs/LICENSE' })).status).toBe(404);
+    // Only reading is public: any other method on these paths is a route nobody serves.
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const res = await rawRequest(base, { method, path: '/openapi.json', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect({ method, status: res.status }).toEqual({ method, status: 404 });
+    }
   });
 
   it('still serves the public routes and the API with the right token', async () => {

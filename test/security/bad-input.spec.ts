@@ -1,10 +1,11 @@
 import type { Server } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { Client } from 'pg';
-import { CARDS } from '../support/test-cards';
+import { ERROR_CODES, ErrorCode } from '../../src/common/errors/error-codes';
 import { authorizedDestination, futureExpDate, setUpPayouts } from '../payouts/support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from '../payouts/support/payout-test-app';
 import { listenOnLoopback, rawRequest } from '../support/raw-http';
+import { CARDS } from '../support/test-cards';
 import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
 
@@ -160,7 +161,7 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       field('billing run with a field', 'POST', '/api/v1/billing/run', { force: true }),
       { name: 'an Idempotency-Key of 65 characters', method: 'POST', path: '/api/v1/plans', headers: { 'idempotency-key': 'k'.repeat(65) }, body: json({}), status: 400 },
     );
-    const lists = ['/api/v1/plans', '/api/v1/customers', '/api/v1/subscriptions', '/api/v1/charges', '/api/v1/payouts', `/api/v1/subscriptions/${subscription}/charges`, `/api/v1/subscriptions/${subscription}/events`, `/api/v1/customers/${customer}/bindings`];
+    const lists = ['/api/v1/plans', '/api/v1/customers', '/api/v1/subscriptions', '/api/v1/charges', '/api/v1/payouts', `/api/v1/subscriptions/${subscription}/charges`, `/api/v1/subscriptions/${subscription}/events`, `/api/v1/customers/${customer}/bindings`, '/api/v1/payouts/destinations', '/api/v1/payouts/batches'];
     for (const list of lists) {
       for (const query of ['limit=0', 'limit=201', 'limit=abc', 'limit=1.5', 'limit=1&limit=2', 'cursor=not-a-cursor', 'cursor=%00', 'status=bogus', 'unknown=1']) {
         cases.push({ name: `list ${query}`, method: 'GET', path: `${list}?${query}`, status: 400 });
@@ -192,8 +193,10 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       const after = await databaseFingerprint(db);
       const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
       const statusOk = c.status === undefined ? res.status >= 400 && res.status < 500 : res.status === c.status;
-      const message = (res.json as { message?: unknown } | undefined)?.message;
-      if (!statusOk || changed.length > 0 || message === undefined) {
+      const { message, code } = (res.json ?? {}) as { message?: unknown; code?: string };
+      // A code from the closed list, and one that goes with the status answered.
+      const codeOk = code !== undefined && code in ERROR_CODES && ERROR_CODES[code as ErrorCode].status === res.status;
+      if (!statusOk || changed.length > 0 || message === undefined || !codeOk) {
         wrong.push(`${c.method} ${c.path.slice(0, 80)} (${c.name}): ${res.status} ${res.text.slice(0, 160)}${changed.length ? `; changed ${changed.join(', ')}` : ''}`);
       }
     }

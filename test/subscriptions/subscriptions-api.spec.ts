@@ -134,6 +134,36 @@ describe('subscriptions, charges, billing runs and the test clock over the admin
     expect((await s.api().post(`/api/v1/subscriptions/${sub.id}/resume`)).status).toBe(409);
   });
 
+  it('shows the period it is in right after a resume: the one that ends at the next billing (skipped, unbilled)', async () => {
+    await s.setClock('2028-01-10T00:00:00.000Z');
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId, planId });
+    await s.runBilling();
+    const paid = { currentPeriodStart: '2028-01-10T00:00:00.000Z', currentPeriodEnd: '2028-02-10T00:00:00.000Z' };
+    expect(await s.post(`/api/v1/subscriptions/${sub.id}/pause`, {}, 200)).toMatchObject(paid);
+
+    // Resumed inside the paid period: nothing was skipped, the period shown stays.
+    await s.setClock('2028-01-20T00:00:00.000Z');
+    expect(await s.post(`/api/v1/subscriptions/${sub.id}/resume`, {}, 200)).toMatchObject({ ...paid, nextBillingAt: paid.currentPeriodEnd });
+
+    // Paused over two boundaries: the period shown is the one now running (Mar 10 to Apr 10), never billed.
+    await s.post(`/api/v1/subscriptions/${sub.id}/pause`, {}, 200);
+    await s.setClock('2028-03-25T00:00:00.000Z');
+    const resumed = { status: 'active', currentPeriodStart: '2028-03-10T00:00:00.000Z', currentPeriodEnd: '2028-04-10T00:00:00.000Z', nextBillingAt: '2028-04-10T00:00:00.000Z' };
+    expect(await s.post(`/api/v1/subscriptions/${sub.id}/resume`, {}, 200)).toMatchObject(resumed);
+    expect(await s.get(`/api/v1/subscriptions/${sub.id}`)).toMatchObject(resumed);
+    await s.runBilling();
+    expect((await s.get<{ items: unknown[] }>(`/api/v1/subscriptions/${sub.id}/charges`)).items).toHaveLength(1);
+
+    // Billing goes on from there on the original schedule.
+    await s.setClock('2028-04-10T00:00:00.000Z');
+    await s.runBilling();
+    expect(await s.get(`/api/v1/subscriptions/${sub.id}`)).toMatchObject({
+      currentPeriodStart: '2028-04-10T00:00:00.000Z',
+      currentPeriodEnd: '2028-05-10T00:00:00.000Z',
+      nextBillingAt: '2028-05-10T00:00:00.000Z',
+    });
+  });
+
   it('lists with filters and paging', async () => {
     const page = await s.get<{ items: { customerId: string; status: string }[]; nextCursor: string | null }>(`/api/v1/subscriptions?customerId=${customerId}&limit=2`);
     expect(page.items).toHaveLength(2);

@@ -4,6 +4,8 @@ import type {
   Customer,
   CustomerAndToken,
   CustomerBinding,
+  CustomerChange,
+  CustomerEvent,
   Destination,
   Identity,
   InvoiceAndToken,
@@ -16,9 +18,13 @@ import { SandboxHandle, SandboxOptions, startSandbox } from '../../src/sandbox/s
 import { rawRequest } from './raw-http';
 import { SandboxControl } from './sandbox-control';
 import { CARD_EXP_DATE, CARDS } from './test-cards';
+import { confirmThreeDs, openAcsPage, PayerPage, redirectOf } from './three-ds-payer';
 import { waitFor } from './wait';
 
-/** Short but non-zero: every asynchronous step of the sandbox still goes through a real timer. */
+/**
+ * Short but non-zero: every asynchronous step of the sandbox still goes through a real timer. A 3-D Secure check
+ * keeps the sandbox's own wait for the payer (minutes) unless a suite shortens it.
+ */
 export const FAST_SANDBOX_DELAYS = { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 };
 
 /** A sandbox on a free loopback port, quiet and fast; it accepts SANDBOX_API_KEY and any shop unless told otherwise. */
@@ -154,9 +160,32 @@ export class SandboxClient {
     );
   }
 
+  /** Binds a card to the end, passing 3-D Secure as a payer would when the card's issuer asks for it. */
   async bindCard(customerID: string, cardNumber: string): Promise<CustomerBinding> {
     const binding = await this.startBinding(customerID, cardNumber);
+    await this.passThreeDs(customerID, binding.id);
     return this.finalBinding(customerID, binding.id);
+  }
+
+  /** The redirect the provider asked for to bind this binding, if it asked for one. */
+  async interactionOf(customerID: string, bindingID: string): Promise<Extract<CustomerChange, { changeType: 'CustomerBindingInteractionRequested' }> | undefined> {
+    const events = await this.call<CustomerEvent[]>('GET', `/v2/processing/customers/${customerID}/events?limit=1000`);
+    return events.data
+      .flatMap((e) => e.changes)
+      .find((c): c is Extract<CustomerChange, { changeType: 'CustomerBindingInteractionRequested' }> => c.changeType === 'CustomerBindingInteractionRequested' && c.customerBindingID === bindingID);
+  }
+
+  /** Opens the ACS page the way a browser follows the binding's redirect (a form POST, or a GET). */
+  async openAcs(customerID: string, bindingID: string): Promise<PayerPage> {
+    const change = await this.interactionOf(customerID, bindingID);
+    if (!change) throw new Error(`binding ${bindingID} asked for no interaction`);
+    return openAcsPage(redirectOf(change.userInteraction));
+  }
+
+  /** Does what the payer does on the ACS page: press Confirm; answers the page shown after. Undefined when the binding needs no 3-D Secure. */
+  async passThreeDs(customerID: string, bindingID: string): Promise<PayerPage | undefined> {
+    const change = await this.interactionOf(customerID, bindingID);
+    return change && confirmThreeDs(redirectOf(change.userInteraction));
   }
 
   async getCustomer(customerID: string): Promise<Customer> {

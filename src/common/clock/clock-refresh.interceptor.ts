@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { catchError, from, Observable, switchMap, throwError } from 'rxjs';
 import { PUBLIC_ROUTE } from '../http/public-route.decorator';
 import { Clock } from './clock';
+import { withErrorCode } from '../errors/coded-error';
 
 /**
  * Admin requests see the shared test clock as it is now, whichever replica moved it. Public routes (probes,
@@ -20,7 +21,10 @@ export class ClockRefreshInterceptor implements NestInterceptor {
     return from(this.clock.refresh()).pipe(
       catchError((error: unknown) =>
         throwError(() => {
-          const unavailable = new ServiceUnavailableException('The database is unavailable (the shared test clock cannot be read); retry shortly');
+          const unavailable = withErrorCode(
+            new ServiceUnavailableException('The database is unavailable (the shared test clock cannot be read); retry shortly'),
+            'database_unavailable',
+          );
           unavailable.cause = error;
           return unavailable;
         }),

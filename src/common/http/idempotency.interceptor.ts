@@ -1,5 +1,4 @@
 import {
-  BadRequestException,
   CallHandler,
   ConflictException,
   ExecutionContext,
@@ -14,6 +13,7 @@ import { DataSource } from 'typeorm';
 import { withoutSecrets } from '../logging/redact';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { idempotencyBodyHash, idempotencyScopeHash } from './idempotency-scope';
+import { invalidField, withErrorCode } from '../errors/coded-error';
 
 /**
  * A POST with an `Idempotency-Key` runs once: a repeat with the same key and body on the same route gets the
@@ -32,7 +32,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const key = request.headers['idempotency-key'];
     if (request.method !== 'POST' || key === undefined) return next.handle();
     if (typeof key !== 'string' || key.length < 1 || key.length > 64) {
-      return throwError(() => new BadRequestException(['Idempotency-Key must be 1..64 characters']));
+      return throwError(() => invalidField('Idempotency-Key', 'Idempotency-Key must be 1..64 characters'));
     }
     const scopeHash = idempotencyScopeHash(request.method, this.routeTemplate(context), request.params ?? {}, key);
     const bodyHash = idempotencyBodyHash(request.body);
@@ -70,10 +70,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return from(repository.findOneByOrFail({ scopeHash })).pipe(
           mergeMap((record) => {
             if (record.bodyHash !== bodyHash) {
-              throw new ConflictException('This Idempotency-Key was used with another request body');
+              throw withErrorCode(new ConflictException('This Idempotency-Key was used with another request body'), 'idempotency_key_reused');
             }
             if (record.statusCode === null) {
-              throw new ConflictException('A request with this Idempotency-Key is still in progress; retry later');
+              throw withErrorCode(new ConflictException('A request with this Idempotency-Key is still in progress; retry later'), 'idempotency_key_in_progress');
             }
             response.status(record.statusCode);
             return of(record.responseBody);

@@ -32,13 +32,20 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+/** What is wrong with a body, and the field at fault when there is one. */
+export interface BodyProblem {
+  message: string;
+  field?: string;
+}
+
 /**
  * The first problem of a parsed body, as a message naming the field, or null. Checked once for every route,
  * so a DTO that forgets a text rule still never hands PostgreSQL a NUL or a lone surrogate.
  */
-export function jsonBodyProblem(value: unknown, path = ''): string | null {
+export function jsonBodyProblem(value: unknown, path = ''): BodyProblem | null {
+  const at = path === '' ? {} : { field: path };
   if (typeof value === 'string') {
-    return isStorableText(value) ? null : `${path || 'body'} must be valid Unicode text without the NUL character (\\u0000)`;
+    return isStorableText(value) ? null : { message: `${path || 'body'} must be valid Unicode text without the NUL character (\\u0000)`, ...at };
   }
   if (value === null || typeof value !== 'object') return null;
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
@@ -47,9 +54,9 @@ export function jsonBodyProblem(value: unknown, path = ''): string | null {
     const childPath = path ? `${path}.${key}` : key;
     if (!Array.isArray(value)) {
       if (FORBIDDEN_KEYS.has(key)) {
-        return path ? `${path} must not have the key ${key}` : `property ${key} should not exist`;
+        return path ? { message: `${path} must not have the key ${key}`, field: path } : { message: `property ${key} should not exist`, field: key };
       }
-      if (!isStorableText(key)) return `${path || 'body'} must hold valid Unicode text without the NUL character (\\u0000) in its keys`;
+      if (!isStorableText(key)) return { message: `${path || 'body'} must hold valid Unicode text without the NUL character (\\u0000) in its keys`, ...at };
     }
     const problem = jsonBodyProblem(child, childPath);
     if (problem) return problem;

@@ -2,6 +2,7 @@ import { BadRequestException, HttpException, PayloadTooLargeException, Unsupport
 import bodyParser from 'body-parser';
 import { parse as parseContentType } from 'content-type';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { withErrorCode } from '../errors/coded-error';
 import { jsonBodyProblem, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan } from './json-body-rules';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -15,7 +16,7 @@ function hasBody(request: Request): boolean {
 function headerProblem(request: Request): HttpException | null {
   const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity') {
-    return new UnsupportedMediaTypeException(`Content-Encoding ${encoding} is not supported: send the body uncompressed`);
+    return withErrorCode(new UnsupportedMediaTypeException(`Content-Encoding ${encoding} is not supported: send the body uncompressed`), 'unsupported_encoding');
   }
   const header = request.headers['content-type'];
   if (!header) return new UnsupportedMediaTypeException('A request body needs the header Content-Type: application/json');
@@ -39,9 +40,12 @@ function headerProblem(request: Request): HttpException | null {
 
 /** Body-parser's own errors (size, aborted stream) as the 4xx they are. */
 function readProblem(error: { type?: string; status?: number; message?: string }): HttpException {
-  if (error.type === 'entity.too.large') return new PayloadTooLargeException(`The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`);
+  if (error.type === 'entity.too.large') {
+    return withErrorCode(new PayloadTooLargeException(`The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`), 'payload_too_large');
+  }
   const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 400;
-  return new HttpException({ statusCode: status, error: 'Bad Request', message: `The request body could not be read: ${error.message ?? 'unknown'}` }, status);
+  const message = `The request body could not be read: ${error.message ?? 'unknown'}`;
+  return withErrorCode(new HttpException({ statusCode: status, error: 'Bad Request', message }, status), 'malformed_request');
 }
 
 function parseBody(raw: Buffer): unknown {
@@ -49,22 +53,24 @@ function parseBody(raw: Buffer): unknown {
   try {
     text = utf8.decode(raw);
   } catch {
-    throw new BadRequestException(['The request body is not valid UTF-8']);
+    throw withErrorCode(new BadRequestException(['The request body is not valid UTF-8']), 'invalid_json');
   }
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new BadRequestException([`The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`]);
+    throw withErrorCode(new BadRequestException([`The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`]), 'body_too_deep');
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new BadRequestException([`The request body is not valid JSON: ${(e as Error).message}`]);
+    throw withErrorCode(new BadRequestException([`The request body is not valid JSON: ${(e as Error).message}`]), 'invalid_json');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new BadRequestException(['The request body must be a JSON object']);
+    throw withErrorCode(new BadRequestException(['The request body must be a JSON object']), 'invalid_json');
   }
   const problem = jsonBodyProblem(value);
-  if (problem) throw new BadRequestException([problem]);
+  if (problem) {
+    throw withErrorCode(new BadRequestException([problem.message]), 'validation_failed', problem.field === undefined ? {} : { field: problem.field, fields: [problem.field] });
+  }
   return value;
 }
 

@@ -1,8 +1,52 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, isISO8601, Matches, Max, MaxLength, Min, ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
+import { DEFAULT_PAGE_SIZE } from './pagination';
 
-/** `limit` (1..200, default 50) and the opaque `cursor` every list accepts. */
+/** A date-time with its zone (`Z` or an offset): without one, the instant would depend on the server's time zone. */
+const DATE_TIME_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An ISO 8601 date-time with a zone that names a real instant (strict: no February 30); one message naming the field. */
+function IsDateTimeWithZone(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isDateTimeWithZone',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' && DATE_TIME_WITH_ZONE.test(value) && isISO8601(value, { strict: true }) && !Number.isNaN(Date.parse(value)),
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property} must be an ISO 8601 date-time with a zone, such as 2027-01-31T00:00:00.000Z`,
+      },
+    },
+    options,
+  );
+}
+
+/** A created range that cannot hold anything is a mistake in the request, not an empty list. */
+function IsAfterCreatedAfter(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isAfterCreatedAfter',
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => {
+          const after = (args?.object as ListQueryDto | undefined)?.createdAfter;
+          if (typeof value !== 'string' || typeof after !== 'string') return true;
+          const [from, to] = [Date.parse(after), Date.parse(value)];
+          return Number.isNaN(from) || Number.isNaN(to) || to > from;
+        },
+        defaultMessage: () => 'createdBefore must be later than createdAfter',
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * What every list accepts: `limit` (1..200, default 50), the opaque `cursor`, and the created range
+ * (`createdAfter` inclusive, `createdBefore` exclusive, so consecutive ranges neither overlap nor leave a gap).
+ */
 export class ListQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: DEFAULT_PAGE_SIZE, description: 'Items per page.', example: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'limit must be an integer between 1 and 200' })
@@ -10,9 +54,37 @@ export class ListQueryDto {
   @Max(200, { message: 'limit must be an integer between 1 and 200' })
   limit?: number;
 
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 200,
+    pattern: '^[A-Za-z0-9_-]+$',
+    description: 'The `nextCursor` of the page before; absent for the first page.',
+    example: 'MjAyNy0wMS0zMVQwMDowMDowMC4wMDBafDE',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(200)
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor must be a nextCursor value returned by this list' })
   cursor?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Only items created at or after this instant (an ISO 8601 date-time with its zone).',
+    example: '2027-01-01T00:00:00.000Z',
+  })
+  @IsOptional()
+  @IsDateTimeWithZone()
+  createdAfter?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Only items created strictly before this instant (an ISO 8601 date-time with its zone); later than createdAfter.',
+    example: '2027-02-01T00:00:00.000Z',
+  })
+  @IsOptional()
+  @IsDateTimeWithZone()
+  @IsAfterCreatedAfter()
+  createdBefore?: string;
 }

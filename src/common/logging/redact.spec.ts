@@ -70,3 +70,21 @@ describe('withoutSecrets', () => {
     });
   });
 });
+
+describe('secret query parameters (hosted form links carry a customer access token)', () => {
+  const link = 'http://127.0.0.1:8123/sandbox/hosted-form?customerID=AbC123&customerAccessToken=s3cr3tT0ken';
+
+  it('masks them in log text, whatever the case or spelling of the name, and keeps the other parameters', () => {
+    expect(redactText(`open ${link} now`)).toBe(`open http://127.0.0.1:8123/sandbox/hosted-form?customerID=AbC123&customerAccessToken=${REDACTED} now`);
+    expect(redactText('GET /x?access_token=abc&limit=5')).toBe(`GET /x?access_token=${REDACTED}&limit=5`);
+    expect(redactText('GET /x?limit=5&page=2')).toBe('GET /x?limit=5&page=2');
+  });
+
+  it('takes them out of stored URLs, so the link left is the one anyone may see', () => {
+    expect(withoutSecrets({ hostedFormUrl: link, note: 'see ?token=x' })).toEqual({
+      hostedFormUrl: 'http://127.0.0.1:8123/sandbox/hosted-form?customerID=AbC123',
+      note: 'see ?token=x',
+    });
+    expect(withoutSecrets('https://example.com/a?b=1')).toBe('https://example.com/a?b=1');
+  });
+});

@@ -20,6 +20,9 @@ const CREDENTIAL = /(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]+/gi;
 /** Passwords inside connection URLs (postgres://user:secret@host). */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
 
+/** A query parameter inside a URL (`?customerAccessToken=…`): masked when its name is a secret's. */
+const QUERY_PARAMETER = /([?&;])([A-Za-z0-9_.~%-]+)=([^&#\s"'<>]*)/g;
+
 /** A card number has a card network's first digit and passes the Luhn check; an amount or an id rarely both. */
 function looksLikeCard(digits: string): boolean {
   if (!/^[2-6]/.test(digits)) return false;
@@ -42,14 +45,39 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(normalized) || SECRET_SUFFIXES.some((suffix) => normalized.endsWith(suffix));
 }
 
-/** A copy of `value` with every secret key's value set to null (for storage, where a marker would mislead). */
+/**
+ * An http(s) URL without its secret query parameters (a hosted form link carries a customer access token): the
+ * link as someone without the token may see it. Any other text is returned as it is.
+ */
+export function withoutSecretQueryParameters(text: string): string {
+  if (!/^https?:\/\//i.test(text) || !text.includes('?')) return text;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  const secrets = [...new Set(url.searchParams.keys())].filter(isSecretKey);
+  if (secrets.length === 0) return text;
+  for (const name of secrets) url.searchParams.delete(name);
+  return url.toString();
+}
+
+/**
+ * A copy of `value` with every secret key's value set to null and secret query parameters taken out of URLs (for
+ * storage, where a marker would mislead).
+ */
 export function withoutSecrets(value: unknown): unknown {
+  if (typeof value === 'string') return withoutSecretQueryParameters(value);
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecretKey(k) ? null : withoutSecrets(v)]));
 }
 
-/** Masks card numbers, Bearer and Basic credentials and URL passwords in free text; UUIDs and amounts stay. */
+/**
+ * Masks card numbers, Bearer and Basic credentials, URL passwords and secret query parameters in free text; UUIDs
+ * and amounts stay.
+ */
 export function redactText(text: string): string {
   const uuids: string[] = [];
   const masked = text.replace(UUID, (uuid) => `\uE000${uuids.push(uuid) - 1}\uE000`);
@@ -57,7 +85,16 @@ export function redactText(text: string): string {
     .replace(PAN_LIKE, (run) => (looksLikeCard(run.replace(/[ -]/g, '')) ? REDACTED : run))
     .replace(/\uE000(\d+)\uE000/g, (_, i: string) => uuids[Number(i)])
     .replace(CREDENTIAL, `$1${REDACTED}`)
-    .replace(URL_PASSWORD, `$1${REDACTED}@`);
+    .replace(URL_PASSWORD, `$1${REDACTED}@`)
+    .replace(QUERY_PARAMETER, (whole, separator: string, name: string) => (isSecretKey(safeDecode(name)) ? `${separator}${name}=${REDACTED}` : whole));
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A deep copy of `value` with secret keys removed and card numbers masked in every string. */

@@ -5,7 +5,21 @@ import { OrderedTimestamps1795242881320 } from './1795242881320-OrderedTimestamp
 import { PayoutCursorPrecision1795243600000 } from './1795243600000-PayoutCursorPrecision';
 import { InvoiceDueDateIntent1795247808831 } from './1795247808831-InvoiceDueDateIntent';
 import { WorkEngineHeartbeats1795534434716 } from './1795534434716-WorkEngineHeartbeats';
+import { ListOrderAndFilters1795593530175 } from './1795593530175-ListOrderAndFilters';
+import { BusinessTimestamps1795593859416 } from './1795593859416-BusinessTimestamps';
+import { BindingInteraction1795594114811 } from './1795594114811-BindingInteraction';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: Function[] = [BillingSchema1795241320428, Payouts1795241900000, EngineWorkIndexes1795242041163, OrderedTimestamps1795242881320, PayoutCursorPrecision1795243600000, InvoiceDueDateIntent1795247808831, WorkEngineHeartbeats1795534434716];
+export const MIGRATIONS: Function[] = [
+  BillingSchema1795241320428,
+  Payouts1795241900000,
+  EngineWorkIndexes1795242041163,
+  OrderedTimestamps1795242881320,
+  PayoutCursorPrecision1795243600000,
+  InvoiceDueDateIntent1795247808831,
+  WorkEngineHeartbeats1795534434716,
+  ListOrderAndFilters1795593530175,
+  BusinessTimestamps1795593859416,
+  BindingInteraction1795594114811,
+];

@@ -1,4 +1,9 @@
-/** Card number and expiry checks the provider's tokenizer applies before it accepts card data. */
+/**
+ * Card number and expiry checks the provider's tokenizer applies before it accepts card data.
+ *
+ * Kept apart from the daemon's own card checks (src/payouts, a library) on purpose: a simulator that shared its
+ * client's validation would agree with every mistake the client makes, and a test against it would prove nothing.
+ */
 
 export function luhnValid(pan: string): boolean {
   let sum = 0;

@@ -16,6 +16,9 @@ export type CardGroup =
   | 'expiredCard'
   | 'unknownFailure'
   | 'walletPayFailure'
+  | 'renewalInsufficientFunds'
+  | 'renewalExpiredCard'
+  | 'renewalStolenCard'
   | 'unsupported';
 
 export interface CardGroupBehaviour {
@@ -23,11 +26,18 @@ export interface CardGroupBehaviour {
   label: string;
   /** Failure code path (top:sub:...) of bindings and payments, absent when they succeed. */
   failure?: string;
+  /**
+   * Failure code path of customer-payer charges once the card is bound, when it differs from `failure` (cards
+   * that bind and then decline renewals, so dunning can be seen); absent when charges follow `failure`.
+   */
+  renewalFailure?: string;
   /** Failure code path of payouts to this card, absent when they succeed. */
   payoutFailure?: string;
+  /** True for the test bank's 3-D Secure rows: a binding waits for the payer at the ACS page. */
+  threeDs: boolean;
   /** The 3-D Secure redirect the test bank asks for. */
   acsRequest: 'BrowserPostRequest' | 'BrowserGetRequest';
-  /** False when the payer never comes back from the ACS page (a 3-D Secure timeout). */
+  /** False when the issuer never answers the ACS page (a 3-D Secure timeout): the binding fails when the wait ends. */
   interactionCompletes: boolean;
 }
 
@@ -38,20 +48,30 @@ const CARD_EXPIRED = 'authorization_failed:payment_tool_rejected:bank_card_rejec
 const UNKNOWN = 'authorization_failed:unknown';
 const ISSUER_NOT_FOUND = 'authorization_failed:payment_tool_rejected:bank_card_rejected:issuer_not_found';
 const PREAUTH_FAILED = 'preauthorization_failed:unknown';
+const ACCOUNT_STOLEN = 'authorization_failed:account_stolen';
+
+/** Rows without 3-D Secure: the test bank answers on its own. */
+const PLAIN = { threeDs: false, acsRequest: 'BrowserPostRequest', interactionCompletes: true } as const;
+/** 3-D Secure rows: the payer confirms on the ACS page (or never does). */
+const THREE_DS_POST = { threeDs: true, acsRequest: 'BrowserPostRequest', interactionCompletes: true } as const;
 
 export const CARD_GROUPS: Readonly<Record<CardGroup, CardGroupBehaviour>> = {
-  success: { label: 'Success', acsRequest: 'BrowserPostRequest', interactionCompletes: true },
-  threeDsSuccess: { label: '3-D Secure Success', acsRequest: 'BrowserPostRequest', interactionCompletes: true },
-  threeDsSuccessGetAcs: { label: '3-D Secure Success with GET ACS', acsRequest: 'BrowserGetRequest', interactionCompletes: true },
-  threeDsFailure: { label: '3-D Secure Failure', failure: PREAUTH_FAILED, acsRequest: 'BrowserPostRequest', interactionCompletes: true },
-  threeDsTimeout: { label: '3-D Secure Timeout', failure: PREAUTH_FAILED, acsRequest: 'BrowserPostRequest', interactionCompletes: false },
-  insufficientFunds: { label: 'Insufficient Funds', failure: INSUFFICIENT_FUNDS, payoutFailure: INSUFFICIENT_FUNDS, acsRequest: 'BrowserPostRequest', interactionCompletes: true },
-  invalidCard: { label: 'Invalid Card', failure: ACCOUNT_NOT_FOUND, payoutFailure: ACCOUNT_NOT_FOUND, acsRequest: 'BrowserPostRequest', interactionCompletes: true },
-  cvvMatchFail: { label: 'CVV Match Fail', failure: CVV_INVALID, acsRequest: 'BrowserPostRequest', interactionCompletes: true },
-  expiredCard: { label: 'Expired Card', failure: CARD_EXPIRED, payoutFailure: CARD_EXPIRED, acsRequest: 'BrowserPostRequest', interactionCompletes: true },
-  unknownFailure: { label: 'Unknown Failure', failure: UNKNOWN, payoutFailure: UNKNOWN, acsRequest: 'BrowserPostRequest', interactionCompletes: true },
-  walletPayFailure: { label: 'Token Pay Failure', failure: UNKNOWN, acsRequest: 'BrowserPostRequest', interactionCompletes: true },
-  unsupported: { label: 'Unsupported Card', failure: ISSUER_NOT_FOUND, acsRequest: 'BrowserPostRequest', interactionCompletes: true },
+  success: { label: 'Success', ...PLAIN },
+  threeDsSuccess: { label: '3-D Secure Success', ...THREE_DS_POST },
+  threeDsSuccessGetAcs: { label: '3-D Secure Success with GET ACS', ...THREE_DS_POST, acsRequest: 'BrowserGetRequest' },
+  threeDsFailure: { label: '3-D Secure Failure', failure: PREAUTH_FAILED, ...THREE_DS_POST },
+  threeDsTimeout: { label: '3-D Secure Timeout', failure: PREAUTH_FAILED, ...THREE_DS_POST, interactionCompletes: false },
+  insufficientFunds: { label: 'Insufficient Funds', failure: INSUFFICIENT_FUNDS, payoutFailure: INSUFFICIENT_FUNDS, ...PLAIN },
+  invalidCard: { label: 'Invalid Card', failure: ACCOUNT_NOT_FOUND, payoutFailure: ACCOUNT_NOT_FOUND, ...PLAIN },
+  cvvMatchFail: { label: 'CVV Match Fail', failure: CVV_INVALID, ...PLAIN },
+  expiredCard: { label: 'Expired Card', failure: CARD_EXPIRED, payoutFailure: CARD_EXPIRED, ...PLAIN },
+  unknownFailure: { label: 'Unknown Failure', failure: UNKNOWN, payoutFailure: UNKNOWN, ...PLAIN },
+  walletPayFailure: { label: 'Token Pay Failure', failure: UNKNOWN, ...PLAIN },
+  // Not in the provider's table: the sandbox's own rows, so a bound card can go past due without scripting outcomes.
+  renewalInsufficientFunds: { label: 'Binds, then Insufficient Funds', renewalFailure: INSUFFICIENT_FUNDS, ...PLAIN },
+  renewalExpiredCard: { label: 'Binds, then Expired Card', renewalFailure: CARD_EXPIRED, ...PLAIN },
+  renewalStolenCard: { label: 'Binds, then Stolen Card', renewalFailure: ACCOUNT_STOLEN, ...PLAIN },
+  unsupported: { label: 'Unsupported Card', failure: ISSUER_NOT_FOUND, ...PLAIN },
 };
 
 /** Test card numbers and their rows; any other number is an "Unsupported Card" for charges and a success for payouts. */
@@ -87,7 +107,19 @@ export const TEST_CARDS: Readonly<Record<string, CardGroup>> = {
   '5000000000000009': 'walletPayFailure',
   '2222405343248877': 'walletPayFailure',
   '2223007648726984': 'walletPayFailure',
+  '4000000000009995': 'renewalInsufficientFunds',
+  '5100000000009991': 'renewalInsufficientFunds',
+  '4000000000009987': 'renewalExpiredCard',
+  '5100000000009983': 'renewalExpiredCard',
+  '4000000000009979': 'renewalStolenCard',
+  '5100000000009975': 'renewalStolenCard',
 };
+
+/** What customer-payer charges on a bound card of this group end in: "success" or a failure code path. */
+export function chargeOutcome(group: CardGroup): string {
+  const behaviour = CARD_GROUPS[group];
+  return behaviour.renewalFailure ?? behaviour.failure ?? 'success';
+}
 
 export function cardGroupOf(pan: string): CardGroup {
   return TEST_CARDS[pan] ?? 'unsupported';

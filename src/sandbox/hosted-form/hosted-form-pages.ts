@@ -1,10 +1,10 @@
-/** HTML of the sandbox's hosted payment form (the spec's first binding flow) and its 3-D Secure stand-in. */
+/** HTML of the sandbox's hosted payment form (the spec's first binding flow). */
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -55,12 +55,4 @@ export function resultPage(outcome: 'succeeded' | 'failed' | 'pending', details:
 
 export function errorPage(title: string, message: string): string {
   return page(title, `<h1>${escapeHtml(title)}</h1>\n<p class="error">${escapeHtml(message)}</p>`);
-}
-
-export function acsPage(): string {
-  return page(
-    '3-D Secure',
-    `<h1>3-D Secure</h1>
-<p>The sandbox simulates the card issuer's 3-D Secure check and completes it by itself, by the card's test-bank row. Nothing to do here.</p>`,
-  );
 }

@@ -21,7 +21,8 @@ export interface ExchangeContext {
   clientIp: string;
 }
 
-export type ProviderHandler = (context: ExchangeContext) => ProviderReply;
+/** Most operations answer at once; a few (webhook creation, which may make a key pair) answer asynchronously. */
+export type ProviderHandler = (context: ExchangeContext) => ProviderReply | Promise<ProviderReply>;
 
 type ParsedBody = { ok: true; value: unknown } | { ok: false; raw: unknown };
 
@@ -53,7 +54,7 @@ export class ProviderExchange {
     if (faults.terminal === 'reset_before_effect') return this.destroy(res, entry, faults.terminal);
     if (faults.terminal === 'unavailable') return this.send(res, entry, { status: 503 }, faults.terminal);
 
-    const reply = this.apply(req, operation, auth, parsed, handler);
+    const reply = await this.apply(req, operation, auth, parsed, handler);
     if (req.method !== 'GET' && reply.status < 300) this.store.changed();
 
     // The effect has happened; these two make the client unsure of it.
@@ -62,7 +63,7 @@ export class ProviderExchange {
     this.send(res, entry, reply);
   }
 
-  private apply(req: Request, operation: ProviderOperation, auth: AuthRequirement, parsed: ParsedBody, handler: ProviderHandler): ProviderReply {
+  private async apply(req: Request, operation: ProviderOperation, auth: AuthRequirement, parsed: ParsedBody, handler: ProviderHandler): Promise<ProviderReply> {
     const spec = operationSpec(operation);
     try {
       const credential = this.tokens.resolve(req.headers.authorization);
@@ -75,7 +76,7 @@ export class ProviderExchange {
         if (!parsed.ok) throw new SchemaViolation('schema_violated', spec.bodyName, 'body: not valid JSON');
         body = parsed.value;
       }
-      return handler({ body, credential, query: req.query as QueryParams, clientIp: clientIp(req) });
+      return await handler({ body, credential, query: req.query as QueryParams, clientIp: clientIp(req) });
     } catch (e) {
       if (e instanceof ProviderError) return { status: e.status, body: e.body };
       if (e instanceof SchemaViolation) return { status: 400, body: spec.api === 'capi' ? e.capiBody() : e.walletBody() };

@@ -1,21 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ProviderError } from '../http/provider-error';
+import type { HtmlReply } from '../hosted-form/html-reply';
 import { errorPage, formPage, resultPage } from '../hosted-form/hosted-form-pages';
 import type { PaymentToolRecord } from '../state/sandbox-records';
 import { SandboxStateService } from '../state/sandbox-state.service';
 import { AccessTokensService } from './access-tokens.service';
+import { RESULT_WAIT_MS } from './acs.service';
+import { BindingsService } from './bindings.service';
 import { CardVaultService } from './card-vault.service';
 import { CustomersService } from './customers.service';
-import { SandboxScheduler } from './sandbox-scheduler.service';
-
-export interface HtmlReply {
-  status: number;
-  html: string;
-}
-
-/** How long the result page waits for the test bank before it says "still processing". */
-const RESULT_WAIT_MS = 5000;
-const RESULT_POLL_MS = 10;
 
 /**
  * The provider's hosted payment form: the payer enters a card and consents, and the binding starts exactly
@@ -27,11 +20,12 @@ export class HostedFormService {
     private readonly tokens: AccessTokensService,
     private readonly vault: CardVaultService,
     private readonly customers: CustomersService,
-    private readonly scheduler: SandboxScheduler,
+    private readonly bindings: BindingsService,
     private readonly store: SandboxStateService,
   ) {}
 
   show(customerID: unknown, customerAccessToken: unknown): HtmlReply {
+    if (typeof customerID === 'string' && (customerAccessToken === undefined || customerAccessToken === '')) return tokenMissing();
     const access = this.authorized(customerID, customerAccessToken);
     if (!access) return unauthorized();
     return { status: 200, html: formPage(access.customerID, access.token) };
@@ -62,12 +56,15 @@ export class HostedFormService {
       const message = (e.body as { message?: string } | undefined)?.message ?? 'Card data is invalid';
       return { status: 400, html: formPage(customerID, customerAccessToken, message) };
     }
-    const binding = this.customers.startBinding(customer, tool).binding;
+    const started = this.bindings.start(customer, tool);
     this.store.changed();
+    if (started.interaction) {
+      // The card's issuer asks for 3-D Secure: the payer goes on to its page, as any redirect of the provider says.
+      const query = new URLSearchParams({ MD: started.binding.id, PaReq: started.interaction.secret });
+      return { status: 303, location: `/sandbox/acs?${query.toString()}`, html: resultPage('pending', { bindingID: started.binding.id, lastDigits: tool.card.lastDigits }) };
+    }
 
-    const deadline = Date.now() + RESULT_WAIT_MS;
-    while (binding.status === 'pending' && Date.now() < deadline) await this.scheduler.sleep(RESULT_POLL_MS);
-    const current = this.customers.bindingStatus(binding.id) ?? binding;
+    const current = ((await this.bindings.settled(started.binding.id, RESULT_WAIT_MS)) ?? started).binding;
     return {
       status: 200,
       html: resultPage(current.status, { bindingID: current.id, lastDigits: tool.card.lastDigits, message: current.error?.message }),
@@ -79,6 +76,17 @@ export class HostedFormService {
     if (typeof customerID !== 'string' || typeof token !== 'string' || !this.tokens.isCustomerToken(token, customerID)) return undefined;
     return { customerID, token };
   }
+}
+
+/** A link as shown outside the answer that issued its token: say what to add rather than just refuse. */
+function tokenMissing(): HtmlReply {
+  return {
+    status: 401,
+    html: errorPage(
+      'Access token needed',
+      'This link names the customer but carries no customer access token. Add &customerAccessToken=… with a token the merchant issued for this customer (a new one can be issued at any time).',
+    ),
+  };
 }
 
 function unauthorized(): HtmlReply {

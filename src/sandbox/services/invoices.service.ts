@@ -13,6 +13,7 @@ import { SandboxStateService } from '../state/sandbox-state.service';
 import { AccessTokensService } from './access-tokens.service';
 import { IdempotencyService } from './idempotency.service';
 import { invoiceEventsView } from './payment-views';
+import { WebhookEventsService } from './webhook-events.service';
 
 const TAX_RATES: readonly InvoiceLineTaxRate[] = ['0%', '10%', '18%', '20%', '10/110', '18/118', '20/120'];
 const MAX_CART_LINES = 100;
@@ -27,6 +28,7 @@ export class InvoicesService {
     private readonly store: SandboxStateService,
     private readonly tokens: AccessTokensService,
     private readonly idempotency: IdempotencyService,
+    private readonly webhookEvents: WebhookEventsService,
   ) {}
 
   /** Operation 5. */
@@ -81,6 +83,7 @@ export class InvoicesService {
     const record: InvoiceRecord = { invoice, events: [], payments: [] };
     this.store.state.invoices.set(id, record);
     this.emit(record, [{ changeType: 'InvoiceCreated', invoice: structuredClone(invoice) }]);
+    this.webhookEvents.invoice(record, 'InvoiceCreated');
     this.idempotency.remember('createInvoice', externalID, features, id);
     return created({ invoice, invoiceAccessToken: { payload: this.tokens.issue('invoice', id) } });
   }
@@ -126,6 +129,7 @@ export class InvoicesService {
     invoice.reason = 'overdue';
     // CAPI's event decoder drops the reason.
     this.emit(record, [{ changeType: 'InvoiceStatusChanged', status: 'cancelled' }]);
+    this.webhookEvents.invoice(record, 'InvoiceCancelled');
     this.store.changed();
   }
 

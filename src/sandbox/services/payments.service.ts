@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Payment } from '../../gateway/provider-api.types';
 import { cardDetails } from '../cards/card-details';
-import { CARD_GROUPS, failureTree } from '../cards/card-outcomes';
+import { chargeOutcome, failureTree } from '../cards/card-outcomes';
 import { BodyReader } from '../http/body-reader';
 import type { Credential } from '../http/credential';
 import { ProviderError } from '../http/provider-error';
@@ -14,6 +14,7 @@ import { InvoicesService } from './invoices.service';
 import { OutcomeScriptService } from './outcome-script.service';
 import { paymentView } from './payment-views';
 import { SandboxScheduler } from './sandbox-scheduler.service';
+import { WebhookEventsService } from './webhook-events.service';
 
 /** Charges of bound customers (CustomerPayer) on invoices: pending, then captured or failed after paymentMs. */
 @Injectable()
@@ -25,6 +26,7 @@ export class PaymentsService implements OnApplicationBootstrap {
     private readonly idempotency: IdempotencyService,
     private readonly outcomes: OutcomeScriptService,
     private readonly scheduler: SandboxScheduler,
+    private readonly webhookEvents: WebhookEventsService,
   ) {}
 
   /** Payments still pending when the state file was saved finish after a restart. */
@@ -78,10 +80,11 @@ export class PaymentsService implements OnApplicationBootstrap {
       ...(metadata !== undefined ? { metadata } : {}),
       status: 'pending',
     };
-    const plannedOutcome = this.outcomes.take(customerID) ?? CARD_GROUPS[binding.card.group].failure ?? 'success';
+    const plannedOutcome = this.outcomes.take(customerID) ?? chargeOutcome(binding.card.group);
     invoice.payments.push({ payment, customerID, bindingID: binding.binding.id, plannedOutcome });
     state.paymentOrder.push({ invoiceID, paymentID: payment.id });
     this.invoices.emit(invoice, [{ changeType: 'PaymentStarted', payment: structuredClone(payment) }]);
+    this.webhookEvents.payment(invoice, invoice.payments[invoice.payments.length - 1], 'PaymentStarted');
     this.idempotency.remember('createPayment', externalID, features, payment.id);
     this.scheduleCompletion(invoiceID, payment.id);
     return created(paymentView(payment, credential));
@@ -114,6 +117,7 @@ export class PaymentsService implements OnApplicationBootstrap {
     if (record.plannedOutcome === 'success') {
       payment.status = 'processed';
       this.invoices.emit(invoice, [{ changeType: 'PaymentStatusChanged', paymentID, status: 'processed' }]);
+      this.webhookEvents.payment(invoice, record, 'PaymentProcessed');
       payment.status = 'captured';
       record.capturedAt = new Date().toISOString();
       invoice.invoice.status = 'paid';
@@ -121,10 +125,13 @@ export class PaymentsService implements OnApplicationBootstrap {
         { changeType: 'PaymentStatusChanged', paymentID, status: 'captured' },
         { changeType: 'InvoiceStatusChanged', status: 'paid' },
       ]);
+      this.webhookEvents.payment(invoice, record, 'PaymentCaptured');
+      this.webhookEvents.invoice(invoice, 'InvoicePaid');
     } else {
       payment.status = 'failed';
       payment.error = failureTree(record.plannedOutcome);
       this.invoices.emit(invoice, [{ changeType: 'PaymentStatusChanged', paymentID, status: 'failed', error: failureTree(record.plannedOutcome) }]);
+      this.webhookEvents.payment(invoice, record, 'PaymentFailed');
       // A failed payment leaves the invoice open, unless its due date has passed meanwhile.
       this.invoices.refresh(invoice);
     }

@@ -13,6 +13,7 @@ import { CardVaultService } from './card-vault.service';
 import { IdempotencyService } from './idempotency.service';
 import { SandboxScheduler } from './sandbox-scheduler.service';
 import { CURRENCY } from './wallet.service';
+import { WebhookEventsService } from './webhook-events.service';
 
 /** Payout destinations (bound cards) and withdrawals to them. */
 @Injectable()
@@ -23,6 +24,7 @@ export class PayoutsService implements OnApplicationBootstrap {
     private readonly idempotency: IdempotencyService,
     private readonly vault: CardVaultService,
     private readonly scheduler: SandboxScheduler,
+    private readonly webhookEvents: WebhookEventsService,
   ) {}
 
   /** Destinations and withdrawals still in flight when the state file was saved finish after a restart. */
@@ -70,6 +72,7 @@ export class PayoutsService implements OnApplicationBootstrap {
       createdAt: new Date().toISOString(),
     };
     state.destinations.set(destination.id, { destination, card });
+    this.webhookEvents.destinationCreated(destination);
     this.idempotency.remember('createDestination', externalID, params.raw(), destination.id);
     this.scheduleAuthorization(destination.id);
     return created(destination);
@@ -117,6 +120,7 @@ export class PayoutsService implements OnApplicationBootstrap {
     const record: WithdrawalRecord = { withdrawal, events: [], plannedFailure: CARD_GROUPS[destination.card.group].payoutFailure };
     state.withdrawals.set(withdrawal.id, record);
     emitStatus(record, 'Pending');
+    this.webhookEvents.withdrawalStarted(record);
     this.idempotency.remember('createWithdrawal', externalID, params.raw(), withdrawal.id);
     this.scheduleCompletion(withdrawal.id);
     return accepted(withdrawal);
@@ -143,6 +147,7 @@ export class PayoutsService implements OnApplicationBootstrap {
       const record = this.store.state.destinations.get(destinationID);
       if (!record || record.destination.status !== 'Unauthorized') return;
       record.destination.status = 'Authorized';
+      this.webhookEvents.destinationAuthorized(record.destination);
       this.store.changed();
     });
   }
@@ -158,6 +163,7 @@ export class PayoutsService implements OnApplicationBootstrap {
         record.withdrawal.status = 'Succeeded';
       }
       emitStatus(record, record.withdrawal.status);
+      this.webhookEvents.withdrawalFinished(record);
       this.store.changed();
     });
   }

@@ -5,13 +5,15 @@ import { SandboxStateService } from '../state/sandbox-state.service';
 import { FaultsService } from './faults.service';
 import { RequestLogService } from './request-log.service';
 import { SandboxScheduler } from './sandbox-scheduler.service';
+import { WebhookDeliveryService } from './webhook-delivery.service';
 
 export interface SandboxSettings {
   delays: SandboxDelays;
   shopId: string | null;
+  webhookRetryScale: number;
 }
 
-const DELAY_KEYS: readonly (keyof SandboxDelays)[] = ['bindingMs', 'paymentMs', 'authorizeDestinationMs', 'withdrawalMs'];
+const DELAY_KEYS: readonly (keyof SandboxDelays)[] = ['bindingMs', 'paymentMs', 'authorizeDestinationMs', 'withdrawalMs', 'threeDsTimeoutMs'];
 
 /** Test and demo controls that span the whole sandbox: reset and run-time settings. */
 @Injectable()
@@ -22,23 +24,26 @@ export class SandboxControlService {
     private readonly faults: FaultsService,
     private readonly requestLog: RequestLogService,
     private readonly scheduler: SandboxScheduler,
+    private readonly webhookDeliveries: WebhookDeliveryService,
   ) {}
 
-  /** Forgets everything: state, pending steps, faults, scripted outcomes and the request log. */
+  /** Forgets everything: state, pending steps, faults, scripted outcomes, the request log and webhook deliveries. */
   reset(): void {
     this.scheduler.cancelAll();
+    this.webhookDeliveries.clear();
     this.faults.clear();
     this.requestLog.clear();
     this.store.reset();
   }
 
   settings(): SandboxSettings {
-    return { delays: { ...this.config.delays }, shopId: this.config.shopId ?? null };
+    return { delays: { ...this.config.delays }, shopId: this.config.shopId ?? null, webhookRetryScale: this.config.webhookRetryScale };
   }
 
-  /** New delays apply to steps scheduled from now on. */
+  /** New delays and a new webhook retry scale apply to steps and retries scheduled from now on. */
   update(input: unknown): SandboxSettings {
     if (input !== undefined && !isPlainObject(input)) throw new BadRequestException('body must be a JSON object');
+    const scale = retryScale(input?.webhookRetryScale);
     const delays: unknown = input?.delays;
     if (delays !== undefined) {
       if (!isPlainObject(delays)) throw new BadRequestException('delays must be an object');
@@ -50,6 +55,13 @@ export class SandboxControlService {
       }
       this.config.delays = next;
     }
+    if (scale !== undefined) this.config.webhookRetryScale = scale;
     return this.settings();
   }
+}
+
+function retryScale(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 1) throw new BadRequestException('webhookRetryScale must be a number in (0, 1]');
+  return value;
 }

@@ -12,6 +12,7 @@ import type {
   WithdrawalEvent,
 } from '../../gateway/provider-api.types';
 import type { CardGroup } from '../cards/card-outcomes';
+import type { WebhookStateSnapshot } from './webhook-state';
 
 /**
  * What the sandbox keeps of a tokenized card. The card number and CVV are dropped as soon as the card is
@@ -57,10 +58,21 @@ export interface CustomerRecord {
   activeBindingID?: string;
 }
 
+/** A 3-D Secure check waiting for the payer at the ACS page. */
+export interface PendingInteraction {
+  /** Sent as PaReq and asked back by the ACS page: only the holder of the redirect can confirm. */
+  secret: string;
+  /** When the wait ends and the binding fails (epoch ms). */
+  expiresAt: number;
+  /** The payer confirmed, but the issuer never answers (3-D Secure timeout cards). */
+  confirmed: boolean;
+}
+
 export interface BindingRecord {
   binding: CustomerBinding;
   customerID: string;
   card: CardProfile;
+  interaction?: PendingInteraction;
 }
 
 export interface PaymentRecord {
@@ -132,4 +144,6 @@ export interface SandboxSnapshot {
   withdrawals: [string, WithdrawalRecord][];
   bindingCharges: BindingChargeRecord[];
   scriptedOutcomes: [string, string[]][];
+  /** Absent in files written before webhooks existed. */
+  webhooks?: WebhookStateSnapshot;
 }

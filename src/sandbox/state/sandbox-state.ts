@@ -15,6 +15,7 @@ import type {
   SequenceName,
   WithdrawalRecord,
 } from './sandbox-records';
+import { WebhookState } from './webhook-state';
 
 /** Everything the simulated provider knows. Plain maps: lookups stay O(1) under benchmark load. */
 export class SandboxState {
@@ -36,6 +37,7 @@ export class SandboxState {
   bindingCharges: BindingChargeRecord[] = [];
   /** Per customer: outcomes that override the card table for the next payments, first one first. */
   scriptedOutcomes = new Map<string, string[]>();
+  webhooks = new WebhookState();
 
   nextSequence(name: SequenceName): string {
     this.sequences[name] += 1;
@@ -62,6 +64,7 @@ export class SandboxState {
       withdrawals: [...this.withdrawals],
       bindingCharges: this.bindingCharges,
       scriptedOutcomes: [...this.scriptedOutcomes],
+      webhooks: this.webhooks.toSnapshot(),
     };
   }
 
@@ -84,6 +87,7 @@ export class SandboxState {
     state.withdrawals = new Map(snapshot.withdrawals);
     state.bindingCharges = snapshot.bindingCharges;
     state.scriptedOutcomes = new Map(snapshot.scriptedOutcomes);
+    state.webhooks = WebhookState.fromSnapshot(snapshot.webhooks);
     return state;
   }
 }

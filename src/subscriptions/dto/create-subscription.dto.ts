@@ -1,22 +1,35 @@
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { ApiIdProperty, ApiMetadataProperty } from '../../common/api-docs/api-properties';
 import { IsMetadata } from '../../common/http/validators';
 
+@ApiSchema({ name: 'CreateSubscription' })
 export class CreateSubscriptionDto {
+  @ApiIdProperty('The customer who pays; it may still be unready (the subscription is then incomplete until a card is bound).')
   @IsUUID(undefined, { message: 'customerId must be a UUID' })
   customerId: string;
 
+  @ApiIdProperty('An active plan.')
   @IsUUID(undefined, { message: 'planId must be a UUID' })
   planId: string;
 
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'When billing starts; default now. At most one billing period in the past and at most 5 years ahead.',
+    example: '2027-02-01T00:00:00.000Z',
+  })
   @IsOptional()
   @IsISO8601({ strict: true }, { message: 'startAt must be an ISO 8601 date-time such as 2027-01-31T00:00:00.000Z' })
   startAt?: string;
 
+  @ApiPropertyOptional({ type: String, maxLength: 64, default: 'UTC', description: 'IANA time zone in which billing days are counted.', example: 'Europe/Moscow' })
   @IsOptional()
   @IsString()
   @MaxLength(64)
   timezone?: string;
 
+  @ApiMetadataProperty()
   @IsOptional()
   @IsMetadata()
   metadata?: Record<string, unknown>;

@@ -41,14 +41,15 @@ export interface GatewaySandbox {
 
 /**
  * Registers the hooks of a gateway contract suite: one sandbox for the file that takes the gateways' key and shop,
- * gateways wired to it (`onStart` hands both over), and a clean sandbox before each test.
+ * gateways wired to it (`onStart` hands both over; `gatewayOptions` as gatewaysFor takes them), and a clean sandbox
+ * before each test.
  */
-export function useGatewaySandbox(onStart: (started: GatewaySandbox) => void): void {
+export function useGatewaySandbox(onStart: (started: GatewaySandbox) => void, gatewayOptions: { timeoutMs?: number } = {}): void {
   let started: GatewaySandbox | undefined;
   beforeAll(async () => {
     Logger.overrideLogger(false);
     const sandbox = await startTestSandbox({ apiKey: SANDBOX_KEY, shopId: SHOP_ID });
-    started = { sandbox, control: new SandboxControl(sandbox.url), gw: gatewaysFor(sandbox.url) };
+    started = { sandbox, control: new SandboxControl(sandbox.url), gw: gatewaysFor(sandbox.url, gatewayOptions) };
     onStart(started);
   });
   beforeEach(async () => {

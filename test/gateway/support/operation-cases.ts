@@ -18,6 +18,7 @@ import type { WalletGateway } from '../../../src/gateway/wallet.gateway';
 import type { Ledger } from '../../support/sandbox-control';
 import { CARD_EXP_DATE, CARDS } from '../../support/test-cards';
 import { waitFor } from '../../support/wait';
+import { WEBHOOK_OPERATION_CASES } from './webhook-operation-cases';
 
 export const SHOP_ID = 'sandbox-shop';
 
@@ -126,7 +127,7 @@ export async function createWithdrawal(gw: Gateways, cardNumber: string = CARDS.
 
 // ---- Every operation, prepared and callable through any gateway (e.g. one holding a wrong key) ----
 
-export type Idempotency = 'read' | 'create-with-external-id' | 'create-without-external-id';
+export type Idempotency = 'read' | 'create-with-external-id' | 'create-without-external-id' | 'delete';
 
 export interface Prepared {
   call: (gw: Gateways) => Promise<unknown>;
@@ -158,6 +159,14 @@ export const OPERATION_CASES: OperationCase[] = [
     prepare: async (setup) => {
       const { customer } = await createCustomer(setup);
       return { call: (gw) => gw.processing.getCustomer(customer.id) };
+    },
+  },
+  {
+    operation: 'createCustomerAccessToken',
+    idempotency: 'create-without-external-id',
+    prepare: async (setup) => {
+      const { customer } = await createCustomer(setup);
+      return { call: (gw) => gw.processing.createCustomerAccessToken(customer.id) };
     },
   },
   {
@@ -342,6 +351,7 @@ export const OPERATION_CASES: OperationCase[] = [
       return { call: (gw) => gw.wallet.getWithdrawalEvents(withdrawal.id, { limit: 10 }) };
     },
   },
+  ...WEBHOOK_OPERATION_CASES,
 ];
 
 export const casesWhere = (idempotency: Idempotency): OperationCase[] => OPERATION_CASES.filter((c) => c.idempotency === idempotency);

@@ -1,11 +1,18 @@
 import type { CustomerEvent, Invoice, InvoiceEvent } from '../../../src/gateway/provider-api.types';
-import { SandboxClient } from '../../support/sandbox-client';
+import type { SandboxOptions } from '../../../src/sandbox/sandbox-server';
+import { FAST_SANDBOX_DELAYS, SandboxClient } from '../../support/sandbox-client';
 
-/** Registers the hooks of a sandbox suite: one sandbox for the file, reset before each test; `onStart` hands it over. */
-export function useSandbox(onStart: (sandbox: SandboxClient) => void): void {
+/** The sandbox's own suites: fast steps, and a 3-D Secure check nobody confirms fails after a second, so that can be seen. */
+export const SANDBOX_SUITE_DELAYS = { ...FAST_SANDBOX_DELAYS, threeDsTimeoutMs: 1000 };
+
+/**
+ * Registers the hooks of a sandbox suite: one sandbox for the file (with SANDBOX_SUITE_DELAYS and these options),
+ * reset before each test; `onStart` hands it over.
+ */
+export function useSandbox(onStart: (sandbox: SandboxClient) => void, options: Partial<SandboxOptions> = {}): void {
   let sandbox: SandboxClient;
   beforeAll(async () => {
-    sandbox = await SandboxClient.start();
+    sandbox = await SandboxClient.start({ delays: SANDBOX_SUITE_DELAYS, ...options });
     onStart(sandbox);
   });
   afterAll(() => sandbox.close());

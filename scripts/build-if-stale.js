@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+'use strict';
+// `npm start` (and `npm run sandbox`) compile only when dist/ is missing or older than what it is built from, so a
+// restart does not pay for the compiler. A stamp written after each build records when that build began: any
+// source changed since then (even during the build) makes the next start compile again.
+const { execFileSync } = require('node:child_process');
+const { readdirSync, statSync, writeFileSync, utimesSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+const stamp = join(root, 'dist', '.build-stamp');
+const inputs = [join(root, 'src'), join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json'), join(root, 'package.json')];
+
+/** Newest change under `path`: files, and directories too (a deleted or renamed file changes its directory). */
+function newestChange(path) {
+  const info = statSync(path);
+  let newest = info.mtimeMs;
+  if (info.isDirectory()) {
+    for (const entry of readdirSync(path)) newest = Math.max(newest, newestChange(join(path, entry)));
+  }
+  return newest;
+}
+
+function builtAt() {
+  try {
+    statSync(join(root, 'dist', 'main.js'));
+    return statSync(stamp).mtimeMs;
+  } catch {
+    return -Infinity;
+  }
+}
+
+const sourcesChangedAt = Math.max(...inputs.map(newestChange));
+if (sourcesChangedAt < builtAt()) process.exit(0);
+
+const startedAt = new Date();
+console.log('Compiling (dist/ is missing or older than the sources)...');
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+writeFileSync(stamp, '');
+utimesSync(stamp, startedAt, startedAt);

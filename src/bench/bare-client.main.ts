@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+
+/**
+ * The floor the benchmark compares the daemon with: the same provider calls per renewal (invoice with its cart,
+ * CustomerPayer payment with the invoice access token, reads of the payment until it is final, on the daemon's
+ * polling schedule), at the same concurrency, over keep-alive HTTP, in its own process, with no database and no
+ * engine. Run by bench.main.ts as a child process; prints one JSON line.
+ *
+ *   node dist/bench/bare-client.main.js <sandboxUrl> <apiKey> <shopId> <renewals> <concurrency> <customerIds,...>
+ */
+interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+async function main(): Promise<void> {
+  const [baseUrl, apiKey, shopId, renewalsText, concurrencyText, customersText] = process.argv.slice(2);
+  const renewals = Number(renewalsText);
+  const concurrency = Number(concurrencyText);
+  const customers = customersText.split(',');
+  const url = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency, scheduling: 'lifo' });
+
+  const call = (method: string, path: string, credential: string, body?: unknown): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method,
+          path,
+          agent,
+          headers: {
+            Authorization: `Bearer ${credential}`,
+            'Content-Type': 'application/json; charset=utf-8',
+            'X-Request-ID': randomBytes(12).toString('base64url'),
+            'Cache-Control': 'no-cache',
+            ...(payload === undefined ? {} : { 'Content-Length': Buffer.byteLength(payload) }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {} }));
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const run = randomBytes(4).toString('hex');
+
+  const renew = async (n: number): Promise<void> => {
+    const created = await call('POST', '/v2/processing/invoices', apiKey, {
+      shopID: shopId,
+      dueDate: new Date(Date.now() + 60 * 86_400_000).toISOString(),
+      amount: 150000,
+      currency: 'RUB',
+      product: 'Bench',
+      cart: [
+        { product: 'Seat', price: 50000, quantity: 2, taxMode: { type: 'InvoiceLineTaxVAT', rate: '20%' } },
+        { product: 'Support', price: 50000, quantity: 1 },
+      ],
+      metadata: { bench: run, n },
+      externalID: `bare${run}${n}`,
+    });
+    if (created.status !== 201) throw new Error(`createInvoice answered ${created.status}`);
+    const invoice = created.body.invoice as { id: string };
+    const token = (created.body.invoiceAccessToken as { payload: string }).payload;
+    const paid = await call('POST', `/v1/processing/invoices/${invoice.id}/payments`, token, {
+      flow: { type: 'PaymentFlowInstant' },
+      payer: { payerType: 'CustomerPayer', customerID: customers[n % customers.length] },
+      externalID: `barepay${run}${n}`,
+      metadata: { n },
+    });
+    if (paid.status !== 201) throw new Error(`createPayment answered ${paid.status}`);
+    const paymentId = paid.body.id as string;
+    // The daemon's schedule: a first read after 5 ms, then doubling.
+    for (let delay = 5; ; delay = Math.min(delay * 2, 1000)) {
+      await sleep(delay);
+      const read = await call('GET', `/v2/processing/invoices/${invoice.id}/payments/${paymentId}`, apiKey);
+      const status = read.body.status as string;
+      if (status === 'captured') return;
+      if (status === 'failed' || status === 'cancelled') throw new Error(`payment ${status}`);
+    }
+  };
+
+  let next = 0;
+  const cpuBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < renewals) await renew(next++);
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
+  agent.destroy();
+  process.stdout.write(JSON.stringify({ renewals, seconds, perSecond: renewals / seconds, cpuMsPerRenewal: (cpu.user + cpu.system) / 1000 / renewals }) + '\n');
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

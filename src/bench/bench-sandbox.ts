@@ -1,0 +1,68 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The provider sandbox in a process of its own, as a real provider would be: the daemon's CPU is measured alone. */
+export interface BenchSandbox {
+  url: string;
+  /** Adds `ms` of latency to every provider call (0 clears it). */
+  setLatency(ms: number): Promise<void>;
+  close(): void;
+}
+
+export async function startSandboxProcess(apiKey: string): Promise<BenchSandbox> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [join(__dirname, '..', 'sandbox', 'sandbox.main.js')], {
+    env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_API_KEY: apiKey },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const control = (method: string, path: string, body?: unknown) =>
+    fetch(`${url}/sandbox/${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  for (let i = 0; ; i++) {
+    try {
+      // Payments settle in a millisecond: the figures measure clients, not the simulator's timers.
+      const res = await control('POST', 'config', { delays: { bindingMs: 1, paymentMs: 1, authorizeDestinationMs: 1, withdrawalMs: 1 } });
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 200) throw new Error('the sandbox process did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    async setLatency(ms: number) {
+      await control('DELETE', 'faults');
+      if (ms > 0) await control('POST', 'faults', { kind: 'latency', latencyMs: ms });
+    },
+    close: () => child.kill('SIGTERM'),
+  };
+}
+
+export interface FloorResult {
+  perSecond: number;
+  cpuMsPerRenewal: number;
+}
+
+/** Runs the bare client (bare-client.main.ts) in its own process and answers what it measured. */
+export function runBareClient(sandbox: BenchSandbox, args: { apiKey: string; shopId: string; renewals: number; concurrency: number; customers: string[] }): Promise<FloorResult> {
+  const argv = [join(__dirname, 'bare-client.main.js'), sandbox.url, args.apiKey, args.shopId, String(args.renewals), String(args.concurrency), args.customers.join(',')];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, argv, { maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`the bare client failed: ${stderr || error.message}`));
+      resolve(JSON.parse(stdout.trim().split('\n').pop() as string) as FloorResult);
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}

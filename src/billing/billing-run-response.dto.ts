@@ -1,0 +1,23 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+
+/** Documentation of the counts a billing pass answers. */
+@ApiSchema({ name: 'BillingRun' })
+export class BillingRunResponseDto {
+  @ApiProperty({ type: 'integer', description: 'Charges worked on in this pass (new periods, retries, outcomes still open).', example: 3 })
+  due: number;
+
+  @ApiProperty({ type: 'integer', description: 'Charges paid in this pass.', example: 2 })
+  succeeded: number;
+
+  @ApiProperty({ type: 'integer', description: 'Payment attempts declined in this pass.', example: 1 })
+  declined: number;
+
+  @ApiProperty({ type: 'integer', description: 'Attempts whose outcome is not known yet; the engine follows them up.', example: 0 })
+  unknown: number;
+
+  @ApiProperty({ type: 'integer', description: 'Due subscriptions not charged because their customer has no usable card yet.', example: 0 })
+  skippedNotReady: number;
+
+  @ApiProperty({ type: 'integer', description: 'Charges this pass made for periods that began (none when another replica made them first).', example: 2 })
+  created: number;
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
+import { ChargeAttempt } from './charge-attempt.entity';
+
+/** Every statement on the `charge_attempts` table that is not part of a combined charge write. */
+@Injectable()
+export class ChargeAttemptsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The charge's attempts, oldest first. */
+  ofCharge(chargeId: string): Promise<ChargeAttempt[]> {
+    return this.dataSource.getRepository(ChargeAttempt).find({ where: { chargeId }, order: { number: 'ASC' } });
+  }
+
+  /** Attempts of several charges, grouped by charge. */
+  async ofCharges(chargeIds: string[]): Promise<Map<string, ChargeAttempt[]>> {
+    const byCharge = new Map<string, ChargeAttempt[]>();
+    if (chargeIds.length === 0) return byCharge;
+    for (const a of await this.dataSource.getRepository(ChargeAttempt).findBy({ chargeId: In(chargeIds) })) {
+      byCharge.set(a.chargeId, [...(byCharge.get(a.chargeId) ?? []), a]);
+    }
+    return byCharge;
+  }
+
+  /**
+   * The payment intent: a new attempt with its externalID, written before the payment is created and only while
+   * `fence` still holds the charge. Answers its id, or undefined when the fence no longer holds.
+   */
+  async open(chargeId: string, fence: number, attempt: { number: number; externalId: string; attemptedAt: Date }): Promise<string | undefined> {
+    const inserted: { id: string }[] = await this.dataSource.query(
+      `INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at)
+       SELECT $1, $2, $3, 'pending', $4 WHERE EXISTS (SELECT 1 FROM charges WHERE id = $1 AND fence = $5)
+       RETURNING id`,
+      [chargeId, attempt.number, attempt.externalId, attempt.attemptedAt, fence],
+    );
+    return inserted[0]?.id;
+  }
+
+  /** The create's outcome is unknown; only from pending, so a worker that lost its claim never overwrites an outcome. */
+  async markUnknown(attemptId: string): Promise<void> {
+    await this.dataSource.getRepository(ChargeAttempt).update({ id: attemptId, status: 'pending' }, { status: 'unknown' });
+  }
+
+  /** The newest attempt the provider has a payment for, whatever its recorded status. */
+  latestWithPayment(chargeId: string): Promise<ChargeAttempt> {
+    return this.dataSource
+      .getRepository(ChargeAttempt)
+      .findOneOrFail({ where: { chargeId, providerPaymentId: Not(IsNull()) }, order: { number: 'DESC' } });
+  }
+
+  /** Declined attempts of the charge other than `exceptId`. */
+  countDeclinedExcept(chargeId: string, exceptId: string): Promise<number> {
+    return this.dataSource.getRepository(ChargeAttempt).countBy({ chargeId, status: 'declined', id: Not(exceptId) });
+  }
+
+  /** A final outcome; `paymentId` is the provider's payment when this claim learned it and has not recorded it yet. */
+  async markFinal(em: EntityManager, attempt: { id: string; paymentId: string | null }, outcome: { status: 'succeeded' } | { status: 'declined'; errorCode: string }): Promise<void> {
+    await em.update(ChargeAttempt, { id: attempt.id }, { ...outcome, ...(attempt.paymentId ? { providerPaymentId: attempt.paymentId } : {}) });
+  }
+}

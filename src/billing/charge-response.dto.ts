@@ -1,0 +1,59 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiCurrencyProperty, ApiIdProperty, ApiNullableText, ApiTimeProperty } from '../common/api-docs/api-properties';
+import { ChargeAttemptResponseDto } from './charge-attempt-response.dto';
+import type { ChargeStatus } from './charge.entity';
+import { CHARGE_STATUSES } from './list-charges-query.dto';
+
+/** Documentation of a charge (one billing period of one subscription) as charge-response.ts builds it. */
+@ApiSchema({ name: 'Charge' })
+export class ChargeResponseDto {
+  @ApiIdProperty('The charge id.')
+  id: string;
+
+  @ApiIdProperty('The subscription billed.')
+  subscriptionId: string;
+
+  @ApiIdProperty('The customer charged.')
+  customerId: string;
+
+  @ApiTimeProperty('Start of the billing period.', { nullable: true })
+  periodStart: string | null;
+
+  @ApiTimeProperty('End of the billing period.', { nullable: true })
+  periodEnd: string | null;
+
+  @ApiProperty({ type: 'integer', description: 'Minor units.', example: 2500 })
+  amount: number;
+
+  @ApiCurrencyProperty()
+  currency: string;
+
+  @ApiProperty({
+    enum: CHARGE_STATUSES,
+    description:
+      '`pending`: not at the provider yet; `processing`: at the provider, outcome not final; `succeeded`; `retrying`: declined, `nextAttemptAt` set; `failed`: dunning exhausted or a hard decline waiting for a new card; `canceled`; `skipped`: a period missed during downtime, never charged.',
+    example: 'succeeded',
+  })
+  status: ChargeStatus;
+
+  @ApiNullableText("The invoice's id at the provider.", '2Zm9Uq1cJA')
+  invoiceId: string | null;
+
+  @ApiTimeProperty('When the next attempt is due (pending or retrying only).', { nullable: true })
+  nextAttemptAt: string | null;
+
+  @ApiProperty({ description: 'true: a hard decline; the charge is attempted again once the customer binds a new card.', example: false })
+  waitingForNewCard: boolean;
+
+  @ApiNullableText("The provider's code of the last decline.", 'insufficientFunds')
+  lastErrorCode: string | null;
+
+  @ApiProperty({ type: [ChargeAttemptResponseDto], description: 'Every payment attempt, first first.' })
+  attempts: ChargeAttemptResponseDto[];
+
+  @ApiTimeProperty('When the charge was created.', { nullable: true })
+  createdAt: string | null;
+
+  @ApiTimeProperty('When the charge last changed.', { nullable: true })
+  updatedAt: string | null;
+}

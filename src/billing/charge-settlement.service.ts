@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
+import { ProviderError } from '../gateway/provider-error';
+import { PlansService } from '../plans/plans.service';
+import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
+import { backoffDelayMs } from '../work/backoff';
+import { WorkTuning } from '../work/work-tuning';
+import { BillingMetricsService } from './billing-metrics.service';
+import { ChargeAttempt } from './charge-attempt.entity';
+import { ChargeAttemptsRepository } from './charge-attempts.repository';
+import { ChargeContextService } from './charge-context.service';
+import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
+import { ChargesRepository } from './charges.repository';
+import { classifyDecline, dunningDeadline, nextRetryAt } from './dunning-policy';
+
+/** What one step of a charge ended with, for the pass summary. */
+export type ChargeOutcome = 'succeeded' | 'declined' | 'unknown' | 'pending' | 'failed' | 'skipped';
+
+/** A payment attempt the provider definitely refused, recorded together with the charge's next state. */
+interface DeclinedAttempt {
+  id: string;
+  paymentId: string | null;
+  errorCode: string;
+}
+
+type ChargeChanges = Parameters<ChargeQueueService['release']>[1];
+
+/**
+ * How a charge's outcome is recorded: paid, declined (the dunning ladder decides what next), exhausted, refused
+ * by the provider, or backed off after a technical failure. Each outcome is one fenced write, together with the
+ * subscription's change and audit event in the same transaction; the lease is released in that write.
+ */
+@Injectable()
+export class ChargeSettlementService {
+  constructor(
+    private readonly queue: ChargeQueueService,
+    private readonly charges: ChargesRepository,
+    private readonly attempts: ChargeAttemptsRepository,
+    private readonly contexts: ChargeContextService,
+    private readonly plans: PlansService,
+    private readonly lifecycle: SubscriptionLifecycleService,
+    private readonly clock: Clock,
+    private readonly work: WorkTuning,
+    private readonly metrics: BillingMetricsService,
+  ) {}
+
+  /** The attempt's payment was captured (its provider payment id may not be recorded yet: it is written here). */
+  async succeed(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const now = this.clock.now();
+    const { plan, subscription } = await this.contexts.of(claim);
+    const event = { chargeId: charge.id, amount: charge.amount, currency: charge.currency };
+    const attemptCount = charge.attemptCount + 1;
+    if (subscription.status === 'active') {
+      // The common case in one round trip: the charge and its attempt settled and the audit event appended.
+      const settled = await this.charges.settleSucceeded(
+        { chargeId: charge.id, fence: claim.fence, attemptCount, attemptId: attempt.id, paymentId: attempt.providerPaymentId, at: now },
+        this.lifecycle.chargeSucceededEventSql('c', '$7', '$8'),
+        [JSON.stringify(event), now],
+      );
+      if (!settled) this.queue.lost(claim);
+      Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, updatedAt: now });
+    } else {
+      await this.charges.transaction(async (em) => {
+        await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, em);
+        await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'succeeded' });
+        await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, event, now);
+      });
+    }
+    this.metrics.charges.inc({ outcome: 'succeeded' });
+    if (attemptCount > 1) this.metrics.dunningAttempts.inc({ result: 'recovered' });
+    return 'succeeded';
+  }
+
+  /** A definite decline: the ladder decides between a retry, waiting for a new card and the final action. */
+  async decline(claim: ClaimedCharge, code: string, attempt: ChargeAttempt): Promise<ChargeOutcome> {
+    const attemptedAt = attempt.attemptedAt;
+    const charge = claim.charge;
+    const now = this.clock.now();
+    const { plan, payer } = await this.contexts.of(claim);
+    const dunning = this.plans.effectiveDunning(plan);
+    // This attempt counts as declined whether or not an earlier worker already recorded it.
+    const declines = (await this.attempts.countDeclinedExcept(charge.id, attempt.id)) + 1;
+    const declined = { id: attempt.id, paymentId: attempt.providerPaymentId, errorCode: code };
+    const dunningStartedAt = charge.dunningStartedAt ?? attemptedAt;
+    const kind = classifyDecline(code);
+    this.metrics.charges.inc({ outcome: kind === 'hard' ? 'declined_hard' : 'declined_soft' });
+
+    if (kind === 'soft') {
+      const retryAt = nextRetryAt(dunning.retryDelaysMs, declines, attemptedAt);
+      if (!retryAt) return this.exhaust(claim, code, dunning.finalAction, declined);
+      await this.markPastDue(claim, code, now, declined, { status: 'retrying', step: 'create_payment', nextAttemptAt: retryAt, dunningStartedAt, declinedBindingId: null });
+      return 'declined';
+    }
+    // Hard: the same card will not pay; wait for a new one until the ladder's window ends.
+    await this.markPastDue(claim, code, now, declined, {
+      status: 'failed',
+      step: 'awaiting_card',
+      nextAttemptAt: dunningDeadline(dunning.retryDelaysMs, dunningStartedAt),
+      dunningStartedAt,
+      declinedBindingId: payer.activeBindingId,
+    });
+    return 'declined';
+  }
+
+  /** A charge that waited for a new card in vain: the ladder's window is over. */
+  async applyFinalAction(claim: ClaimedCharge): Promise<ChargeOutcome> {
+    const { plan } = await this.contexts.of(claim);
+    return this.exhaust(claim, claim.charge.lastErrorCode ?? 'hard_decline', this.plans.effectiveDunning(plan).finalAction);
+  }
+
+  /**
+   * The provider refused the charge itself (not the card): an operator must look. The charge stops and
+   * can be retried by hand; the subscription keeps its status, since the payer did nothing wrong.
+   */
+  async fail(claim: ClaimedCharge, code: string, attempt?: ChargeAttempt): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const now = this.clock.now();
+    await this.charges.transaction(async (em) => {
+      await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, em);
+      if (attempt) await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'declined', errorCode: code });
+      await this.lifecycle.chargeNeedsOperator(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code }, now);
+    });
+    this.metrics.charges.inc({ outcome: 'failed' });
+    return 'failed';
+  }
+
+  /** A technical failure: the same step again after a real-time backoff that never uses up an attempt. */
+  async backOff(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const failures = charge.technicalFailures + 1;
+    const delayMs = backoffDelayMs(failures, this.work.backoffMs, this.work.maxBackoffMs);
+    const code = error instanceof ProviderError ? `${error.kind}${error.code ? `:${error.code}` : ''}` : 'internal_error';
+    await this.queue.release(claim, {
+      technicalFailures: failures,
+      nextAttemptAt: charge.nextAttemptAt ?? this.clock.now(),
+      notBefore: () => `now() + make_interval(secs => ${delayMs / 1000})`,
+      lastErrorCode: code,
+    });
+    this.metrics.charges.inc({ outcome: 'technical_retry' });
+    return 'unknown';
+  }
+
+  /** The ladder is over: the charge fails and the final action (cancel or unpaid) applies to the subscription. */
+  private async exhaust(claim: ClaimedCharge, code: string, finalAction: 'cancel' | 'unpaid', declined?: DeclinedAttempt): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const now = this.clock.now();
+    await this.charges.transaction(async (em) => {
+      await this.queue.release(
+        claim,
+        { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (declined ? 1 : 0), lastErrorCode: code },
+        em,
+      );
+      if (declined) await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
+      await this.lifecycle.dunningExhausted(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code, finalAction }, now);
+    });
+    this.metrics.charges.inc({ outcome: 'failed' });
+    return 'failed';
+  }
+
+  private async markPastDue(claim: ClaimedCharge, code: string, now: Date, declined: DeclinedAttempt, changes: ChargeChanges): Promise<void> {
+    const charge = claim.charge;
+    await this.charges.transaction(async (em) => {
+      await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null, technicalFailures: 0 }, em);
+      await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
+      await this.lifecycle.chargeDeclined(
+        em,
+        charge.subscriptionId,
+        {
+          chargeId: charge.id,
+          errorCode: code,
+          nextAttemptAt: changes.nextAttemptAt instanceof Date ? changes.nextAttemptAt.toISOString() : null,
+          waitsForNewCard: changes.step === 'awaiting_card',
+        },
+        now,
+      );
+    });
+  }
+}

@@ -1,0 +1,205 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Not } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Page, paginate } from '../common/http/pagination';
+import { LeasedQueue } from '../work/leased-queue';
+import { WorkMetricsService } from '../work/work-metrics.service';
+import { WorkerRegistryService } from '../work/worker-registry.service';
+import { Charge } from './charge.entity';
+import { ListChargesQueryDto } from './list-charges-query.dto';
+
+/** Charges that can be dropped when a subscription is canceled: no payment is in flight at the provider. */
+const CANCELABLE_CHARGE_STATUSES = ['pending', 'retrying', 'failed'] as const;
+
+/** One period's charge as billing materializes it. */
+export interface NewCharge {
+  id: string;
+  subscriptionId: string;
+  customerId: string;
+  periodIndex: number;
+  periodStart: Date;
+  periodEnd: Date;
+  amount: number;
+  currency: string;
+  status: 'pending' | 'skipped';
+  invoiceExternalId: string;
+  /** The invoice's due date, part of the invoice intent (a replay must send the same body). */
+  invoiceDueAt: Date | null;
+  nextAttemptAt: Date | null;
+}
+
+/** Every statement on the `charges` table. */
+@Injectable()
+export class ChargesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Runs `work` in one short transaction (never across a provider call). */
+  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** Charges as jobs of the shared leased queue: due at `next_attempt_at` (business time), not before `not_before`. */
+  createQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<Charge> {
+    return new LeasedQueue(this.dataSource, registry, metrics, {
+      name: 'charges',
+      entity: Charge,
+      dueColumn: 'next_attempt_at',
+      dueClock: 'business',
+      hasNotBefore: true,
+    });
+  }
+
+  /**
+   * Inserts one batch of period charges in one statement; the unique (subscription, period) makes a second
+   * charge for a period impossible, whoever races. Answers the ids actually inserted.
+   */
+  async insertMany(em: EntityManager, charges: NewCharge[], at: Date): Promise<Set<string>> {
+    if (charges.length === 0) return new Set();
+    const column = <K extends keyof NewCharge>(key: K) => charges.map((c) => c[key]);
+    const rows: { id: string }[] = await em.query(
+      `INSERT INTO charges (id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status, step,
+                            invoice_external_id, invoice_due_at, next_attempt_at, created_at, updated_at)
+       SELECT c.id, c.subscription_id, c.customer_id, c.period_index, c.period_start, c.period_end, c.amount, c.currency, c.status,
+              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, $13, $13
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::bigint[], $8::char(3)[],
+                     $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[])
+              AS c(id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status,
+                   invoice_external_id, invoice_due_at, next_attempt_at)
+       ON CONFLICT DO NOTHING
+       RETURNING id`,
+      [
+        column('id'),
+        column('subscriptionId'),
+        column('customerId'),
+        column('periodIndex'),
+        column('periodStart'),
+        column('periodEnd'),
+        column('amount'),
+        column('currency'),
+        column('status'),
+        column('invoiceExternalId'),
+        column('invoiceDueAt'),
+        column('nextAttemptAt'),
+        at,
+      ],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** A charge that waited for a new card after a hard decline is due again once its customer's active card changed. */
+  async wakeAwaitingNewCard(now: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE charges ch
+          SET step = 'create_payment', status = 'retrying', next_attempt_at = $1, not_before = NULL, declined_binding_id = NULL, updated_at = $1
+         FROM customers c
+        WHERE ch.step = 'awaiting_card' AND c.id = ch.customer_id AND c.status = 'ready'
+          AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
+      [now],
+    );
+  }
+
+  /** Writes `changes` only under `fence`; answers whether the row was still held. */
+  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<Charge>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const result = await em.update(Charge, { id, fence }, changes);
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * The invoice's answer and the first payment's intent in one statement, only under `fence`: the invoice id moves
+   * the charge to its payment step, and attempt 1 (with its externalID) exists before the payment is created.
+   * Answers the attempt's id, or null when the charge already has attempts (then the caller reads them), or
+   * undefined when the fence no longer holds.
+   */
+  async recordInvoice(chargeId: string, fence: number, invoiceId: string, firstAttempt: { externalId: string; attemptedAt: Date }): Promise<string | null | undefined> {
+    // The attempt's business time is also the charge's update time: every time an answer shows comes from one clock.
+    const [row]: { held: boolean; attempt_id: string | null }[] = await this.dataSource.query(
+      `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = $5
+                   WHERE id = $1 AND fence = $2 RETURNING id),
+            a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
+                  SELECT $1, 1, $4, 'pending', $5, $5, $5 FROM c
+                   WHERE NOT EXISTS (SELECT 1 FROM charge_attempts WHERE charge_id = $1)
+                  RETURNING id)
+       SELECT EXISTS (SELECT 1 FROM c) AS held, (SELECT id FROM a) AS attempt_id`,
+      [chargeId, fence, invoiceId, firstAttempt.externalId, firstAttempt.attemptedAt],
+    );
+    if (!row.held) return undefined;
+    return row.attempt_id;
+  }
+
+  /** The provider's payment id on the attempt and the charge in its awaiting step, only under `fence`. */
+  async recordPayment(chargeId: string, fence: number, attemptId: string, paymentId: string, at: Date): Promise<boolean> {
+    const [rows]: [unknown[], number] = await this.dataSource.query(
+      `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = $5
+                   WHERE id = $1 AND fence = $2 RETURNING id)
+       UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = $5
+        WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
+      [chargeId, fence, paymentId, attemptId, at],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The common success in one round trip: the charge settled and released, its attempt succeeded (with the
+   * provider's payment id, when this claim has not recorded it yet), and `followUpSql` (an INSERT over the CTE
+   * `c`, which yields subscription_id) run with `followUpParams` as $7…, all only while `fence` holds.
+   * Answers whether it did.
+   */
+  async settleSucceeded(
+    claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null; at: Date },
+    followUpSql: string,
+    followUpParams: unknown[],
+  ): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
+                         attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = $6
+                   WHERE id = $1 AND fence = $2 RETURNING subscription_id),
+            a AS (UPDATE charge_attempts SET status = 'succeeded', provider_payment_id = COALESCE($5, provider_payment_id), updated_at = $6
+                   WHERE id = $4 AND EXISTS (SELECT 1 FROM c))
+       ${followUpSql} RETURNING id`,
+      [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, claim.at, ...followUpParams],
+    );
+    return rows.length > 0;
+  }
+
+  /** A subscription that ended drops its charges with no payment in flight (but `keepChargeId`), in its transaction. */
+  async cancelOpen(em: EntityManager, subscriptionId: string, at: Date, keepChargeId?: string): Promise<void> {
+    await em.update(
+      Charge,
+      { subscriptionId, status: In([...CANCELABLE_CHARGE_STATUSES]), ...(keepChargeId ? { id: Not(keepChargeId) } : {}) },
+      { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null, updatedAt: at },
+    );
+  }
+
+  findById(id: string): Promise<Charge | null> {
+    return this.dataSource.getRepository(Charge).findOneBy({ id });
+  }
+
+  list(query: ListChargesQueryDto): Promise<Page<Charge>> {
+    const qb = this.dataSource.getRepository(Charge).createQueryBuilder('ch');
+    if (query.status) qb.andWhere('ch.status = :status', { status: query.status });
+    if (query.subscriptionId) qb.andWhere('ch.subscriptionId = :subscriptionId', { subscriptionId: query.subscriptionId });
+    if (query.customerId) qb.andWhere('ch.customerId = :customerId', { customerId: query.customerId });
+    return paginate(qb, query);
+  }
+
+  /** Makes a settled-by-hand charge due now (outside the ladder); false when its status or a claim forbids it. */
+  async requeueForRetry(id: string, now: Date): Promise<boolean> {
+    const result = await this.dataSource.query(
+      `UPDATE charges SET status = 'retrying', next_attempt_at = $2, not_before = NULL,
+              step = CASE WHEN provider_invoice_id IS NULL THEN 'create_invoice'
+                          WHEN step IN ('awaiting_card', 'done') THEN 'create_payment' ELSE step END,
+              declined_binding_id = NULL, updated_at = $2
+        WHERE id = $1 AND status IN ('pending', 'retrying', 'failed')
+          AND lease_owner IS NULL`,
+      [id, now],
+    );
+    return result[1] > 0;
+  }
+
+  /** How many charges are due now and how old the oldest is, for the backlog gauges. */
+  async backlog(now: Date): Promise<{ count: number; oldest: Date | null }> {
+    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n, min(next_attempt_at) AS oldest FROM charges WHERE next_attempt_at <= $1`, [now]);
+    return { count: row.n as number, oldest: row.oldest ? new Date(row.oldest) : null };
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The closed set of machine-readable `code` values an error body carries: the status each comes with, what it
+ * means, and a message it may come with. Clients branch on `code` (and `field`), never on `message`, which is
+ * written for people and may be reworded. The API description is generated from this list, so a new code is
+ * added here first.
+ */
+export const ERROR_CODES = {
+  validation_failed: {
+    status: 400,
+    meaning: 'A body field, query parameter, path parameter or header is missing, malformed, out of range or not allowed; `field` names the first, `fields` all of them.',
+    example: ['lines.0.price must not be less than 1'],
+  },
+  invalid_json: {
+    status: 400,
+    meaning: 'The body is not valid JSON in UTF-8, or its top level is not a JSON object.',
+    example: ['The request body is not valid JSON: Unexpected end of JSON input'],
+  },
+  body_too_deep: {
+    status: 400,
+    meaning: 'The body nests objects and arrays deeper than 32 levels.',
+    example: ['The request body nests objects and arrays deeper than 32 levels'],
+  },
+  malformed_request: {
+    status: 400,
+    meaning: 'The request could not be read at all (a body cut short, a path that does not decode).',
+    example: "Failed to decode param '%E0%A4%A'",
+  },
+  unauthorized: {
+    status: 401,
+    meaning: 'The header `Authorization: Bearer <ADMIN_TOKEN>` is missing or the token is wrong.',
+    example: 'Missing or wrong admin token: send Authorization: Bearer <ADMIN_TOKEN>',
+  },
+  not_found: {
+    status: 404,
+    meaning: 'The id names no object of this kind (or payouts are not set up yet).',
+    example: 'plan 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e not found',
+  },
+  route_not_found: { status: 404, meaning: 'No route answers this method and path.', example: 'Cannot GET /api/v1/plan' },
+  test_clock_disabled: {
+    status: 404,
+    meaning: 'The test clock routes only answer when the daemon runs with TEST_CLOCK=true.',
+    example: 'The test clock is off: start the daemon with TEST_CLOCK=true (never in production)',
+  },
+  state_conflict: {
+    status: 409,
+    meaning: 'The current state of the object forbids the action (retrying a succeeded charge, resuming an active subscription, moving the test clock backwards).',
+    example: 'Only a paused subscription can be resumed; this one is active',
+  },
+  idempotency_key_reused: {
+    status: 409,
+    meaning: 'This Idempotency-Key was already used on this route with another body.',
+    example: 'This Idempotency-Key was used with another request body',
+  },
+  idempotency_key_in_progress: {
+    status: 409,
+    meaning: 'The first request with this Idempotency-Key is still running; retry later.',
+    example: 'A request with this Idempotency-Key is still in progress; retry later',
+  },
+  provider_conflict: {
+    status: 409,
+    meaning: 'The provider already holds the object this daemon creates, made with other parameters.',
+    example: 'The provider already holds p3f2b8c1e4d5a4b6c8d7e9f0a1b2c3d4e with other parameters',
+  },
+  payload_too_large: { status: 413, meaning: 'The body is larger than 1 MiB.', example: 'The request body is larger than 1048576 bytes (1 MiB)' },
+  unsupported_media_type: {
+    status: 415,
+    meaning: 'The body is not sent as `Content-Type: application/json` (with charset utf-8, if any).',
+    example: 'Content-Type text/plain is not supported: send JSON with Content-Type: application/json',
+  },
+  unsupported_encoding: {
+    status: 415,
+    meaning: 'The body is compressed (a Content-Encoding other than identity); send it as is.',
+    example: 'Content-Encoding gzip is not supported: send the body uncompressed',
+  },
+  business_rule: {
+    status: 422,
+    meaning: "The input is well-formed but a business rule refuses it (an archived plan, an expired card, another currency than the wallet's, an unknown destination).",
+    example: 'plan 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e is archived: subscribe to an active plan',
+  },
+  provider_refused: {
+    status: 422,
+    meaning: 'The provider refused the data passed on to it; `providerCode` holds its own code when it gave one.',
+    example: 'The provider refused to start the binding (invalidPaymentToolToken)',
+  },
+  internal_error: {
+    status: 500,
+    meaning: 'An unexpected error; nothing about it is answered, the daemon log has the details.',
+    example: 'Internal server error; see the daemon log',
+  },
+  provider_error: {
+    status: 502,
+    meaning: "The provider answered unexpectedly or refused the daemon's credentials.",
+    example: 'The provider answered unexpectedly; could not create the customer',
+  },
+  database_unavailable: {
+    status: 503,
+    meaning: 'The database cannot be reached right now; nothing was done, retry shortly.',
+    example: 'The database is unavailable; retry shortly',
+  },
+  provider_unavailable: {
+    status: 503,
+    meaning: 'The provider cannot be reached right now; nothing was done, retry later.',
+    example: 'The provider is unavailable; nothing was done. Retry later.',
+  },
+  service_unavailable: {
+    status: 503,
+    meaning: 'The daemon cannot answer this right now (for example while metrics cannot be read); retry shortly.',
+    example: 'metrics unavailable',
+  },
+  provider_timeout: {
+    status: 504,
+    meaning: 'The provider did not answer in time, so the outcome is unknown; repeating the same request is safe.',
+    example: 'The provider did not answer in time; whether it managed to create the customer is unknown',
+  },
+  http_error: {
+    status: null,
+    meaning: 'Any other refusal the HTTP layer makes on its own; the status code says which.',
+    example: 'Method Not Allowed',
+  },
+} as const satisfies Record<string, { status: number | null; meaning: string; example: string | readonly string[] }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];

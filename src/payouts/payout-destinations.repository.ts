@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { ListOptions, Page, paginate } from '../common/http/pagination';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { LeasedQueue } from '../work/leased-queue';
+import { WorkMetricsService } from '../work/work-metrics.service';
+import { WorkerRegistryService } from '../work/worker-registry.service';
+import { PayoutDestination } from './payout-destination.entity';
+
+/** Ids per `IN (...)` list: keeps a statement far below PostgreSQL's 65535 parameters. */
+const IDS_PER_READ = 1_000;
+
+export type DestinationSummary = Pick<PayoutDestination, 'id' | 'status' | 'currency'>;
+
+/** Owner of the `payout_destinations` table: every statement on it, the follower's queue included, starts here. */
+@Injectable()
+export class PayoutDestinationsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The table as a job queue of the shared engine: an Unauthorized destination is due for a read at `next_sync_at` (real time). */
+  leasedQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<PayoutDestination> {
+    return new LeasedQueue(this.dataSource, registry, metrics, {
+      name: 'destinations',
+      entity: PayoutDestination,
+      dueColumn: 'next_sync_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+    });
+  }
+
+  findById(id: string): Promise<PayoutDestination | null> {
+    return this.dataSource.getRepository(PayoutDestination).findOneBy({ id });
+  }
+
+  /** A page of destinations, newest first. */
+  page(options: ListOptions): Promise<Page<PayoutDestination>> {
+    return paginate(this.dataSource.getRepository(PayoutDestination).createQueryBuilder('destination'), options);
+  }
+
+  /** Status and currency of each destination found among `ids`, keyed by id. */
+  async findSummaries(ids: string[]): Promise<Map<string, DestinationSummary>> {
+    const found = new Map<string, DestinationSummary>();
+    for (let start = 0; start < ids.length; start += IDS_PER_READ) {
+      const rows = await this.dataSource
+        .getRepository(PayoutDestination)
+        .find({ select: { id: true, status: true, currency: true }, where: { id: In(ids.slice(start, start + IDS_PER_READ)) } });
+      for (const row of rows) found.set(row.id, row);
+    }
+    return found;
+  }
+
+  async insert(row: QueryDeepPartialEntity<PayoutDestination>): Promise<void> {
+    await this.dataSource.getRepository(PayoutDestination).insert(row);
+  }
+
+  async update(id: string, changes: QueryDeepPartialEntity<PayoutDestination>): Promise<void> {
+    await this.dataSource.getRepository(PayoutDestination).update({ id }, changes);
+  }
+
+  /**
+   * Writes `changes` only while the row still carries `fence` (the claim's); false when it does not, i.e. another
+   * process took the destination over. The follower's one way to write a destination it claimed.
+   */
+  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<PayoutDestination>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const result = await em.getRepository(PayoutDestination).update({ id, fence }, changes);
+    return Boolean(result.affected);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.dataSource.getRepository(PayoutDestination).delete({ id });
+  }
+}

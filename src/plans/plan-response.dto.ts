@@ -1,0 +1,58 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiCurrencyProperty, ApiIdProperty, ApiMetadataAnswer, ApiTimeProperty } from '../common/api-docs/api-properties';
+import { PlanDunningDto } from './plan-dunning.dto';
+import { PlanLineResponseDto } from './plan-line-response.dto';
+import { PLAN_INTERVALS } from './plan-validation';
+import type { PlanInterval, PlanStatus } from './plan.entity';
+
+/** Documentation of a plan as the admin API answers it (plan-response.ts builds it). */
+@ApiSchema({ name: 'Plan' })
+export class PlanResponseDto {
+  @ApiIdProperty('The plan id.')
+  id: string;
+
+  @ApiProperty({ example: 'Pro monthly' })
+  name: string;
+
+  @ApiProperty({ description: 'The invoice `product`.', example: 'Pro plan' })
+  product: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The invoice `description`.', example: 'Everything in Pro, billed monthly' })
+  description: string | null;
+
+  @ApiCurrencyProperty()
+  currency: string;
+
+  @ApiProperty({ enum: PLAN_INTERVALS, example: 'month' })
+  interval: PlanInterval;
+
+  @ApiProperty({ type: 'integer', example: 1 })
+  intervalCount: number;
+
+  @ApiProperty({ type: 'integer', example: 14 })
+  trialDays: number;
+
+  @ApiProperty({ type: [PlanLineResponseDto] })
+  lines: PlanLineResponseDto[];
+
+  @ApiProperty({ type: 'integer', description: 'Sum of price × quantity over the lines, in minor units: what each period costs.', example: 2500 })
+  amount: number;
+
+  @ApiProperty({ example: 'shop-1' })
+  shopId: string;
+
+  @ApiProperty({ type: PlanDunningDto, nullable: true, description: "null: the environment's ladder (DUNNING_RETRY_DELAYS, DUNNING_FINAL_ACTION) applies." })
+  dunning: PlanDunningDto | null;
+
+  @ApiMetadataAnswer()
+  metadata: Record<string, unknown>;
+
+  @ApiProperty({ enum: ['active', 'archived'], description: 'An archived plan takes no new subscriptions; existing ones go on.', example: 'active' })
+  status: PlanStatus;
+
+  @ApiTimeProperty('When the plan was created.')
+  createdAt: string;
+
+  @ApiTimeProperty('When the plan last changed.')
+  updatedAt: string;
+}

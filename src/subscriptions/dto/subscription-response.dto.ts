@@ -1,0 +1,61 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiIdProperty, ApiMetadataAnswer, ApiTimeProperty } from '../../common/api-docs/api-properties';
+import type { SubscriptionStatus } from '../subscription.entity';
+import { SUBSCRIPTION_STATUSES } from './list-subscriptions-query.dto';
+
+/** Documentation of a subscription as the admin API answers it (subscription-response.ts builds it). */
+@ApiSchema({ name: 'Subscription' })
+export class SubscriptionResponseDto {
+  @ApiIdProperty('The subscription id.')
+  id: string;
+
+  @ApiIdProperty('The customer who pays.')
+  customerId: string;
+
+  @ApiIdProperty('The plan it bills.')
+  planId: string;
+
+  @ApiProperty({
+    enum: SUBSCRIPTION_STATUSES,
+    description:
+      '`incomplete`: the customer has no card yet, nothing is charged; `trialing`; `active`; `past_due`: a charge failed and dunning runs; `paused`; `unpaid`: dunning ended with finalAction unpaid; `canceled`.',
+    example: 'active',
+  })
+  status: SubscriptionStatus;
+
+  @ApiProperty({ description: 'IANA time zone its billing days are counted in.', example: 'Europe/Moscow' })
+  timezone: string;
+
+  @ApiTimeProperty('When billing started or starts.', { nullable: true })
+  startAt: string | null;
+
+  @ApiTimeProperty('Start of the current billing period.', { nullable: true })
+  currentPeriodStart: string | null;
+
+  @ApiTimeProperty('End of the current billing period.', { nullable: true })
+  currentPeriodEnd: string | null;
+
+  @ApiTimeProperty('When the next period is charged; null when nothing is due (canceled, paused, unpaid).', { nullable: true })
+  nextBillingAt: string | null;
+
+  @ApiTimeProperty('End of the trial, when the plan has one.', { nullable: true })
+  trialEndsAt: string | null;
+
+  @ApiProperty({ description: 'true: it ends when the current period ends.', example: false })
+  cancelAtPeriodEnd: boolean;
+
+  @ApiTimeProperty('When it was canceled.', { nullable: true })
+  canceledAt: string | null;
+
+  @ApiTimeProperty('When it was paused, while paused.', { nullable: true })
+  pausedAt: string | null;
+
+  @ApiTimeProperty('When it was created.', { nullable: true })
+  createdAt: string | null;
+
+  @ApiTimeProperty('When it last changed.', { nullable: true })
+  updatedAt: string | null;
+
+  @ApiMetadataAnswer()
+  metadata: Record<string, unknown>;
+}

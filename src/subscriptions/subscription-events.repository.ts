@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { invalidField } from '../common/errors/coded-error';
+import { DEFAULT_PAGE_SIZE, Page } from '../common/http/pagination';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { SubscriptionStatus } from './subscription.entity';
+import { SubscriptionEvent } from './subscription-event.entity';
+
+/** One audit event to append. */
+export interface AuditEvent {
+  subscriptionId: string;
+  type: string;
+  from?: SubscriptionStatus | null;
+  to?: SubscriptionStatus | null;
+  data?: Record<string, unknown>;
+}
+
+/** The append-only audit trail of subscriptions: every statement on `subscription_events`. */
+@Injectable()
+export class SubscriptionEventsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Appends one event in the caller's transaction, so a change and its record commit together. */
+  async record(em: EntityManager, event: AuditEvent, occurredAt: Date): Promise<void> {
+    await this.recordMany(em, [event], occurredAt);
+  }
+
+  /** Appends several events in one statement, in the given order, in the caller's transaction. */
+  async recordMany(em: EntityManager, events: AuditEvent[], occurredAt: Date): Promise<void> {
+    if (events.length === 0) return;
+    await em.query(
+      `INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at, created_at)
+       SELECT e.subscription_id, e.type, e.from_status, e.to_status, e.data, $6, $6
+         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[]) WITH ORDINALITY AS e(subscription_id, type, from_status, to_status, data, n)
+        ORDER BY e.n`,
+      [
+        events.map((e) => e.subscriptionId),
+        events.map((e) => e.type),
+        events.map((e) => e.from ?? null),
+        events.map((e) => e.to ?? null),
+        events.map((e) => JSON.stringify(e.data ?? {})),
+        occurredAt,
+      ],
+    );
+  }
+
+  /**
+   * The audit insert of a paid charge, as SQL over a CTE `source` that yields the subscription_id: billing settles
+   * the charge and records this in one statement on its hot path.
+   */
+  chargeSucceededSql(source: string, dataParam: string, atParam: string): string {
+    return `INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
+            SELECT subscription_id, 'charge_succeeded', ${dataParam}::jsonb, ${atParam}, ${atParam} FROM ${source}`;
+  }
+
+  /** The trail of one subscription, newest first, in the order the events were written. */
+  async page(subscriptionId: string, query: ListQueryDto): Promise<Page<SubscriptionEvent>> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const qb = this.dataSource.getRepository(SubscriptionEvent).createQueryBuilder('e').where('e.subscriptionId = :subscriptionId', { subscriptionId });
+    if (query.createdAfter) qb.andWhere('e.createdAt >= :createdAfter', { createdAfter: new Date(query.createdAfter) });
+    if (query.createdBefore) qb.andWhere('e.createdAt < :createdBefore', { createdBefore: new Date(query.createdBefore) });
+    if (query.cursor) {
+      const before = Number(Buffer.from(query.cursor, 'base64url').toString());
+      if (!Number.isSafeInteger(before)) throw invalidField('cursor', 'cursor must be a nextCursor value returned by this list');
+      qb.andWhere('e.seq < :before', { before });
+    }
+    const rows = await qb.orderBy('e.seq', 'DESC').limit(limit + 1).getMany();
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > limit && last ? Buffer.from(String(last.seq)).toString('base64url') : null };
+  }
+}

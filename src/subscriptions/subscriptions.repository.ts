@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, DeepPartial, EntityManager, In } from 'typeorm';
+import { Page, paginate } from '../common/http/pagination';
+import { Customer } from '../customers/customer.entity';
+import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
+import { BILLABLE_STATUSES, Subscription } from './subscription.entity';
+
+/** Every statement on the `subscriptions` table. */
+@Injectable()
+export class SubscriptionsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Runs `work` in one short transaction (never across a provider call). */
+  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  async insert(em: EntityManager, values: DeepPartial<Subscription>): Promise<Subscription> {
+    return em.save(em.create(Subscription, values));
+  }
+
+  async save(em: EntityManager, subscription: Subscription): Promise<void> {
+    await em.save(subscription);
+  }
+
+  /** One subscription, locked for the caller's transaction. */
+  lock(em: EntityManager, id: string): Promise<Subscription | null> {
+    return em.getRepository(Subscription).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Incomplete subscriptions whose customer is ready, locked (SKIP LOCKED: replicas share them). */
+  lockIncompleteOfReadyCustomers(em: EntityManager, limit: number): Promise<Subscription[]> {
+    return em
+      .getRepository(Subscription)
+      .createQueryBuilder('s')
+      .innerJoin(Customer, 'c', 'c.id = s.customerId')
+      .where("s.status = 'incomplete'")
+      .andWhere("c.status = 'ready'")
+      .limit(limit)
+      .setLock('pessimistic_write', undefined, ['s'])
+      .setOnLocked('skip_locked')
+      .getMany();
+  }
+
+  /** Billable subscriptions of ready customers whose next period has begun, locked (SKIP LOCKED), oldest due first. */
+  lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
+    return em
+      .getRepository(Subscription)
+      .createQueryBuilder('s')
+      .innerJoin(Customer, 'c', 'c.id = s.customerId')
+      .where('s.nextBillingAt <= :now', { now })
+      .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
+      .andWhere("c.status = 'ready'")
+      .orderBy('s.nextBillingAt', 'ASC')
+      .limit(limit)
+      .setLock('pessimistic_write', undefined, ['s'])
+      .setOnLocked('skip_locked')
+      .getMany();
+  }
+
+  /** The period fields and status of a batch of subscriptions, as set in memory, in one statement. */
+  async updatePeriods(em: EntityManager, rows: Subscription[], at: Date): Promise<void> {
+    await em.query(
+      `UPDATE subscriptions s SET next_period_index = u.next_index, current_period_start = u.period_start, current_period_end = u.period_end,
+              next_billing_at = u.period_end, status = u.status, updated_at = $6
+         FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::varchar[]) AS u(id, next_index, period_start, period_end, status)
+        WHERE s.id = u.id`,
+      [rows.map((s) => s.id), rows.map((s) => s.nextPeriodIndex), rows.map((s) => s.currentPeriodStart), rows.map((s) => s.currentPeriodEnd), rows.map((s) => s.status), at],
+    );
+  }
+
+  /** The next period to bill, as set in memory (after skipped periods). */
+  async updateSchedule(em: EntityManager, s: Subscription): Promise<void> {
+    await em.update(Subscription, { id: s.id }, { nextPeriodIndex: s.nextPeriodIndex, nextBillingAt: s.nextBillingAt, updatedAt: s.updatedAt });
+  }
+
+  findById(id: string): Promise<Subscription | null> {
+    return this.dataSource.getRepository(Subscription).findOneBy({ id });
+  }
+
+  findByIds(ids: string[]): Promise<Subscription[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.dataSource.getRepository(Subscription).findBy({ id: In(ids) });
+  }
+
+  /** Billable subscriptions due at `now` whose customer has no usable card yet. */
+  async countDueNotReady(now: Date): Promise<number> {
+    const [row] = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+        WHERE s.next_billing_at <= $1 AND s.status IN ('trialing', 'active', 'past_due') AND c.status <> 'ready'`,
+      [now],
+    );
+    return row.n as number;
+  }
+
+  page(query: ListSubscriptionsQueryDto): Promise<Page<Subscription>> {
+    const qb = this.dataSource.getRepository(Subscription).createQueryBuilder('s');
+    if (query.status) qb.andWhere('s.status = :status', { status: query.status });
+    if (query.customerId) qb.andWhere('s.customerId = :customerId', { customerId: query.customerId });
+    if (query.planId) qb.andWhere('s.planId = :planId', { planId: query.planId });
+    return paginate(qb, query);
+  }
+}
