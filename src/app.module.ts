@@ -19,6 +19,7 @@ import { PayoutTuning } from './payouts/payout-tuning';
 import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
+import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { WorkModule } from './work/work.module';
 import { WorkTuning } from './work/work-tuning';
@@ -71,6 +72,7 @@ export class AppModule {
         SubscriptionsModule,
         BillingModule,
         PayoutsModule,
+        ProviderWebhooksModule,
         ...(options.extraImports ?? []),
       ],
       providers: [

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CustomersModule } from '../customers/customers.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { PlansModule } from '../plans/plans.module';
+import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { BillingController } from './billing.controller';
 import { BillingMetricsService } from './billing-metrics.service';
@@ -21,7 +22,7 @@ import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule],
+  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule],
   controllers: [BillingController, ChargesController],
   providers: [
     ChargesRepository,

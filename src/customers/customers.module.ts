@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GatewayModule } from '../gateway/gateway.module';
+import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { CustomerProviderReaderService } from './customer-provider-reader.service';
 import { CustomerSyncWriterService } from './customer-sync-writer.service';
@@ -14,7 +15,7 @@ import { HostedFormLinkService } from './hosted-form-link.service';
 
 /** Customers, card bindings and the follower that keeps them in step with the provider. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule],
+  imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule, ProviderWebhooksModule],
   controllers: [CustomersController],
   providers: [
     CustomersRepository,

@@ -8,6 +8,7 @@ import { WorkEngineHeartbeats1795534434716 } from './1795534434716-WorkEngineHea
 import { ListOrderAndFilters1795593530175 } from './1795593530175-ListOrderAndFilters';
 import { BusinessTimestamps1795593859416 } from './1795593859416-BusinessTimestamps';
 import { BindingInteraction1795594114811 } from './1795594114811-BindingInteraction';
+import { ProviderWebhooks1795596379473 } from './1795596379473-ProviderWebhooks';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -22,4 +23,5 @@ export const MIGRATIONS: Function[] = [
   ListOrderAndFilters1795593530175,
   BusinessTimestamps1795593859416,
   BindingInteraction1795594114811,
+  ProviderWebhooks1795596379473,
 ];
