@@ -19,6 +19,7 @@ import { PayoutTuning } from './payouts/payout-tuning';
 import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
+import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { EventsModule } from './events/events.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -77,6 +78,7 @@ export class AppModule {
         SubscriptionsModule,
         BillingModule,
         PayoutsModule,
+        ProviderWebhooksModule,
         EventsModule,
         WebhooksModule,
         ...(options.extraImports ?? []),

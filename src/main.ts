@@ -11,6 +11,7 @@ import { loadConfig } from './config/load-config';
 import { RuntimeSettings } from './config/runtime-settings';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/run-migrations';
+import { ProviderWebhookRegistrationService } from './provider-webhooks/provider-webhook-registration.service';
 import { BuiltInSandbox, startBuiltInSandbox } from './sandbox/built-in-sandbox';
 
 /** Lines before the application's logger exists and after it has closed; same look and redaction as its own. */
@@ -56,6 +57,8 @@ async function bootstrap(): Promise<void> {
 
   const app = await createApp({ config, runtime: new RuntimeSettings(databaseUrl, providerBaseUrl) });
   await app.listen(config.port);
+  // The provider's webhooks: at PUBLIC_URL, or with the built-in sandbox at this daemon's own address.
+  await app.get(ProviderWebhookRegistrationService).start(config.publicUrl ?? (sandbox ? `http://127.0.0.1:${config.port}` : undefined));
   // One block, written at once, after the start-up lines: the addresses, and the token when the daemon made it.
   process.stdout.write(
     startBanner({

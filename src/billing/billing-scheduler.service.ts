@@ -2,11 +2,14 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
 import { ShutdownSignal } from '../common/shutdown-signal';
-import { CustomerSyncService } from '../customers/customer-sync.service';
+import { CUSTOMER_SYNC_QUEUE, CustomerSyncService } from '../customers/customer-sync.service';
 import { BillingRunService, BillingRunSummary } from './billing-run.service';
 import { WorkRunnerService } from '../work/work-runner.service';
 
 const JOB_NAME = 'billing-pass';
+/** The engine's loop that works due charges between passes. */
+export const CHARGES_QUEUE = 'charges';
+
 const SYNC_BATCH = 100;
 
 /**
@@ -34,8 +37,8 @@ export class BillingSchedulerService implements OnApplicationBootstrap, BeforeAp
     setImmediate(() => void this.tick());
     // Between passes, the engine keeps working whatever falls due: retries and backoffs that ended, open
     // outcomes, and the claims of a process that died, which resume within seconds rather than a pass later.
-    this.runner.start('charges', () => this.billing.drainDueCharges(this.config.providerMaxConcurrency));
-    this.runner.start('customers', async () => (await this.customerSync.syncDue(SYNC_BATCH)).claimed);
+    this.runner.start(CHARGES_QUEUE, () => this.billing.drainDueCharges(this.config.providerMaxConcurrency));
+    this.runner.start(CUSTOMER_SYNC_QUEUE, async () => (await this.customerSync.syncDue(SYNC_BATCH)).claimed);
   }
 
   /** One full pass now, or the one already running (the admin endpoint and the timer share it). */

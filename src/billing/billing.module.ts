@@ -4,6 +4,7 @@ import { CustomersModule } from '../customers/customers.module';
 import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { PlansModule } from '../plans/plans.module';
+import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { BillingController } from './billing.controller';
 import { BillingMetricsService } from './billing-metrics.service';
@@ -22,7 +23,7 @@ import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule],
   controllers: [BillingController, ChargesController],
   providers: [
     ChargesRepository,

@@ -6,6 +6,7 @@ import { ProcessingGateway } from '../gateway/processing.gateway';
 import { Payment } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { PlansService } from '../plans/plans.service';
+import { WebhookHealthService } from '../provider-webhooks/webhook-health.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import { ChargeAttempt } from './charge-attempt.entity';
@@ -16,6 +17,9 @@ import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.serv
 import { ChargesRepository } from './charges.repository';
 import { respectAttemptCap } from './dunning-policy';
 import { invoiceDueAt, paymentExternalId } from './external-ids';
+
+/** With the provider's payment events arriving, a payment still open is read again this late unless an event comes. */
+const WEBHOOK_SAFETY_NET_SECONDS = 60;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -49,6 +53,7 @@ export class ChargeProcessorService {
     private readonly clock: Clock,
     private readonly tuning: BillingTuning,
     private readonly metrics: BillingMetricsService,
+    private readonly webhooks: WebhookHealthService,
   ) {}
 
   /** Reads what a claimed batch needs in one go, before its charges are worked. */
@@ -222,6 +227,11 @@ export class ChargeProcessorService {
       }
       // Not final at once: the payment id is written now, so a crash from here on reads it back instead of replaying.
       await this.recordPayment(claim, attempt);
+      // While the provider's payment events arrive, one of them wakes the charge: polling is only the safety net.
+      if (this.webhooks.isFlowing('invoice')) {
+        await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => `now() + interval '${WEBHOOK_SAFETY_NET_SECONDS} seconds'` });
+        return 'pending';
+      }
       if (Date.now() + delay > deadline) break;
       await sleep(delay);
       delay = Math.min(delay * 2, 1000);

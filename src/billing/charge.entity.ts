@@ -26,6 +26,8 @@ export const OPEN_CHARGE_STATUSES: ChargeStatus[] = ['pending', 'processing', 'r
 // Claims read this partial index only: finished charges never slow the queue down.
 @Index('charges_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
 // Charges waiting for a new card after a hard decline, found when the customer's active card changes.
+// Provider events name the invoice: its charge is found through this index.
+@Index('charges_provider_invoice_idx', ['providerInvoiceId'], { where: 'provider_invoice_id IS NOT NULL' })
 @Index('charges_awaiting_card_idx', ['customerId'], { where: "step = 'awaiting_card'" })
 export class Charge {
   @PrimaryGeneratedColumn('uuid')

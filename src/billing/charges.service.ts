@@ -1,7 +1,11 @@
 import { ConflictException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { Page } from '../common/http/pagination';
+import { ApplyOutcome, ProviderEventRouter, ReceivedProviderEvent } from '../provider-webhooks/provider-event-router.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
+import { WorkRunnerService } from '../work/work-runner.service';
+import { WorkerRegistryService } from '../work/worker-registry.service';
+import { CHARGES_QUEUE } from './billing-scheduler.service';
 import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
@@ -9,6 +13,9 @@ import { ChargeProcessorService } from './charge-processor.service';
 import { ChargeQueueService } from './charge-queue.service';
 import { ChargesRepository } from './charges.repository';
 import { ListChargesQueryDto } from './list-charges-query.dto';
+
+/** Events that may settle a payment of the invoice. */
+const PAYMENT_EVENTS = new Set(['PaymentCaptured', 'PaymentFailed', 'PaymentCancelled', 'InvoicePaid', 'InvoiceCancelled']);
 
 @Injectable()
 export class ChargesService implements OnModuleInit {
@@ -19,11 +26,25 @@ export class ChargesService implements OnModuleInit {
     private readonly queue: ChargeQueueService,
     private readonly processor: ChargeProcessorService,
     private readonly lifecycle: SubscriptionLifecycleService,
+    private readonly providerEvents: ProviderEventRouter,
+    private readonly runner: WorkRunnerService,
+    private readonly workers: WorkerRegistryService,
   ) {}
 
-  /** A subscription that ends drops its charges with no payment in flight, in the transaction that ends it. */
+  /**
+   * A subscription that ends drops its charges with no payment in flight, in the transaction that ends it. The
+   * provider's payment events make the charge of their invoice read its payment now rather than at its next poll.
+   */
   onModuleInit(): void {
     this.lifecycle.onCancel((em, subscriptionId, keepChargeId) => this.charges.cancelOpen(em, subscriptionId, this.clock.now(), keepChargeId));
+    this.providerEvents.on('invoice', (event) => this.onInvoiceEvent(event));
+  }
+
+  private async onInvoiceEvent(event: ReceivedProviderEvent): Promise<ApplyOutcome> {
+    if (!PAYMENT_EVENTS.has(event.eventType)) return 'ignored';
+    const result = await this.charges.wakeForInvoice(event.objectId, this.clock.now(), this.workers.lapseSeconds);
+    if (result === 'woken') this.runner.kick(CHARGES_QUEUE);
+    return result === 'woken' || result === 'settled' ? 'applied' : result === 'none' ? 'unknown_object' : 'busy';
   }
 
   async get(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[] }> {

@@ -10,6 +10,8 @@ export class AppConfig {
   readonly dataDir: string;
   /** Unset: the built-in sandbox is started in-process and the gateway points at it. */
   readonly providerUrl: string | undefined;
+  /** PUBLIC_URL: where the provider reaches this daemon's webhook endpoint; unset, polling only (or the local URL with the sandbox). */
+  readonly publicUrl: string | undefined;
   readonly providerApiKey: string;
   readonly providerShopId: string;
   readonly providerTimeoutMs: number;

@@ -70,6 +70,15 @@ export class EnvSchema {
 
   @Transform(emptyToUndefined)
   @IsOptional()
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_valid_protocol: true },
+    { message: 'PUBLIC_URL must be the http(s) base URL at which the provider reaches this daemon, such as https://billing.example.com (or unset it to poll only)' },
+  )
+  @MaxLength(900, { message: 'PUBLIC_URL must be at most 900 characters (the provider keeps webhook URLs of at most 1000)' })
+  PUBLIC_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
   @IsString()
   @MinLength(1)
   PROVIDER_API_KEY?: string;

@@ -54,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: schema.DATABASE_URL,
     dataDir: schema.DATA_DIR,
     providerUrl: schema.PROVIDER_URL?.replace(/\/+$/, ''),
+    publicUrl: schema.PUBLIC_URL?.replace(/\/+$/, ''),
     providerApiKey: schema.PROVIDER_URL ? (schema.PROVIDER_API_KEY as string) : SANDBOX_API_KEY,
     providerShopId: schema.PROVIDER_URL ? (schema.PROVIDER_SHOP_ID as string) : (schema.PROVIDER_SHOP_ID ?? SANDBOX_SHOP_ID),
     providerTimeoutMs: schema.PROVIDER_TIMEOUT_MS,

@@ -6,8 +6,12 @@ import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { BindingObservation, bindingPatch, newObservedBinding, ProviderView } from './customer-event-fold';
 import type { CustomerStatus } from './customer.entity';
 import { CustomersRepository, CustomerSyncPatch } from './customers.repository';
+import { WebhookHealthService } from '../provider-webhooks/webhook-health.service';
 import { BINDING_NOT_STARTED_CODE, nextPollDelayMs, UNSTARTED_BINDING_GIVE_UP_MS } from './sync-schedule';
 import type { SyncTarget } from './sync-target';
+
+/** How much slower a customer is polled while the provider's customer webhooks arrive. */
+const SAFETY_NET_SLOWDOWN = 5;
 
 /**
  * Records what one read of a customer at the provider learned: binding rows, the customer's status, readyAt and
@@ -22,6 +26,7 @@ export class CustomerSyncWriterService {
     private readonly customers: CustomersRepository,
     private readonly bindings: CustomerBindingsRepository,
     private readonly clock: Clock,
+    private readonly webhooks: WebhookHealthService,
     private readonly announcer: CustomerAnnouncerService,
   ) {}
 
@@ -120,9 +125,11 @@ export class CustomerSyncWriterService {
   ): Promise<number | null> {
     if (moreEvents) return 0;
     const { dbNow, newestCreatedAt } = await this.bindings.newestOpenBinding(customerId, em);
-    if (newestCreatedAt !== null) return nextPollDelayMs(dbNow.getTime() - newestCreatedAt.getTime());
+    // While the provider's customer events arrive, a poll is only the safety net for a lost one.
+    const slower = (delay: number | null) => (delay !== null && this.webhooks.isFlowing('customer') ? delay * SAFETY_NET_SLOWDOWN : delay);
+    if (newestCreatedAt !== null) return slower(nextPollDelayMs(dbNow.getTime() - newestCreatedAt.getTime()));
     if (status === 'ready' && activeBindingId !== null) return null;
     // Unready (the payer may still use the hosted form) or ready with no card known yet.
-    return nextPollDelayMs(dbNow.getTime() - customerRealCreatedAt.getTime());
+    return slower(nextPollDelayMs(dbNow.getTime() - customerRealCreatedAt.getTime()));
   }
 }

@@ -1,11 +1,13 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { Clock } from '../common/clock/clock';
 import { MetricsService } from '../common/metrics/metrics.service';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { ProviderError } from '../gateway/provider-error';
+import { ProviderEventRouter } from '../provider-webhooks/provider-event-router.service';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
+import { WorkRunnerService } from '../work/work-runner.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
 import { CustomerProviderReaderService } from './customer-provider-reader.service';
 import { CustomerSyncWriterService } from './customer-sync-writer.service';
@@ -37,8 +39,11 @@ const SHUTDOWN_WAIT_MS = 10_000;
  * the result is written in one short transaction that ends the claim with its fence (CustomerSyncWriterService).
  * The provider has no customer-status event, so readiness is read with GET customer.
  */
+/** The engine's loop that follows customers. */
+export const CUSTOMER_SYNC_QUEUE = 'customers';
+
 @Injectable()
-export class CustomerSyncService implements OnModuleDestroy, BeforeApplicationShutdown {
+export class CustomerSyncService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(CustomerSyncService.name);
   private readonly syncedTotal: Counter<'result'>;
   private readonly running = new Set<Promise<unknown>>();
@@ -55,6 +60,8 @@ export class CustomerSyncService implements OnModuleDestroy, BeforeApplicationSh
     private readonly shutdown: ShutdownSignal,
     metrics: MetricsService,
     private readonly clock: Clock,
+    private readonly providerEvents: ProviderEventRouter,
+    private readonly runner: WorkRunnerService,
   ) {
     this.queue = customers.createSyncQueue(registry, workMetrics);
     const name = 'billing_customers_synced_total';
@@ -78,6 +85,15 @@ export class CustomerSyncService implements OnModuleDestroy, BeforeApplicationSh
     const target = await this.customers.findSyncTarget(customerId);
     if (!target) return undefined;
     return this.track(this.syncTarget(target));
+  }
+
+  /** The provider's customer and binding events make the customer's follower read it now, not at its next poll. */
+  onModuleInit(): void {
+    this.providerEvents.on('customer', async (event) => {
+      if (!(await this.customers.followNowByProviderId(event.objectId))) return 'unknown_object';
+      this.runner.kick(CUSTOMER_SYNC_QUEUE);
+      return 'applied';
+    });
   }
 
   onModuleDestroy(): void {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
+import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { CustomerAnnouncerService } from './customer-announcer.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { CustomerProviderReaderService } from './customer-provider-reader.service';
@@ -16,7 +17,7 @@ import { HostedFormLinkService } from './hosted-form-link.service';
 
 /** Customers, card bindings and the follower that keeps them in step with the provider. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule, ProviderWebhooksModule, EventsModule],
   controllers: [CustomersController],
   providers: [
     CustomersRepository,

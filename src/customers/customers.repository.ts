@@ -220,6 +220,14 @@ export class CustomersRepository {
   }
 
   /** The follower looks at the customer on its next pass (an earlier time already set stays). */
+  /** Due for a read now, by the provider's id; false when no customer of ours has it. */
+  async followNowByProviderId(providerCustomerId: string): Promise<boolean> {
+    const [, affected] = (await this.dataSource.query(`UPDATE customers SET next_sync_at = LEAST(next_sync_at, now()) WHERE provider_customer_id = $1`, [
+      providerCustomerId,
+    ])) as [unknown, number];
+    return affected > 0;
+  }
+
   async followNow(id: string): Promise<void> {
     await this.dataSource.query(`UPDATE customers SET next_sync_at = LEAST(next_sync_at, now()) WHERE id = $1`, [id]);
   }

@@ -17,6 +17,8 @@ export type PayoutDestinationStatus = 'creating' | 'Unauthorized' | 'Authorized'
 @Unique('payout_destinations_external_id_uq', ['externalId'])
 @Index('payout_destinations_created_idx', ['createdAt', 'seq'])
 // The follower reads this partial index only: authorized destinations never slow it down.
+// Provider events name the destination: it is found through this index.
+@Index('payout_destinations_provider_idx', ['providerDestinationId'], { where: 'provider_destination_id IS NOT NULL' })
 @Index('payout_destinations_sync_due_idx', ['nextSyncAt'], { where: 'next_sync_at IS NOT NULL' })
 export class PayoutDestination {
   @PrimaryGeneratedColumn('uuid')

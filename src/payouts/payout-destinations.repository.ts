@@ -67,6 +67,17 @@ export class PayoutDestinationsRepository {
     return Boolean(result.affected);
   }
 
+  /** The provider says the destination moved: an Unauthorized one is read now. False when it is not ours. */
+  async followNowByProviderId(providerDestinationId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `UPDATE payout_destinations SET next_sync_at = LEAST(next_sync_at, now()) WHERE provider_destination_id = $1 AND status = 'Unauthorized' RETURNING id`,
+      [providerDestinationId],
+    );
+    if (rows.length > 0) return true;
+    const known: unknown[] = await this.dataSource.query(`SELECT 1 FROM payout_destinations WHERE provider_destination_id = $1`, [providerDestinationId]);
+    return known.length > 0;
+  }
+
   async delete(id: string): Promise<void> {
     await this.dataSource.getRepository(PayoutDestination).delete({ id });
   }

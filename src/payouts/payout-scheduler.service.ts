@@ -2,7 +2,8 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { PayoutProcessorService } from './payout-processor.service';
 
-const QUEUE = 'payouts';
+/** The engine's loop that works payouts and follows destinations. */
+export const PAYOUTS_QUEUE = 'payouts';
 
 /**
  * Keeps payouts worked when SCHEDULER_ENABLED, on the engine's runner: a run whenever payouts are due
@@ -16,11 +17,11 @@ export class PayoutSchedulerService implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.runner.start(QUEUE, async () => (await this.processor.runOnce()).steps);
+    this.runner.start(PAYOUTS_QUEUE, async () => (await this.processor.runOnce()).steps);
   }
 
   /** New payouts were accepted: work them now rather than at the next poll. */
   kick(): void {
-    this.runner.kick(QUEUE);
+    this.runner.kick(PAYOUTS_QUEUE);
   }
 }

@@ -18,6 +18,7 @@ export const PAYOUT_WALLET_EXTERNAL_ID = 'payouts-wallet-v1';
 /** Setup order steps 1 and 2 of the spec: one identity and one corporate wallet, made once or adopted. */
 @Injectable()
 export class PayoutSetupService {
+  private readonly readyListeners: ((setup: PayoutSetup) => Promise<void>)[] = [];
   private readonly logger = new Logger(PayoutSetupService.name);
 
   constructor(
@@ -27,6 +28,11 @@ export class PayoutSetupService {
   ) {}
 
   /** The setup in force, or null before it is made. */
+  /** Told once payouts are set up (the wallet's provider webhooks are wanted then). */
+  onReady(listener: (setup: PayoutSetup) => Promise<void>): void {
+    this.readyListeners.push(listener);
+  }
+
   async find(): Promise<PayoutSetup | null> {
     return this.setups.find();
   }
@@ -101,6 +107,7 @@ export class PayoutSetupService {
       await this.setups.insertIfAbsent(row);
     }
     const setup = await this.get();
+    for (const listener of this.readyListeners) await listener(setup);
     this.logger.log(`Payouts set up: identity ${setup.identityId}, wallet ${setup.walletId} (${setup.currency})${setup.adopted ? ', adopted from the environment' : ''}`);
     return setup;
   }

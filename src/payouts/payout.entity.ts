@@ -23,6 +23,8 @@ export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['pending', 'processing'
 @Index('payouts_batch_idx', ['batchId', 'createdAt', 'seq'])
 @Index('payouts_batch_status_idx', ['batchId', 'status'])
 // Claims read this partial index only: finished payouts never slow the queue down.
+// Provider events name the withdrawal: its payout is found through this index.
+@Index('payouts_provider_withdrawal_idx', ['providerWithdrawalId'], { where: 'provider_withdrawal_id IS NOT NULL' })
 @Index('payouts_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
 // Payouts waiting for a destination are woken together when it becomes Authorized.
 @Index('payouts_destination_pending_idx', ['destinationId'], { where: "status = 'pending'" })

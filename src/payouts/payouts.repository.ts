@@ -89,6 +89,27 @@ export class PayoutsRepository {
   }
 
   /** Pending payouts waiting for this destination become due at `now` (none is pushed later); `shownNow` becomes their updatedAt. */
+  /**
+   * The provider says a withdrawal moved: its payout, if following it and not held by a live process, is due at once
+   * (`now`, real time). Answers `woken`, `busy`, `settled` or `none` (not ours).
+   */
+  async wakeForWithdrawal(providerWithdrawalId: string, now: Date, lapseSeconds: number): Promise<'woken' | 'busy' | 'settled' | 'none'> {
+    const [row]: { woken: boolean; known: boolean; waiting: boolean }[] = await this.dataSource.query(
+      `WITH target AS (SELECT id, lease_owner, status FROM payouts WHERE provider_withdrawal_id = $1),
+            woken AS (UPDATE payouts p SET not_before = NULL, next_attempt_at = LEAST(COALESCE(p.next_attempt_at, $2), $2)
+                        FROM target t
+                       WHERE p.id = t.id AND t.status = 'processing'
+                         AND (t.lease_owner IS NULL OR NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = t.lease_owner AND w.heartbeat_at > now() - make_interval(secs => $3)))
+                      RETURNING p.id)
+       SELECT EXISTS (SELECT 1 FROM woken) AS woken, EXISTS (SELECT 1 FROM target) AS known,
+              EXISTS (SELECT 1 FROM target WHERE status = 'processing') AS waiting`,
+      [providerWithdrawalId, now, lapseSeconds],
+    );
+    if (row.woken) return 'woken';
+    if (!row.known) return 'none';
+    return row.waiting ? 'busy' : 'settled';
+  }
+
   async makeDueForDestination(destinationId: string, now: Date, shownNow: Date, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(
       `UPDATE payouts SET next_attempt_at = $2, updated_at = $3 WHERE destination_id = $1 AND status = 'pending' AND next_attempt_at > $2`,

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
 import { startTestApp, TestApp } from '../support/test-app';
+import { CARDS } from '../support/test-cards';
 import { resetDatabase } from '../support/test-database';
-import { waitUntil } from '../support/daemon';
+import { waitFor } from '../support/wait';
 
 /** Debian's chromium; CI installs it (.ci/run). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -58,15 +59,10 @@ interface CustomerBody {
   }
 
   async function readyCustomer(id: string): Promise<CustomerBody> {
-    return waitUntil(
-      async () => {
-        const response = await testApp.api().get(`/api/v1/customers/${id}`).expect(200);
-        const body = response.body as CustomerBody;
-        return body.status === 'ready' ? body : undefined;
-      },
-      20_000,
-      `customer ${id} ready`,
-      200,
+    return waitFor(
+      async () => (await testApp.api().get(`/api/v1/customers/${id}`).expect(200)).body as CustomerBody,
+      (body) => body.status === 'ready',
+      { timeoutMs: 20_000, everyMs: 200, what: `customer ${id} ready` },
     );
   }
 
@@ -107,7 +103,7 @@ interface CustomerBody {
   it('takes the payer through the 3-D Secure page when the card asks for it', async () => {
     const customer = await createCustomer();
     const page = await openPage(customer.hostedFormUrl);
-    await fillCard(page, '4012888888881881');
+    await fillCard(page, CARDS.threeDsSuccess);
     // The form sends the payer on to the issuer's check; nothing is bound before they confirm.
     await page.waitForSelector('text=3-D Secure check');
     expect(new URL(page.url()).pathname).toBe('/sandbox/acs');

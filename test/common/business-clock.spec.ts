@@ -1,15 +1,16 @@
-import { CustomerSyncService } from '../../src/customers/customer-sync.service';
 import { PayoutProcessorService } from '../../src/payouts/payout-processor.service';
-import { SECOND_SUCCESS_CARD, SUCCESS_CARD, tokenizeCard } from '../customers/customer-test-helpers';
+import { bindCard, listBindings, syncUntil } from '../customers/customer-test-helpers';
 import { startTestApp, TestApp } from '../support/test-app';
+import { CARDS } from '../support/test-cards';
 import { resetDatabase } from '../support/test-database';
+import { waitFor } from '../support/wait';
 
 type Body = Record<string, unknown>;
 
 const T0 = '2031-06-01T00:00:00.000Z';
 const T1 = '2031-06-03T12:00:00.000Z';
 const PLAN = { name: 'Clocked', product: 'P', currency: 'RUB', interval: 'month', lines: [{ product: 'P', price: 1500 }] };
-const DESTINATION_CARD = { cardNumber: SUCCESS_CARD, expDate: '12/40', cardHolder: 'IVAN PETROV' };
+const DESTINATION_CARD = { cardNumber: CARDS.success, expDate: '12/40', cardHolder: 'IVAN PETROV' };
 
 /**
  * With the test clock on, every time the admin API shows for an object is the billing clock's: never the wall
@@ -36,27 +37,25 @@ describe('one clock for every time the admin API shows', () => {
 
   const setClock = (now: string) => call('post', '/api/v1/test-clock', { now }, 200);
 
+  /** Binds the card through the admin API and runs the customer follower until the binding has succeeded. */
   async function bind(customerId: string, card: string): Promise<void> {
-    const { paymentToolToken, paymentSession } = await tokenizeCard(t, card);
-    const binding = await call('post', `/api/v1/customers/${customerId}/bindings`, { paymentToolToken, paymentSession }, 202);
-    for (let i = 0; i < 200; i++) {
-      await t.app.get(CustomerSyncService).syncDue();
-      const { items } = (await call('get', `/api/v1/customers/${customerId}/bindings`)) as { items: Body[] };
-      if (items.some((b) => b.id === binding.id && b.status === 'succeeded')) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error('the binding did not succeed');
+    const binding = await bindCard(t, customerId, card);
+    await syncUntil(t, async () => (await listBindings(t, customerId)).some((b) => b.id === binding.id && b.status === 'succeeded'));
   }
 
   /** Runs the payout processor until `done` answers something. */
   async function payoutsUntil(done: () => Promise<Body | undefined>): Promise<Body> {
-    for (let i = 0; i < 500; i++) {
-      const value = await done();
-      if (value) return value;
-      await t.app.get(PayoutProcessorService).runOnce();
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('the payouts did not settle');
+    const processor = t.app.get(PayoutProcessorService);
+    const settled = await waitFor(
+      async () => {
+        const value = await done();
+        if (!value) await processor.runOnce();
+        return value;
+      },
+      (value) => value !== undefined,
+      { timeoutMs: 15_000, what: 'the payouts settled' },
+    );
+    return settled as Body;
   }
 
   it('stamps plans, customers, bindings, subscriptions and their events with the clock, readyAt never before createdAt', async () => {
@@ -64,7 +63,7 @@ describe('one clock for every time the admin API shows', () => {
     expect(plan).toMatchObject({ createdAt: T0, updatedAt: T0 });
     const customer = await call('post', '/api/v1/customers', { email: 'clock@example.com' });
     expect(customer).toMatchObject({ createdAt: T0, updatedAt: T0, readyAt: null });
-    await bind(customer.id as string, SUCCESS_CARD);
+    await bind(customer.id as string, CARDS.success);
     expect(await call('get', `/api/v1/customers/${customer.id}`)).toMatchObject({ status: 'ready', createdAt: T0, readyAt: T0, updatedAt: T0 });
     const { items: bindings } = (await call('get', `/api/v1/customers/${customer.id}/bindings`)) as { items: Body[] };
     expect(bindings).toEqual([expect.objectContaining({ status: 'succeeded', createdAt: T0, updatedAt: T0 })]);
@@ -91,7 +90,7 @@ describe('one clock for every time the admin API shows', () => {
     expect(events.map((e) => e.createdAt)).toEqual(events.map((e) => (['paused', 'canceled'].includes(e.type as string) ? T1 : T0)));
 
     // A second card: the new binding and the customer's change are stamped with the moved clock.
-    await bind(customer.id as string, SECOND_SUCCESS_CARD);
+    await bind(customer.id as string, CARDS.secondSuccess);
     const after = await call('get', `/api/v1/customers/${customer.id}`);
     expect(after).toMatchObject({ createdAt: T0, readyAt: T0, updatedAt: T1, card: expect.objectContaining({ lastDigits: '4444' }) });
   });

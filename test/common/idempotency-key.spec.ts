@@ -57,18 +57,17 @@ describe('Idempotency-Key', () => {
   });
 
   it('retries a customer create whose answer was lost without making a second provider customer', async () => {
-    const faults = `${t.sandbox.url}/sandbox/faults`;
     // Every try of the first request is applied at the provider but answered 504.
-    await fetch(faults, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ operation: 'createCustomer', kind: 'timeout_after_effect', count: 4 }) });
+    await t.sandboxClient.control.addFault({ operation: 'createCustomer', kind: 'timeout_after_effect', count: 4 });
     const lost = await t.api().post('/api/v1/customers').set('Idempotency-Key', 'cust-lost').send({ email: 'lost@example.com' });
     expect(lost.status).toBeGreaterThanOrEqual(500);
-    await fetch(faults, { method: 'DELETE' });
+    await t.sandboxClient.control.clearFaults();
     const retried = await t.api().post('/api/v1/customers').set('Idempotency-Key', 'cust-lost').send({ email: 'lost@example.com' }).expect(201);
 
-    const requests = (await (await fetch(`${t.sandbox.url}/sandbox/requests?operation=createCustomer&limit=100`)).json()) as { body: { externalID: string; contactInfo: { email?: string } } }[];
-    const mine = requests.filter((r) => r.body.contactInfo.email === 'lost@example.com');
+    const requests = (await t.sandboxClient.control.requests('createCustomer')).map((r) => r.body as { externalID: string; contactInfo: { email?: string } });
+    const mine = requests.filter((body) => body.contactInfo.email === 'lost@example.com');
     expect(mine.length).toBeGreaterThanOrEqual(5);
-    expect(new Set(mine.map((r) => r.body.externalID)).size).toBe(1);
+    expect(new Set(mine.map((body) => body.externalID)).size).toBe(1);
     expect(await dump('customers')).toContain(retried.body.providerCustomerId);
     const rows = (await dump('customers')).split('\n').filter((line) => line.includes('lost@example.com'));
     expect(rows).toHaveLength(1);

@@ -1,7 +1,8 @@
 import type { Server } from 'node:net';
 import { idempotencyBodyHash } from '../../src/common/http/idempotency-scope';
 import { IdempotencyRetentionService } from '../../src/common/http/idempotency-retention.service';
-import { authorizedDestination, CARDS, getPayout, ledgerWithdrawals, setUpPayouts } from '../payouts/support/payout-fixtures';
+import { CARDS } from '../support/test-cards';
+import { authorizedDestination, getPayout, ledgerWithdrawals, setUpPayouts } from '../payouts/support/payout-fixtures';
 import { runUntil, startPayoutTestApp, PayoutTestApp } from '../payouts/support/payout-test-app';
 import { listenOnLoopback, rawRequest, RawResponse } from '../support/raw-http';
 import { TEST_ADMIN_TOKEN } from '../support/test-config';
@@ -79,9 +80,9 @@ describe('Idempotency-Key is scoped to the route, not to the path as spelled', (
   });
 
   it('fingerprints a body without any key, and without the card secrets', () => {
-    const card = { name: 'n', currency: 'RUB', card: { cardNumber: '4242424242424242', expDate: '12/30', cardHolder: 'A B', cvv: '123' } };
+    const card = { name: 'n', currency: 'RUB', card: { cardNumber: CARDS.success, expDate: '12/30', cardHolder: 'A B', cvv: '123' } };
     expect(idempotencyBodyHash(card)).toBe(idempotencyBodyHash({ ...card }));
     expect(idempotencyBodyHash(card)).not.toBe(idempotencyBodyHash({ ...card, name: 'm' }));
-    expect(idempotencyBodyHash(card)).not.toBe(idempotencyBodyHash({ ...card, card: { ...card.card, cardNumber: '5555555555554444' } }));
+    expect(idempotencyBodyHash(card)).not.toBe(idempotencyBodyHash({ ...card, card: { ...card.card, cardNumber: CARDS.secondSuccess } }));
   });
 });

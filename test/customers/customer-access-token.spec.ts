@@ -2,28 +2,12 @@ import request from 'supertest';
 import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { startTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
-import { createCustomer, sandboxRequests, tableText } from './customer-test-helpers';
-
-/** The hosted form as a payer's browser gets it. */
-async function openForm(url: string): Promise<{ status: number; html: string }> {
-  const response = await fetch(url);
-  return { status: response.status, html: await response.text() };
-}
+import { openLink } from '../support/three-ds-payer';
+import { createCustomer, tableText, useCustomersApp } from './customer-test-helpers';
 
 describe('Customer access tokens and the hosted form link (built-in sandbox)', () => {
   let testApp: TestApp;
-
-  beforeAll(async () => {
-    testApp = await startTestApp();
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-  });
-
-  beforeEach(async () => {
-    await resetDatabase();
-  });
+  useCustomersApp((started) => (testApp = started));
 
   it('links the created customer to the hosted form; the link in the create answer alone carries the token', async () => {
     const created = await createCustomer(testApp, { email: 'payer@example.com' });
@@ -31,7 +15,7 @@ describe('Customer access tokens and the hosted form link (built-in sandbox)', (
     const link = new URL(created.hostedFormUrl as string);
     expect(`${link.origin}${link.pathname}`).toBe(`${testApp.sandbox.url}/sandbox/hosted-form`);
     expect(Object.fromEntries(link.searchParams)).toEqual({ customerID: created.providerCustomerId, customerAccessToken: token });
-    const form = await openForm(link.toString());
+    const form = await openLink(link.toString());
     expect(form.status).toBe(200);
     expect(form.html).toContain('name="cardNumber"');
 
@@ -40,7 +24,7 @@ describe('Customer access tokens and the hosted form link (built-in sandbox)', (
     expect(read.body.hostedFormUrl).toBe(`${testApp.sandbox.url}/sandbox/hosted-form?customerID=${created.providerCustomerId}`);
     const listed = await testApp.api().get('/api/v1/customers').expect(200);
     expect(listed.body.items[0].hostedFormUrl).toBe(read.body.hostedFormUrl);
-    const bare = await openForm(read.body.hostedFormUrl as string);
+    const bare = await openLink(read.body.hostedFormUrl as string);
     expect(bare.status).toBe(401);
     expect(bare.html).toContain('customerAccessToken');
     expect(bare.html).not.toContain('name="cardNumber"');
@@ -53,11 +37,11 @@ describe('Customer access tokens and the hosted form link (built-in sandbox)', (
     const token = issued.body.customerAccessToken as string;
     expect(token).not.toBe(created.customerAccessToken);
     expect(new URL(issued.body.hostedFormUrl as string).searchParams.get('customerAccessToken')).toBe(token);
-    expect((await openForm(issued.body.hostedFormUrl as string)).status).toBe(200);
-    expect((await openForm(created.hostedFormUrl as string)).status).toBe(200);
+    expect((await openLink(issued.body.hostedFormUrl as string)).status).toBe(200);
+    expect((await openLink(created.hostedFormUrl as string)).status).toBe(200);
 
     // One provider call with the API key, to the provider's own route.
-    const [call] = (await sandboxRequests(testApp, 'createCustomerAccessToken')).slice(-1);
+    const [call] = (await testApp.sandboxClient.control.requests('createCustomerAccessToken')).slice(-1);
     expect([call.method, call.path]).toEqual(['POST', `/v2/processing/customers/${created.providerCustomerId}/access-tokens`]);
     for (const table of ['customers', 'customer_bindings', 'idempotency_records'] as const) {
       expect(await tableText(testApp, table)).not.toContain(token);
@@ -82,11 +66,11 @@ describe('Customer access tokens and the hosted form link (built-in sandbox)', (
 
     // Following the hint gives the payer a working link again.
     const renewed = await testApp.api().post(`/api/v1/customers/${first.body.id as string}/access-token`).expect(201);
-    expect((await openForm(renewed.body.hostedFormUrl as string)).status).toBe(200);
+    expect((await openLink(renewed.body.hostedFormUrl as string)).status).toBe(200);
   });
 
   it('answers 404 for an unknown customer, 400 for a bad id or a body, 401 without the admin token, calling nobody', async () => {
-    const before = (await sandboxRequests(testApp, 'createCustomerAccessToken')).length;
+    const before = (await testApp.sandboxClient.control.requests('createCustomerAccessToken')).length;
     const unknown = '3f1c2a4e-8b7d-4c1a-9e2f-0a1b2c3d4e5f';
     await testApp.api().post(`/api/v1/customers/${unknown}/access-token`).expect(404);
     await testApp.api().post('/api/v1/customers/not-a-uuid/access-token').expect(400);
@@ -94,7 +78,7 @@ describe('Customer access tokens and the hosted form link (built-in sandbox)', (
     const withBody = await testApp.api().post(`/api/v1/customers/${created.id}/access-token`).send({ ttl: 5 }).expect(400);
     expect(JSON.stringify(withBody.body.message)).toContain('ttl');
     await request(testApp.app.getHttpServer()).post(`/api/v1/customers/${created.id}/access-token`).expect(401);
-    expect(await sandboxRequests(testApp, 'createCustomerAccessToken')).toHaveLength(before);
+    expect(await testApp.sandboxClient.control.requests('createCustomerAccessToken')).toHaveLength(before);
   });
 });
 

@@ -1,45 +1,29 @@
-import { startTestApp, TestApp } from '../support/test-app';
-import { resetDatabase } from '../support/test-database';
+import type { TestApp } from '../support/test-app';
+import { CARDS } from '../support/test-cards';
+import { waitFor } from '../support/wait';
 import {
   bindCard,
   createCustomer,
   dataSource,
   getCustomer,
-  INSUFFICIENT_FUNDS_CARD,
   listBindings,
   passThreeDs,
-  providerBindings,
-  SECOND_SUCCESS_CARD,
-  sleep,
-  SUCCESS_CARD,
   syncUntil,
   syncUntilBindingsSettled,
   tableText,
-  THREE_DS_FAILURE_CARD,
-  tokenizeCard,
+  useCustomersApp,
 } from './customer-test-helpers';
 
 describe('Card bindings and the follower', () => {
   let testApp: TestApp;
-
-  beforeAll(async () => {
-    testApp = await startTestApp();
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-  });
-
-  beforeEach(async () => {
-    await resetDatabase();
-  });
+  useCustomersApp((started) => (testApp = started));
 
   const nextSyncAt = async (customerId: string): Promise<Date | null> =>
     (await dataSource(testApp).query<{ next_sync_at: Date | null }[]>('SELECT next_sync_at FROM customers WHERE id = $1', [customerId]))[0].next_sync_at;
 
   it('binds a card from the merchant form: 202 pending, then ready with the card once the follower has looked', async () => {
     const customer = await createCustomer(testApp, { email: 'payer@example.com' });
-    const accepted = await bindCard(testApp, customer.id, SUCCESS_CARD);
+    const accepted = await bindCard(testApp, customer.id, CARDS.success);
     expect(accepted).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'pending' });
 
     const { value: ready, totals } = await syncUntil(testApp, async () => {
@@ -56,30 +40,30 @@ describe('Card bindings and the follower', () => {
     expect(JSON.stringify(binding)).not.toMatch(/paymentToolToken|paymentSession/);
 
     // The provider saw one binding carrying our externalID.
-    const atProvider = await providerBindings(testApp, customer.providerCustomerId);
+    const atProvider = await testApp.sandboxClient.bindings(customer.providerCustomerId);
     expect(atProvider.map((b) => b.externalID)).toEqual([`b${accepted.id.replace(/-/g, '')}`]);
 
     // Nothing left to learn: the follower stops following it.
     expect(await nextSyncAt(customer.id)).toBeNull();
     // No card number, token or session anywhere.
     const stored = `${await tableText(testApp, 'customers')}\n${await tableText(testApp, 'customer_bindings')}`;
-    expect(stored).not.toContain(SUCCESS_CARD);
+    expect(stored).not.toContain(CARDS.success);
     expect(stored).not.toContain(atProvider[0].paymentResource.paymentToolToken);
     expect(stored).not.toContain(atProvider[0].paymentResource.paymentSession);
-    expect(JSON.stringify(ready)).not.toContain(SUCCESS_CARD);
+    expect(JSON.stringify(ready)).not.toContain(CARDS.success);
 
     const metrics = await testApp.api().get('/metrics').expect(200);
     expect(metrics.text).toMatch(/billing_customers_synced_total\{result="became_ready"\} [1-9]/);
   });
 
   it.each([
-    ['insufficient funds', INSUFFICIENT_FUNDS_CARD],
-    ['3-D Secure failure', THREE_DS_FAILURE_CARD],
+    ['insufficient funds', CARDS.insufficientFunds],
+    ['3-D Secure failure', CARDS.threeDsFailure],
   ])('records a failed binding (%s) with its code and keeps the customer unready', async (_name, card) => {
     const customer = await createCustomer(testApp);
     const accepted = await bindCard(testApp, customer.id, card);
     // The 3-D Secure card fails once the payer has confirmed at the issuer's page.
-    if (card === THREE_DS_FAILURE_CARD) await passThreeDs(testApp, customer.id, accepted.id);
+    if (card === CARDS.threeDsFailure) await passThreeDs(testApp, customer.id, accepted.id);
 
     const [binding] = await syncUntilBindingsSettled(testApp, customer.id, 1);
     expect(binding).toMatchObject({ id: accepted.id, status: 'failed', errorCode: expect.stringMatching(/_failed$/) });
@@ -92,16 +76,16 @@ describe('Card bindings and the follower', () => {
 
   it('makes the newest successful binding the active card', async () => {
     const customer = await createCustomer(testApp);
-    await bindCard(testApp, customer.id, SUCCESS_CARD);
+    await bindCard(testApp, customer.id, CARDS.success);
     await syncUntil(testApp, async () => (await getCustomer(testApp, customer.id)).card?.lastDigits === '4242');
     const firstReadyAt = (await getCustomer(testApp, customer.id)).readyAt;
 
     // A failing card does not replace it.
-    await bindCard(testApp, customer.id, INSUFFICIENT_FUNDS_CARD);
+    await bindCard(testApp, customer.id, CARDS.insufficientFunds);
     await syncUntilBindingsSettled(testApp, customer.id, 2);
     expect((await getCustomer(testApp, customer.id)).card).toEqual({ bin: '424242', lastDigits: '4242', paymentSystem: 'visa' });
 
-    const second = await bindCard(testApp, customer.id, SECOND_SUCCESS_CARD);
+    const second = await bindCard(testApp, customer.id, CARDS.secondSuccess);
     const { value } = await syncUntil(testApp, async () => {
       const read = await getCustomer(testApp, customer.id);
       return read.card?.lastDigits === '4444' ? read : undefined;
@@ -117,18 +101,14 @@ describe('Card bindings and the follower', () => {
 
   it('finds a binding made through the hosted payment form on its own', async () => {
     const customer = await createCustomer(testApp);
-    const form = await fetch(`${testApp.sandbox.url}/sandbox/hosted-form`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        customerID: customer.providerCustomerId,
-        customerAccessToken: customer.customerAccessToken ?? '',
-        cardNumber: SUCCESS_CARD,
-        expDate: '12/30',
-        cvv: '123',
-        cardHolder: 'TEST',
-        consent: 'on',
-      }).toString(),
+    const form = await testApp.sandboxClient.control.submitHostedForm({
+      customerID: customer.providerCustomerId,
+      customerAccessToken: customer.customerAccessToken ?? '',
+      cardNumber: CARDS.success,
+      expDate: '12/30',
+      cvv: '123',
+      cardHolder: 'TEST',
+      consent: 'on',
     });
     expect(form.status).toBe(200);
 
@@ -150,12 +130,13 @@ describe('Card bindings and the follower', () => {
     expect(unchanged.body).toMatchObject({ id: customer.id, status: 'unready', card: null });
     expect(unchanged.body).not.toHaveProperty('customerAccessToken');
 
-    await bindCard(testApp, customer.id, SUCCESS_CARD);
-    let body: { status: string; card: unknown } = unchanged.body;
-    for (let i = 0; i < 50 && body.status !== 'ready'; i += 1) {
-      await sleep(50);
-      body = (await testApp.api().post(`/api/v1/customers/${customer.id}/refresh`).expect(200)).body;
-    }
+    await bindCard(testApp, customer.id, CARDS.success);
+    const body = await waitFor(
+      async () => (await testApp.api().post(`/api/v1/customers/${customer.id}/refresh`).expect(200)).body as { status: string; card: unknown },
+      (refreshed) => refreshed.status === 'ready',
+      // As long as the fifty refreshes 50 ms apart it replaced.
+      { timeoutMs: 5_000, everyMs: 50, failOnTimeout: false },
+    );
     expect(body).toMatchObject({ status: 'ready', card: { bin: '424242', lastDigits: '4242', paymentSystem: 'visa' } });
     expect(await nextSyncAt(customer.id)).toBeNull();
   });
@@ -174,7 +155,7 @@ describe('Card bindings and the follower', () => {
 
   it('refuses a session that does not belong to the token with 422, keeping no binding', async () => {
     const customer = await createCustomer(testApp);
-    const tool = await tokenizeCard(testApp, SUCCESS_CARD);
+    const tool = await testApp.sandboxClient.tokenize(CARDS.success);
     const response = await testApp
       .api()
       .post(`/api/v1/customers/${customer.id}/bindings`)
@@ -190,13 +171,13 @@ describe('Card bindings and the follower', () => {
     ['an empty paymentToolToken', { paymentToolToken: '', paymentSession: 's' }, 'paymentToolToken'],
     ['a paymentToolToken over 2000 characters', { paymentToolToken: 't'.repeat(2001), paymentSession: 's' }, 'paymentToolToken'],
     ['a paymentSession over 1000 characters', { paymentToolToken: 't', paymentSession: 's'.repeat(1001) }, 'paymentSession'],
-    ['an unknown field (a card number)', { paymentToolToken: 't', paymentSession: 's', cardNumber: SUCCESS_CARD }, 'cardNumber'],
+    ['an unknown field (a card number)', { paymentToolToken: 't', paymentSession: 's', cardNumber: CARDS.success }, 'cardNumber'],
   ])('refuses a binding with %s: 400 naming the field, nothing started', async (_case, body, field) => {
     const customer = await createCustomer(testApp);
     const response = await testApp.api().post(`/api/v1/customers/${customer.id}/bindings`).send(body).expect(400);
     expect(JSON.stringify(response.body.message)).toContain(field);
-    expect(JSON.stringify(response.body)).not.toContain(SUCCESS_CARD);
+    expect(JSON.stringify(response.body)).not.toContain(CARDS.success);
     expect(await listBindings(testApp, customer.id)).toEqual([]);
-    expect(await providerBindings(testApp, customer.providerCustomerId)).toEqual([]);
+    expect(await testApp.sandboxClient.bindings(customer.providerCustomerId)).toEqual([]);
   });
 });

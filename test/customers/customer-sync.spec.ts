@@ -1,20 +1,11 @@
 import { ShutdownSignal } from '../../src/common/shutdown-signal';
 import { CustomerSyncService } from '../../src/customers/customer-sync.service';
 import { startTestApp, TestApp } from '../support/test-app';
+import type { FaultKind } from '../support/sandbox-control';
+import { CARDS } from '../support/test-cards';
 import { resetDatabase } from '../support/test-database';
-import {
-  addFault,
-  bindCard,
-  createCustomer,
-  dataSource,
-  getCustomer,
-  listBindings,
-  providerBindings,
-  sandboxRequests,
-  SUCCESS_CARD,
-  syncUntil,
-  syncUntilBindingsSettled,
-} from './customer-test-helpers';
+import { sleep } from '../support/wait';
+import { bindCard, createCustomer, dataSource, getCustomer, listBindings, syncUntil, syncUntilBindingsSettled, useCustomersApp } from './customer-test-helpers';
 
 interface SyncRow {
   next_sync_at: Date | null;
@@ -26,18 +17,8 @@ interface SyncRow {
 describe('The customer follower under faults and concurrency', () => {
   let testApp: TestApp;
 
-  beforeAll(async () => {
-    // A short provider timeout keeps the timeout faults quick.
-    testApp = await startTestApp({ env: { PROVIDER_TIMEOUT_MS: '400' } });
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-  });
-
-  beforeEach(async () => {
-    await resetDatabase();
-  });
+  // A short provider timeout keeps the timeout faults quick.
+  useCustomersApp((started) => (testApp = started), { env: { PROVIDER_TIMEOUT_MS: '400' } });
 
   const sync = () => testApp.app.get(CustomerSyncService);
   const syncRow = async (customerId: string): Promise<SyncRow> =>
@@ -48,16 +29,16 @@ describe('The customer follower under faults and concurrency', () => {
       )
     )[0];
 
-  describe.each(['timeout_after_effect', 'reset_after_effect'])('create-binding answered by %s', (kind) => {
+  describe.each<FaultKind>(['timeout_after_effect', 'reset_after_effect'])('create-binding answered by %s', (kind) => {
     it('once: the gateway repeats it with the same externalID; one binding at the provider, the row resolved', async () => {
       const customer = await createCustomer(testApp);
-      await addFault(testApp, { operation: 'createBinding', kind, count: 1 });
-      const accepted = await bindCard(testApp, customer.id, SUCCESS_CARD);
+      await testApp.sandboxClient.control.addFault({ operation: 'createBinding', kind, count: 1 });
+      const accepted = await bindCard(testApp, customer.id, CARDS.success);
       expect(accepted.status).toBe('pending');
 
       const [binding] = await syncUntilBindingsSettled(testApp, customer.id, 1);
       expect(binding).toMatchObject({ id: accepted.id, status: 'succeeded', providerBindingId: expect.any(String) });
-      const atProvider = await providerBindings(testApp, customer.providerCustomerId);
+      const atProvider = await testApp.sandboxClient.bindings(customer.providerCustomerId);
       expect(atProvider).toHaveLength(1);
       expect(atProvider[0].id).toBe(binding.providerBindingId);
       expect((await getCustomer(testApp, customer.id)).status).toBe('ready');
@@ -65,8 +46,8 @@ describe('The customer follower under faults and concurrency', () => {
 
     it('every time: the row stays unknown (shown as pending) and the follower resolves it from the events', async () => {
       const customer = await createCustomer(testApp);
-      await addFault(testApp, { operation: 'createBinding', kind, count: 10 });
-      const accepted = await bindCard(testApp, customer.id, SUCCESS_CARD);
+      await testApp.sandboxClient.control.addFault({ operation: 'createBinding', kind, count: 10 });
+      const accepted = await bindCard(testApp, customer.id, CARDS.success);
       expect(accepted).toEqual({ id: expect.any(String), status: 'pending' });
       const [row] = await dataSource(testApp).query<{ status: string; provider_binding_id: string | null }[]>(
         'SELECT status, provider_binding_id FROM customer_bindings WHERE id = $1',
@@ -76,7 +57,7 @@ describe('The customer follower under faults and concurrency', () => {
       expect((await listBindings(testApp, customer.id))[0].status).toBe('pending');
 
       const [binding] = await syncUntilBindingsSettled(testApp, customer.id, 1);
-      const atProvider = await providerBindings(testApp, customer.providerCustomerId);
+      const atProvider = await testApp.sandboxClient.bindings(customer.providerCustomerId);
       expect(atProvider).toHaveLength(1);
       expect(binding).toMatchObject({ id: accepted.id, status: 'succeeded', providerBindingId: atProvider[0].id, source: 'api' });
       expect(await getCustomer(testApp, customer.id)).toMatchObject({ status: 'ready', card: { lastDigits: '4242' } });
@@ -86,12 +67,12 @@ describe('The customer follower under faults and concurrency', () => {
   it('never lets two concurrent passes read the same customer', async () => {
     const customers = await Promise.all(Array.from({ length: 6 }, () => createCustomer(testApp)));
     const paths = new Set(customers.map((c) => `/v2/processing/customers/${c.providerCustomerId}/events`));
-    const before = (await sandboxRequests(testApp, 'getCustomerEvents')).length;
+    const before = (await testApp.sandboxClient.control.requests('getCustomerEvents')).length;
 
     const results = await Promise.all([sync().syncDue(), sync().syncDue(), sync().syncDue()]);
     expect(results.reduce((sum, r) => sum + r.synced, 0)).toBe(6);
 
-    const reads = (await sandboxRequests(testApp, 'getCustomerEvents')).slice(before).map((r) => r.path.split('?')[0]);
+    const reads = (await testApp.sandboxClient.control.requests('getCustomerEvents')).slice(before).map((r) => r.path.split('?')[0]);
     const perCustomer = new Map<string, number>();
     for (const path of reads.filter((p) => paths.has(p))) perCustomer.set(path, (perCustomer.get(path) ?? 0) + 1);
     expect(perCustomer.size).toBe(6);
@@ -104,7 +85,7 @@ describe('The customer follower under faults and concurrency', () => {
   it('keeps a customer and retries later when the provider is unavailable', async () => {
     const customer = await createCustomer(testApp);
     // More 503s than the gateway's retries: the pass fails as a whole.
-    await addFault(testApp, { operation: 'getCustomerEvents', kind: 'unavailable', count: 4 });
+    await testApp.sandboxClient.control.addFault({ operation: 'getCustomerEvents', kind: 'unavailable', count: 4 });
     expect(await sync().syncDue()).toEqual({ claimed: 1, synced: 0, becameReady: 0 });
 
     const row = await syncRow(customer.id);
@@ -118,7 +99,7 @@ describe('The customer follower under faults and concurrency', () => {
 
   it('answers refresh with 503 when the provider is unavailable, changing nothing', async () => {
     const customer = await createCustomer(testApp);
-    await addFault(testApp, { operation: 'getCustomerEvents', kind: 'unavailable', count: 4 });
+    await testApp.sandboxClient.control.addFault({ operation: 'getCustomerEvents', kind: 'unavailable', count: 4 });
     const response = await testApp.api().post(`/api/v1/customers/${customer.id}/refresh`).expect(503);
     expect(response.body.message).toEqual(expect.any(String));
     expect((await getCustomer(testApp, customer.id)).status).toBe('unready');
@@ -150,11 +131,11 @@ describe('The customer follower under faults and concurrency', () => {
 
   it('follows a new binding even when the customer was already ready and no longer followed', async () => {
     const customer = await createCustomer(testApp);
-    await bindCard(testApp, customer.id, SUCCESS_CARD);
+    await bindCard(testApp, customer.id, CARDS.success);
     await syncUntil(testApp, async () => (await getCustomer(testApp, customer.id)).status === 'ready');
     expect((await syncRow(customer.id)).next_sync_at).toBeNull();
 
-    const second = await bindCard(testApp, customer.id, '5555555555554444');
+    const second = await bindCard(testApp, customer.id, CARDS.secondSuccess);
     expect((await syncRow(customer.id)).next_sync_at).not.toBeNull();
     const bindings = await syncUntilBindingsSettled(testApp, customer.id, 2);
     expect(bindings.find((b) => b.id === second.id)?.status).toBe('succeeded');
@@ -162,16 +143,16 @@ describe('The customer follower under faults and concurrency', () => {
   });
   it('does not lose a binding started while the follower is reading that customer', async () => {
     const customer = await createCustomer(testApp);
-    await bindCard(testApp, customer.id, SUCCESS_CARD);
+    await bindCard(testApp, customer.id, CARDS.success);
     await syncUntil(testApp, async () => (await getCustomer(testApp, customer.id)).status === 'ready');
     expect((await syncRow(customer.id)).next_sync_at).toBeNull();
 
     // Make the customer due and slow the follower's read down, then start a binding in the middle of it.
     await dataSource(testApp).query('UPDATE customers SET next_sync_at = now() WHERE id = $1', [customer.id]);
-    await addFault(testApp, { operation: 'getCustomer', kind: 'latency', latencyMs: 700, count: 1 });
+    await testApp.sandboxClient.control.addFault({ operation: 'getCustomer', kind: 'latency', latencyMs: 700, count: 1 });
     const pass = sync().syncDue();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const second = await bindCard(testApp, customer.id, '5555555555554444');
+    await sleep(200);
+    const second = await bindCard(testApp, customer.id, CARDS.secondSuccess);
     await pass;
 
     expect((await syncRow(customer.id)).next_sync_at).not.toBeNull();
@@ -195,11 +176,11 @@ describe('The customer follower at shutdown', () => {
 
   it('takes no new work once shutdown has begun', async () => {
     const customer = await createCustomer(testApp);
-    const before = (await sandboxRequests(testApp, 'getCustomerEvents')).length;
+    const before = (await testApp.sandboxClient.control.requests('getCustomerEvents')).length;
     testApp.app.get(ShutdownSignal).beforeApplicationShutdown();
 
     expect(await testApp.app.get(CustomerSyncService).syncDue()).toEqual({ claimed: 0, synced: 0, becameReady: 0 });
-    expect((await sandboxRequests(testApp, 'getCustomerEvents')).length).toBe(before);
+    expect((await testApp.sandboxClient.control.requests('getCustomerEvents')).length).toBe(before);
     const [row] = await dataSource(testApp).query<{ due: boolean }[]>('SELECT next_sync_at <= now() AS due FROM customers WHERE id = $1', [customer.id]);
     expect(row.due).toBe(true);
   });

@@ -1,76 +1,23 @@
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SANDBOX_API_KEY } from '../../src/config/load-config';
 import { CustomerSyncService } from '../../src/customers/customer-sync.service';
-import type { CustomerBinding as ProviderBinding, PaymentResourceResult } from '../../src/gateway/provider-api.types';
-import type { TestApp } from '../support/test-app';
+import { startTestApp, TestApp } from '../support/test-app';
+import { resetDatabase } from '../support/test-database';
 import { BrowserRedirect, confirmThreeDs } from '../support/three-ds-payer';
+import { waitFor } from '../support/wait';
 
-export const SUCCESS_CARD = '4242424242424242';
-export const SECOND_SUCCESS_CARD = '5555555555554444';
-export const INSUFFICIENT_FUNDS_CARD = '4000000000000002';
-export const THREE_DS_FAILURE_CARD = '4987654321098769';
-export const EXP_DATE = '12/30';
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function providerHeaders(): Record<string, string> {
-  return {
-    Authorization: `Bearer ${SANDBOX_API_KEY}`,
-    'X-Request-ID': randomBytes(8).toString('hex'),
-    'Content-Type': 'application/json; charset=utf-8',
-  };
-}
-
-async function sandboxCall<T>(url: string, init: { method: string; body?: unknown }): Promise<T> {
-  const response = await fetch(url, {
-    method: init.method,
-    headers: providerHeaders(),
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+/** Registers the hooks of a customers suite: one daemon for the file (`onStart` hands it over), an empty database before each test. */
+export function useCustomersApp(onStart: (testApp: TestApp) => void, options: Parameters<typeof startTestApp>[0] = {}): void {
+  let testApp: TestApp | undefined;
+  beforeAll(async () => {
+    testApp = await startTestApp(options);
+    onStart(testApp);
   });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${init.method} ${url} answered ${response.status}: ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
-
-/** The merchant's own card form: tokenizes a card directly at the provider (operation 7). */
-export function tokenizeCard(testApp: TestApp, cardNumber: string): Promise<PaymentResourceResult> {
-  return sandboxCall(`${testApp.sandbox.url}/v2/processing/payment-resources`, {
-    method: 'POST',
-    body: {
-      paymentTool: { paymentToolType: 'CardData', cardNumber, expDate: EXP_DATE, cvv: '123', cardHolder: 'TEST' },
-      clientInfo: { fingerprint: 'f' },
-    },
+  afterAll(async () => {
+    await testApp?.close();
   });
-}
-
-/** The bindings the provider holds for a customer (its own view, to count them). */
-export function providerBindings(testApp: TestApp, providerCustomerId: string): Promise<ProviderBinding[]> {
-  return sandboxCall(`${testApp.sandbox.url}/v2/processing/customers/${encodeURIComponent(providerCustomerId)}/bindings`, { method: 'GET' });
-}
-
-export interface LoggedProviderRequest {
-  operation: string;
-  method: string;
-  path: string;
-}
-
-/** The sandbox's log of provider requests, optionally of one operation. */
-export async function sandboxRequests(testApp: TestApp, operation?: string): Promise<LoggedProviderRequest[]> {
-  const query = operation ? `?operation=${encodeURIComponent(operation)}` : '';
-  const body = await sandboxCall<LoggedProviderRequest[] | { items: LoggedProviderRequest[] }>(`${testApp.sandbox.url}/sandbox/requests${query}`, {
-    method: 'GET',
+  beforeEach(async () => {
+    await resetDatabase();
   });
-  const entries = Array.isArray(body) ? body : body.items;
-  return operation ? entries.filter((entry) => entry.operation === operation) : entries;
-}
-
-export function addFault(testApp: TestApp, rule: { operation: string; kind: string; count?: number; latencyMs?: number }): Promise<unknown> {
-  return sandboxCall(`${testApp.sandbox.url}/sandbox/faults`, { method: 'POST', body: rule });
-}
-
-export function resetSandbox(testApp: TestApp): Promise<unknown> {
-  return sandboxCall(`${testApp.sandbox.url}/sandbox/reset`, { method: 'POST' });
 }
 
 export interface SyncTotals {
@@ -86,17 +33,18 @@ export interface SyncTotals {
 export async function syncUntil<T>(testApp: TestApp, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<{ value: T; totals: SyncTotals }> {
   const sync = testApp.app.get(CustomerSyncService);
   const totals: SyncTotals = { synced: 0, becameReady: 0, passes: 0 };
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const result = await sync.syncDue();
-    totals.synced += result.synced;
-    totals.becameReady += result.becameReady;
-    totals.passes += 1;
-    const value = await probe();
-    if (value) return { value, totals };
-    if (Date.now() > deadline) throw new Error(`condition not met after ${totals.passes} follower passes (${timeoutMs} ms)`);
-    await sleep(100);
-  }
+  const value = await waitFor(
+    async () => {
+      const result = await sync.syncDue();
+      totals.synced += result.synced;
+      totals.becameReady += result.becameReady;
+      totals.passes += 1;
+      return probe();
+    },
+    (found) => Boolean(found),
+    { timeoutMs, everyMs: 100, what: 'the condition, running the follower between looks' },
+  );
+  return { value: value as T, totals };
 }
 
 export function dataSource(testApp: TestApp): DataSource {
@@ -178,7 +126,7 @@ export async function passThreeDs(testApp: TestApp, customerId: string, bindingI
 
 /** Tokenizes a card and starts a binding through the admin API; answers the 202 body. */
 export async function bindCard(testApp: TestApp, customerId: string, cardNumber: string): Promise<{ id: string; status: string }> {
-  const tool = await tokenizeCard(testApp, cardNumber);
+  const tool = await testApp.sandboxClient.tokenize(cardNumber);
   const response = await testApp
     .api()
     .post(`/api/v1/customers/${customerId}/bindings`)

@@ -1,23 +1,11 @@
 import request from 'supertest';
 import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
-import { startTestApp, TestApp } from '../support/test-app';
-import { resetDatabase } from '../support/test-database';
-import { createCustomer, CustomerBody, dataSource, sandboxRequests, tableText } from './customer-test-helpers';
+import type { TestApp } from '../support/test-app';
+import { createCustomer, CustomerBody, dataSource, tableText, useCustomersApp } from './customer-test-helpers';
 
 describe('Customers admin API', () => {
   let testApp: TestApp;
-
-  beforeAll(async () => {
-    testApp = await startTestApp();
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-  });
-
-  beforeEach(async () => {
-    await resetDatabase();
-  });
+  useCustomersApp((started) => (testApp = started));
 
   const customerCount = async () => Number((await dataSource(testApp).query<{ n: string }[]>('SELECT count(*) AS n FROM customers'))[0].n);
 
@@ -40,7 +28,7 @@ describe('Customers admin API', () => {
     expect(new Date(created.createdAt).toISOString()).toBe(created.createdAt);
 
     // The provider got our contact data, the metadata plus our id, and a stable externalID.
-    const [createRequest] = await sandboxRequests(testApp, 'createCustomer').then((entries) => entries.slice(-1));
+    const [createRequest] = await testApp.sandboxClient.control.requests('createCustomer').then((entries) => entries.slice(-1));
     expect(createRequest).toBeDefined();
     const sent = (createRequest as unknown as { body: Record<string, unknown> }).body;
     expect(sent).toMatchObject({
@@ -105,12 +93,12 @@ describe('Customers admin API', () => {
     ['a shopId over 40 characters', { shopId: 'x'.repeat(41) }, 'shopId'],
     ['an unknown field', { nickname: 'bob' }, 'nickname'],
   ])('refuses %s with 400 naming the field, and creates nothing', async (_case, body, field) => {
-    const before = (await sandboxRequests(testApp, 'createCustomer')).length;
+    const before = (await testApp.sandboxClient.control.requests('createCustomer')).length;
     const response = await testApp.api().post('/api/v1/customers').send(body).expect(400);
     expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     expect(JSON.stringify(response.body.message)).toContain(field);
     expect(await customerCount()).toBe(0);
-    expect((await sandboxRequests(testApp, 'createCustomer')).length).toBe(before);
+    expect((await testApp.sandboxClient.control.requests('createCustomer')).length).toBe(before);
   });
 
   it('accepts 50 metadata keys', async () => {

@@ -1,32 +1,19 @@
-import { startTestApp, TestApp } from '../support/test-app';
-import { resetDatabase } from '../support/test-database';
+import { FAST_SANDBOX_DELAYS } from '../support/sandbox-client';
+import type { TestApp } from '../support/test-app';
+import { CARDS } from '../support/test-cards';
 import { openAcsPage } from '../support/three-ds-payer';
-import { bindCard, createCustomer, dataSource, getBinding, getCustomer, passThreeDs, syncUntil, tableText } from './customer-test-helpers';
+import { bindCard, createCustomer, dataSource, getBinding, getCustomer, passThreeDs, syncUntil, tableText, useCustomersApp } from './customer-test-helpers';
 
-const THREE_DS_POST_CARD = '4012888888881881';
-const THREE_DS_GET_CARD = '4556418324571052';
-const THREE_DS_FAILURE_CARD = '4987654321098769';
 /** Short, so a check nobody confirms fails within the test. */
 const THREE_DS_WAIT_MS = 3000;
 
 describe('3-D Secure in the merchant-form binding flow', () => {
   let testApp: TestApp;
-
-  beforeAll(async () => {
-    testApp = await startTestApp({ sandboxOptions: { delays: { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10, threeDsTimeoutMs: THREE_DS_WAIT_MS } } });
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-  });
-
-  beforeEach(async () => {
-    await resetDatabase();
-  });
+  useCustomersApp((started) => (testApp = started), { sandboxOptions: { delays: { ...FAST_SANDBOX_DELAYS, threeDsTimeoutMs: THREE_DS_WAIT_MS } } });
 
   it('shows where to send the payer while the binding waits, and nothing once it has succeeded', async () => {
     const customer = await createCustomer(testApp);
-    const accepted = await bindCard(testApp, customer.id, THREE_DS_POST_CARD);
+    const accepted = await bindCard(testApp, customer.id, CARDS.threeDsSuccess);
     expect(accepted.status).toBe('pending');
 
     const asked = await passThreeDs(testApp, customer.id, accepted.id);
@@ -50,7 +37,7 @@ describe('3-D Secure in the merchant-form binding flow', () => {
 
   it('shows the pending binding and its redirect on the customer too, as GET for a "GET ACS" card', async () => {
     const customer = await createCustomer(testApp);
-    const accepted = await bindCard(testApp, customer.id, THREE_DS_GET_CARD);
+    const accepted = await bindCard(testApp, customer.id, CARDS.threeDsGetAcs);
     const { value: waiting } = await syncUntil(testApp, async () => {
       const read = await getCustomer(testApp, customer.id);
       return read.pendingBinding?.interaction ? read : undefined;
@@ -66,12 +53,12 @@ describe('3-D Secure in the merchant-form binding flow', () => {
     const page = await openAcsPage(waiting.pendingBinding!.interaction!);
     expect(page.html).toContain('>Confirm</button>');
     // The redirect holds the provider's own references only: no card number, payment tool token or session.
-    expect(await tableText(testApp, 'customer_bindings')).not.toContain(THREE_DS_GET_CARD);
+    expect(await tableText(testApp, 'customer_bindings')).not.toContain(CARDS.threeDsGetAcs);
   });
 
   it('records the failure of a 3-D Secure failure card once the payer has confirmed, and clears the redirect', async () => {
     const customer = await createCustomer(testApp);
-    const accepted = await bindCard(testApp, customer.id, THREE_DS_FAILURE_CARD);
+    const accepted = await bindCard(testApp, customer.id, CARDS.threeDsFailure);
     await passThreeDs(testApp, customer.id, accepted.id);
     const { value } = await syncUntil(testApp, async () => {
       const binding = await getBinding(testApp, customer.id, accepted.id);
@@ -83,7 +70,7 @@ describe('3-D Secure in the merchant-form binding flow', () => {
 
   it('fails a binding whose payer never confirms once the provider stops waiting, and clears the redirect', async () => {
     const customer = await createCustomer(testApp);
-    const accepted = await bindCard(testApp, customer.id, THREE_DS_POST_CARD);
+    const accepted = await bindCard(testApp, customer.id, CARDS.threeDsSuccess);
     await syncUntil(testApp, async () => (await getBinding(testApp, customer.id, accepted.id)).interaction);
     const { value } = await syncUntil(testApp, async () => {
       const binding = await getBinding(testApp, customer.id, accepted.id);

@@ -1,54 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const ROOT = join(__dirname, '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** Starts src/main.ts the way `npm start` runs dist/main.js, with only the given environment. */
-function startDaemon(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  let output = '';
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  return { child, output: () => output };
-}
-
-async function waitFor(url: string, status: number, timeoutMs: number): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url);
-      if (res.status === status) return res;
-      last = res.status;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer ${status} in time (last: ${String(last)})`);
-}
-
-function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
+import { freePort, startDaemon } from '../support/daemon';
+import { waitForStatus } from '../support/wait';
 
 describe('the daemon process', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'billing-daemon-'));
@@ -57,9 +11,9 @@ describe('the daemon process', () => {
 
   it('starts with no configuration (embedded database, sandbox, printed token), serves, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const daemon = startDaemon({ PORT: String(port), DATA_DIR: dataDir, BILLING_INTERVAL_MS: '500' });
+    const daemon = await startDaemon({ PORT: String(port), DATA_DIR: dataDir, BILLING_INTERVAL_MS: '500' });
     try {
-      const ready = await waitFor(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+      const ready = await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
       expect(await ready.json()).toMatchObject({ status: 'ok' });
       const out = daemon.output();
       expect(out).toContain('NO REAL MONEY MOVES');
@@ -79,7 +33,7 @@ describe('the daemon process', () => {
       const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       expect(metrics).toContain('billing_passes_total');
 
-      const exited = exitCode(daemon.child);
+      const exited = daemon.exited;
       daemon.child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(daemon.output()).toContain('Shut down cleanly');
@@ -91,10 +45,10 @@ describe('the daemon process', () => {
   it('keeps the embedded data across a restart', async () => {
     const port = await freePort();
     const token = 'a-fixed-admin-token-for-restart';
-    const first = startDaemon({ PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: token, SCHEDULER_ENABLED: 'false' });
+    const first = await startDaemon({ PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: token, SCHEDULER_ENABLED: 'false' });
     let planId: string;
     try {
-      await waitFor(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/plans`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -102,28 +56,28 @@ describe('the daemon process', () => {
       });
       expect(res.status).toBe(201);
       planId = ((await res.json()) as { id: string }).id;
-      const exited = exitCode(first.child);
+      const exited = first.exited;
       first.child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {
       if (first.child.exitCode === null) first.child.kill('SIGKILL');
     }
 
-    const second = startDaemon({ PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: token, SCHEDULER_ENABLED: 'false' });
+    const second = await startDaemon({ PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: token, SCHEDULER_ENABLED: 'false' });
     try {
-      await waitFor(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/plans/${planId}`, { headers: { Authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
     } finally {
-      const exited = exitCode(second.child);
+      const exited = second.exited;
       second.child.kill('SIGTERM');
       await exited;
     }
   }, 120_000);
 
   it('refuses to start with a bad environment, listing every problem', async () => {
-    const daemon = startDaemon({ PORT: 'x', NODE_ENV: 'production', TEST_CLOCK: 'true' });
-    const code = await exitCode(daemon.child);
+    const daemon = await startDaemon({ PORT: 'x', NODE_ENV: 'production', TEST_CLOCK: 'true' });
+    const code = await daemon.exited;
     expect(code).toBe(78);
     const out = daemon.output();
     expect(out).toContain('PORT must be an integer');

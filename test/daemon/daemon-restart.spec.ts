@@ -2,7 +2,9 @@ import { statSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DaemonProcess, freePort, startDaemon, waitForStatus } from '../support/daemon';
+import { DaemonProcess, freePort, startDaemon } from '../support/daemon';
+import { openLink } from '../support/three-ds-payer';
+import { waitFor, waitForStatus } from '../support/wait';
 
 /** What the start block says: the token it made and the sandbox's address. */
 function startBlock(output: string): { token?: string; sandboxUrl?: string } {
@@ -22,8 +24,8 @@ async function started(env: Record<string, string>): Promise<{ daemon: DaemonPro
   const begin = Date.now();
   const daemon = await startDaemon(env);
   await waitForStatus(`${daemon.baseUrl}/health/ready`, 200, 90_000);
-  // The block is written right after the listener opens; give the pipe a moment.
-  for (let i = 0; i < 50 && !startBlock(daemon.output()).sandboxUrl; i++) await new Promise((r) => setTimeout(r, 100));
+  // The block is written right after the listener opens; give the pipe a moment (the tests then read what came).
+  await waitFor(async () => daemon.output(), (output) => startBlock(output).sandboxUrl !== undefined, { timeoutMs: 5_000, everyMs: 100, failOnTimeout: false });
   return { daemon, readyMs: Date.now() - begin };
 }
 
@@ -57,16 +59,16 @@ describe('a restarted daemon on the same DATA_DIR (no ADMIN_TOKEN, built-in sand
     expect(created.status).toBe(201);
     const { hostedFormUrl } = (await created.json()) as { hostedFormUrl: string };
     expect(hostedFormUrl.startsWith(`${sandboxUrl}/sandbox/hosted-form?`)).toBe(true);
-    expect((await fetch(hostedFormUrl)).status).toBe(200);
+    expect((await openLink(hostedFormUrl)).status).toBe(200);
     await stop(first.daemon);
 
     const second = await started(env);
     running.push(second.daemon);
     expect(startBlock(second.daemon.output())).toEqual({ token, sandboxUrl });
     expect((await fetch(`${second.daemon.baseUrl}/api/v1/plans`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
-    const form = await fetch(hostedFormUrl);
+    const form = await openLink(hostedFormUrl);
     expect(form.status).toBe(200);
-    expect(await form.text()).toContain('name="cardNumber"');
+    expect(form.html).toContain('name="cardNumber"');
     // For the record: the time from spawning the process (through ts-node here, slower than `npm start`) to ready.
     process.stdout.write(`restart ready in ${second.readyMs} ms (first start ${first.readyMs} ms)\n`);
     await stop(second.daemon);

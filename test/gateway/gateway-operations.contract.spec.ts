@@ -1,25 +1,13 @@
-import * as net from 'node:net';
 import { inspect } from 'node:util';
-import { Logger } from '@nestjs/common';
-import { ProviderError } from '../../src/gateway/provider-error';
 import type { ProviderOperation } from '../../src/gateway/provider-operation';
 import { PROVIDER_OPERATIONS } from '../../src/gateway/provider-operation';
-import { startSandbox } from '../../src/sandbox/sandbox-server';
-import { gatewaysFor, Harness, SANDBOX_KEY } from './support/gateway-harness';
-import { casesWhere, CARD_OK, createInvoice, createPaymentResource, eventually, Gateways, OPERATION_CASES, OperationCase, tokenizeCard, tomorrow } from './support/operation-cases';
-import { FaultKind, Ledger, LoggedRequest, SandboxControl } from './support/sandbox-control';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-async function caught(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
+import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
+import { freePort } from '../support/daemon';
+import type { FaultKind, Ledger, LoggedRequest, SandboxControl } from '../support/sandbox-control';
+import { CARDS } from '../support/test-cards';
+import { sleep, waitFor } from '../support/wait';
+import { caught, gatewaysFor, Harness, SANDBOX_KEY, useGatewaySandbox } from './support/gateway-harness';
+import { casesWhere, createInvoice, createPaymentResource, Gateways, OPERATION_CASES, OperationCase, tokenizeCard, tomorrow } from './support/operation-cases';
 
 /** The id of whatever a create returned (customers and invoices come wrapped with their access token). */
 function objectId(result: unknown): string {
@@ -36,19 +24,12 @@ function expectProtocolHeaders(request: LoggedRequest, credential: string): void
   expect(request.headers['x-request-id']).toMatch(/^.{1,32}$/);
 }
 
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('Provider gateways against the sandbox, over HTTP: every operation', () => {
-  let sandbox: Sandbox;
+  let sandbox: SandboxHandle;
   let control: SandboxControl;
   let gw: Harness;
   const harnesses: Harness[] = [];
+  useGatewaySandbox((started) => ({ sandbox, control, gw } = started));
 
   /** Requests the sandbox logged for `operation` since `before` of them had been logged. */
   async function loggedSince(operation: ProviderOperation, before: number): Promise<LoggedRequest[]> {
@@ -62,8 +43,8 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
   /** Money movements the call left, once asynchronous completions (binding charges) have had time to land. */
   async function settledEffects(c: OperationCase): Promise<number> {
     const count = c.effects as (ledger: Ledger) => number;
-    await eventually(() => control.ledger(), (ledger) => count(ledger) >= 1);
-    await new Promise((r) => setTimeout(r, 60));
+    await waitFor(() => control.ledger(), (ledger) => count(ledger) >= 1);
+    await sleep(60);
     return count(await control.ledger());
   }
 
@@ -73,29 +54,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
     return h;
   }
 
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    sandbox = await startSandbox({
-      port: 0,
-      apiKey: SANDBOX_KEY,
-      shopId: 'sandbox-shop',
-      quiet: true,
-      delays: { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 },
-    });
-    control = new SandboxControl(sandbox.url);
-    gw = gatewaysFor(sandbox.url);
-  });
-
-  beforeEach(async () => {
-    await control.clearFaults();
-    await control.reset();
-  });
-
-  afterAll(async () => {
-    gw?.close();
-    harnesses.forEach((h) => h.close());
-    await sandbox?.close();
-  });
+  afterAll(() => harnesses.forEach((h) => h.close()));
 
   it('covers every operation the gateway makes', () => {
     expect(OPERATION_CASES.map((c) => c.operation).sort()).toEqual([...PROVIDER_OPERATIONS].sort());
@@ -132,7 +91,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
     it('retries a 503 and then succeeds, the effect applied once', async () => {
       const prepared = await c.prepare(gw);
       const before = await countLogged(c.operation);
-      await control.fault({ operation: c.operation, kind: 'unavailable', count: 1 });
+      await control.addFault({ operation: c.operation, kind: 'unavailable', count: 1 });
       const result = await prepared.call(gw);
       expect(result).toEqual(expect.anything());
       const logged = await loggedSince(c.operation, before);
@@ -149,7 +108,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
       async (kind) => {
         const prepared = await c.prepare(gw);
         const before = await countLogged(c.operation);
-        await control.fault({ operation: c.operation, kind, count: 1 });
+        await control.addFault({ operation: c.operation, kind, count: 1 });
         const first = await prepared.call(gw);
         const logged = await loggedSince(c.operation, before);
         expect(logged).toHaveLength(2);
@@ -166,7 +125,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
     it.each<FaultKind>(['timeout_after_effect', 'reset_after_effect'])('after %s: unknown_outcome, not retried', async (kind) => {
       const prepared = await c.prepare(gw);
       const before = await countLogged(c.operation);
-      await control.fault({ operation: c.operation, kind, count: 1 });
+      await control.addFault({ operation: c.operation, kind, count: 1 });
       const error = await caught(prepared.call(gw));
       expect(error.kind).toBe('unknown_outcome');
       expect(error.isOutcomeUnknown).toBe(true);
@@ -179,7 +138,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
     it.each<FaultKind>(['timeout_after_effect', 'reset_after_effect'])('after %s: retried and answered', async (kind) => {
       const prepared = await c.prepare(gw);
       const before = await countLogged(c.operation);
-      await control.fault({ operation: c.operation, kind, count: 1 });
+      await control.addFault({ operation: c.operation, kind, count: 1 });
       await expect(prepared.call(gw)).resolves.toEqual(expect.anything());
       expect(await loggedSince(c.operation, before)).toHaveLength(2);
     });
@@ -188,7 +147,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
   describe('timeouts', () => {
     it('a create without externalID slower than providerTimeoutMs fails as unknown_outcome after one request', async () => {
       const before = await countLogged('createPaymentResource');
-      await control.fault({ operation: 'createPaymentResource', kind: 'latency', latencyMs: 900, count: 1 });
+      await control.addFault({ operation: 'createPaymentResource', kind: 'latency', latencyMs: 900, count: 1 });
       const started = Date.now();
       const error = await caught(createPaymentResource(gw));
       expect([error.kind, error.networkCode]).toEqual(['unknown_outcome', 'ETIMEDOUT']);
@@ -199,12 +158,12 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
 
     it('a slow read is retried and answered', async () => {
       const { invoice } = await createInvoice(gw);
-      await control.fault({ operation: 'getInvoice', kind: 'latency', latencyMs: 900, count: 1 });
+      await control.addFault({ operation: 'getInvoice', kind: 'latency', latencyMs: 900, count: 1 });
       await expect(gw.processing.getInvoice(invoice.id)).resolves.toMatchObject({ id: invoice.id });
     });
 
     it('a slow create with externalID is retried and the invoice is made once', async () => {
-      await control.fault({ operation: 'createInvoice', kind: 'latency', latencyMs: 900, count: 1 });
+      await control.addFault({ operation: 'createInvoice', kind: 'latency', latencyMs: 900, count: 1 });
       const extId = `inv-slow-${Date.now()}`;
       const dueDate = tomorrow();
       const created = await createInvoice(gw, 1_000, extId, dueDate);
@@ -214,7 +173,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
   });
 
   it('reports a refused connection as not_executed after 3 retries', async () => {
-    const down = extraHarness({}, `http://127.0.0.1:${await closedPort()}`);
+    const down = extraHarness({}, `http://127.0.0.1:${await freePort()}`);
     const error = await caught(down.processing.getInvoice('inv-1'));
     expect([error.kind, error.networkCode, error.attempts]).toEqual(['not_executed', 'ECONNREFUSED', 4]);
     expect(error.isDefinitelyNotApplied).toBe(true);
@@ -223,7 +182,7 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
   it('never has more calls in flight than providerMaxConcurrency', async () => {
     const capped = extraHarness({ maxConcurrency: 2, timeoutMs: 2_000 });
     const { invoice } = await createInvoice(gw);
-    await control.fault({ operation: 'getInvoice', kind: 'latency', latencyMs: 150 });
+    await control.addFault({ operation: 'getInvoice', kind: 'latency', latencyMs: 150 });
     const started = Date.now();
     const finished: number[] = [];
     await Promise.all(Array.from({ length: 6 }, () => capped.processing.getInvoice(invoice.id).then(() => finished.push(Date.now() - started))));
@@ -249,18 +208,18 @@ describe('Provider gateways against the sandbox, over HTTP: every operation', ()
       ),
       await caught(
         gw.processing.createPaymentResource({
-          paymentTool: { paymentToolType: 'CardData', cardNumber: '4242424242424241', expDate: '12/30', cvv: '987', cardHolder: 'JOHN DOE' },
+          paymentTool: { paymentToolType: 'CardData', cardNumber: CARDS.badChecksum, expDate: '12/30', cvv: '987', cardHolder: 'JOHN DOE' },
           clientInfo: { fingerprint: 'fp' },
         }),
       ),
-      await caught(wrongKey.wallet.tokenizeBankCard({ type: 'BankCard', cardNumber: CARD_OK, expDate: '12/30', cvv: '987', cardHolder: 'JOHN DOE' })),
+      await caught(wrongKey.wallet.tokenizeBankCard({ type: 'BankCard', cardNumber: CARDS.success, expDate: '12/30', cvv: '987', cardHolder: 'JOHN DOE' })),
     ];
-    await control.fault({ operation: 'tokenizeBankCard', kind: 'reset_after_effect', count: 1 });
+    await control.addFault({ operation: 'tokenizeBankCard', kind: 'reset_after_effect', count: 1 });
     errors.push(await caught(tokenizeCard(gw)));
     expect(errors.map((e) => e.kind)).toEqual(['unauthorized', 'unauthorized', 'invalid_request', 'unauthorized', 'unknown_outcome']);
     for (const error of errors) {
       const printed = [error.message, error.stack ?? '', inspect(error, { depth: 10 }), JSON.stringify(error)].join('\n');
-      for (const secret of ['wrong-secret-key-0042', SANDBOX_KEY, invoiceAccessToken.payload, '4242424242424241', CARD_OK, '"cvv"', 'Bearer']) {
+      for (const secret of ['wrong-secret-key-0042', SANDBOX_KEY, invoiceAccessToken.payload, CARDS.badChecksum, CARDS.success, '"cvv"', 'Bearer']) {
         expect(printed).not.toContain(secret);
       }
     }

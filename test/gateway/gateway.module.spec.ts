@@ -7,6 +7,7 @@ import { GatewayModule } from '../../src/gateway/gateway.module';
 import { ProcessingGateway } from '../../src/gateway/processing.gateway';
 import { WalletGateway } from '../../src/gateway/wallet.gateway';
 import { testConfig } from '../support/test-config';
+import { sleep } from '../support/wait';
 import { json, ScriptedProviderServer } from './support/scripted-provider.server';
 
 describe('GatewayModule', () => {
@@ -42,7 +43,7 @@ describe('GatewayModule', () => {
     expect(server.openConnections).toBe(1);
 
     await app.close();
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(server.openConnections).toBe(0);
   });
 });

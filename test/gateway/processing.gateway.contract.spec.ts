@@ -1,68 +1,15 @@
-import { Logger } from '@nestjs/common';
 import { failureCodePath } from '../../src/gateway/failure-code';
-import { ProviderError } from '../../src/gateway/provider-error';
-import { startSandbox } from '../../src/sandbox/sandbox-server';
-import { gatewaysFor, Harness, SANDBOX_KEY } from './support/gateway-harness';
-import {
-  CARD_3DS_FAILURE,
-  CARD_EXPIRED,
-  CARD_INSUFFICIENT_FUNDS,
-  CARD_INVALID,
-  CARD_OK,
-  createBinding,
-  createCustomer,
-  createInvoice,
-  createPaymentResource,
-  eventually,
-  EXP_DATE,
-  externalId,
-  payInvoice,
-  readyCustomer,
-  SHOP_ID,
-  tomorrow,
-} from './support/operation-cases';
-import { SandboxControl } from './support/sandbox-control';
+import type { SandboxControl } from '../support/sandbox-control';
+import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
 import { confirmThreeDs, redirectOf } from '../support/three-ds-payer';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-async function caught(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
+import { waitFor } from '../support/wait';
+import { caught, Harness, SANDBOX_KEY, useGatewaySandbox } from './support/gateway-harness';
+import { createBinding, createCustomer, createInvoice, createPaymentResource, externalId, payInvoice, readyCustomer, SHOP_ID, tomorrow } from './support/operation-cases';
 
 describe('ProcessingGateway against the sandbox (customers, bindings, invoices, payments)', () => {
-  let sandbox: Sandbox;
   let control: SandboxControl;
   let gw: Harness;
-
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    sandbox = await startSandbox({
-      port: 0,
-      apiKey: SANDBOX_KEY,
-      shopId: SHOP_ID,
-      quiet: true,
-      delays: { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 },
-    });
-    control = new SandboxControl(sandbox.url);
-    gw = gatewaysFor(sandbox.url);
-  });
-
-  beforeEach(async () => {
-    await control.clearFaults();
-    await control.reset();
-  });
-
-  afterAll(async () => {
-    gw?.close();
-    await sandbox?.close();
-  });
+  useGatewaySandbox((started) => ({ control, gw } = started));
 
   describe('customers and bindings', () => {
     it('creates an unready customer with an access token for the hosted form', async () => {
@@ -91,7 +38,7 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
     });
 
     it('tokenizes a card into a token, a session and masked card details', async () => {
-      const resource = await createPaymentResource(gw, CARD_OK);
+      const resource = await createPaymentResource(gw, CARDS.success);
       expect(resource).toMatchObject({
         paymentToolToken: expect.any(String),
         paymentSession: expect.any(String),
@@ -102,10 +49,10 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
     });
 
     it('binds a card: the binding succeeds, the events tell it, and the customer becomes ready', async () => {
-      const { customer, binding } = await createBinding(gw, CARD_OK);
+      const { customer, binding } = await createBinding(gw, CARDS.success);
       expect(binding).toMatchObject({ id: expect.any(String), status: expect.stringMatching(/^(pending|succeeded)$/) });
       expect(binding.paymentResource.paymentToolToken).toEqual(expect.any(String));
-      const done = await eventually(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status !== 'pending');
+      const done = await waitFor(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status !== 'pending');
       expect(done.status).toBe('succeeded');
       expect((await gw.processing.getCustomer(customer.id)).status).toBe('ready');
 
@@ -117,8 +64,8 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
     });
 
     it('pages customer events: limit caps the page, eventID returns only later events', async () => {
-      const { customer, binding } = await createBinding(gw, CARD_OK);
-      await eventually(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status === 'succeeded');
+      const { customer, binding } = await createBinding(gw, CARDS.success);
+      await waitFor(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status === 'succeeded');
       const all = await gw.processing.getCustomerEvents(customer.id, { limit: 100 });
       expect(all.length).toBeGreaterThanOrEqual(2);
       expect(await gw.processing.getCustomerEvents(customer.id, { limit: 1 })).toEqual([all[0]]);
@@ -126,19 +73,19 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
     });
 
     it.each([
-      [CARD_3DS_FAILURE, 'preauthorization_failed'],
-      [CARD_INSUFFICIENT_FUNDS, 'authorization_failed'],
-      [CARD_EXPIRED, 'authorization_failed'],
-      [CARD_INVALID, 'authorization_failed'],
+      [CARDS.threeDsFailure, 'preauthorization_failed'],
+      [CARDS.insufficientFunds, 'authorization_failed'],
+      [CARDS.expired, 'authorization_failed'],
+      [CARDS.invalid, 'authorization_failed'],
     ])('reports a failed binding on test card %s with code %s, and the customer stays unready', async (card, code) => {
       const { customer, binding } = await createBinding(gw, card);
       // A 3-D Secure card waits for the payer: the redirect is in the events, and the payer confirms at the ACS.
       const asked = (await gw.processing.getCustomerEvents(customer.id, { limit: 100 }))
         .flatMap((e) => e.changes)
         .find((c) => c.changeType === 'CustomerBindingInteractionRequested' && c.customerBindingID === binding.id);
-      if (card === CARD_3DS_FAILURE) expect(asked).toBeDefined();
+      if (card === CARDS.threeDsFailure) expect(asked).toBeDefined();
       if (asked?.changeType === 'CustomerBindingInteractionRequested') await confirmThreeDs(redirectOf(asked.userInteraction));
-      const done = await eventually(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status !== 'pending');
+      const done = await waitFor(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status !== 'pending');
       expect(done.status).toBe('failed');
       expect(done.error).toMatchObject({ code, message: expect.any(String) });
       expect((await gw.processing.getCustomer(customer.id)).status).toBe('unready');
@@ -151,7 +98,7 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
       const first = await gw.processing.createBinding(customer.id, params);
       const second = await gw.processing.createBinding(customer.id, params);
       expect(second.id).toBe(first.id);
-      await eventually(() => gw.processing.getBinding(customer.id, first.id), (b) => b.status === 'succeeded');
+      await waitFor(() => gw.processing.getBinding(customer.id, first.id), (b) => b.status === 'succeeded');
       expect((await control.ledger()).bindingCharges).toHaveLength(1);
     });
 
@@ -166,7 +113,7 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
     it('refuses a card with a bad checksum or a past expiry as invalid_request with the provider message', async () => {
       const checksum = await caught(
         gw.processing.createPaymentResource({
-          paymentTool: { paymentToolType: 'CardData', cardNumber: '4242424242424241', expDate: EXP_DATE, cvv: '123', cardHolder: 'JOHN DOE' },
+          paymentTool: { paymentToolType: 'CardData', cardNumber: CARDS.badChecksum, expDate: CARD_EXP_DATE, cvv: '123', cardHolder: 'JOHN DOE' },
           clientInfo: { fingerprint: 'fp' },
         }),
       );
@@ -174,7 +121,7 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
       expect(checksum.providerMessage).toEqual(expect.any(String));
       const expired = await caught(
         gw.processing.createPaymentResource({
-          paymentTool: { paymentToolType: 'CardData', cardNumber: CARD_OK, expDate: '01/20', cvv: '123', cardHolder: 'JOHN DOE' },
+          paymentTool: { paymentToolType: 'CardData', cardNumber: CARDS.success, expDate: '01/20', cvv: '123', cardHolder: 'JOHN DOE' },
           clientInfo: { fingerprint: 'fp' },
         }),
       );
@@ -250,7 +197,7 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
     });
 
     it('charges a bound customer: the payment is captured once, the invoice paid, the events tell it', async () => {
-      const { invoice, payment, customer } = await payInvoice(gw, CARD_OK);
+      const { invoice, payment, customer } = await payInvoice(gw, CARDS.success);
       expect(payment).toMatchObject({
         id: expect.any(String),
         invoiceID: invoice.invoice.id,
@@ -259,7 +206,7 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
         flow: { type: 'PaymentFlowInstant' },
         payer: { payerType: 'CustomerPayer', customerID: customer.id },
       });
-      const captured = await eventually(() => gw.processing.getPayment(invoice.invoice.id, payment.id), (p) => p.status === 'captured' || p.status === 'failed');
+      const captured = await waitFor(() => gw.processing.getPayment(invoice.invoice.id, payment.id), (p) => p.status === 'captured' || p.status === 'failed');
       expect(captured.status).toBe('captured');
       expect((await gw.processing.getInvoice(invoice.invoice.id)).status).toBe('paid');
 
@@ -277,14 +224,14 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
       ['authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired'],
     ])('reports a declined charge with its full failure code %s (read with the API key)', async (code) => {
       const customer = await readyCustomer(gw);
-      await control.outcomes(customer.id, [code]);
+      await control.scriptOutcomes(customer.id, [code]);
       const { invoice, invoiceAccessToken } = await createInvoice(gw);
       const payment = await gw.processing.createPayment(invoice.id, invoiceAccessToken.payload, {
         flow: { type: 'PaymentFlowInstant' },
         payer: { payerType: 'CustomerPayer', customerID: customer.id },
         externalID: externalId('pay'),
       });
-      const failed = await eventually(() => gw.processing.getPayment(invoice.id, payment.id), (p) => p.status === 'captured' || p.status === 'failed');
+      const failed = await waitFor(() => gw.processing.getPayment(invoice.id, payment.id), (p) => p.status === 'captured' || p.status === 'failed');
       expect(failed.status).toBe('failed');
       expect(failureCodePath(failed.error)).toBe(code);
       expect((await gw.processing.getInvoice(invoice.id)).status).toBe('unpaid');
@@ -295,7 +242,7 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
 
     it('follows scripted outcomes: a decline, then a successful retry on a new invoice', async () => {
       const customer = await readyCustomer(gw);
-      await control.outcomes(customer.id, ['authorization_failed:insufficient_funds', 'success']);
+      await control.scriptOutcomes(customer.id, ['authorization_failed:insufficient_funds', 'success']);
       const statuses: string[] = [];
       for (let i = 0; i < 2; i++) {
         const { invoice, invoiceAccessToken } = await createInvoice(gw);
@@ -304,7 +251,7 @@ describe('ProcessingGateway against the sandbox (customers, bindings, invoices, 
           payer: { payerType: 'CustomerPayer', customerID: customer.id },
           externalID: externalId('pay'),
         });
-        const settled = await eventually(() => gw.processing.getPayment(invoice.id, payment.id), (p) => p.status === 'captured' || p.status === 'failed');
+        const settled = await waitFor(() => gw.processing.getPayment(invoice.id, payment.id), (p) => p.status === 'captured' || p.status === 'failed');
         statuses.push(settled.status === 'failed' ? failureCodePath(settled.error) : settled.status);
       }
       expect(statuses).toEqual(['authorization_failed:insufficient_funds', 'captured']);

@@ -1,63 +1,14 @@
-import { Logger } from '@nestjs/common';
 import { failureCodePath } from '../../src/gateway/failure-code';
-import { ProviderError } from '../../src/gateway/provider-error';
-import { startSandbox } from '../../src/sandbox/sandbox-server';
-import { gatewaysFor, Harness, SANDBOX_KEY } from './support/gateway-harness';
-import {
-  authorizedDestination,
-  CARD_EXPIRED,
-  CARD_INSUFFICIENT_FUNDS,
-  CARD_INVALID,
-  CARD_OK,
-  createDestination,
-  createIdentity,
-  createWallet,
-  eventually,
-  externalId,
-  SHOP_ID,
-  tokenizeCard,
-} from './support/operation-cases';
-import { SandboxControl } from './support/sandbox-control';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-async function caught(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
+import type { SandboxControl } from '../support/sandbox-control';
+import { CARDS } from '../support/test-cards';
+import { waitFor } from '../support/wait';
+import { caught, Harness, useGatewaySandbox } from './support/gateway-harness';
+import { authorizedDestination, createDestination, createIdentity, createWallet, externalId, tokenizeCard } from './support/operation-cases';
 
 describe('WalletGateway against the sandbox (identities, wallets, cards, payouts)', () => {
-  let sandbox: Sandbox;
   let control: SandboxControl;
   let gw: Harness;
-
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    sandbox = await startSandbox({
-      port: 0,
-      apiKey: SANDBOX_KEY,
-      shopId: SHOP_ID,
-      quiet: true,
-      delays: { bindingMs: 5, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 },
-    });
-    control = new SandboxControl(sandbox.url);
-    gw = gatewaysFor(sandbox.url);
-  });
-
-  beforeEach(async () => {
-    await control.clearFaults();
-    await control.reset();
-  });
-
-  afterAll(async () => {
-    gw?.close();
-    await sandbox?.close();
-  });
+  useGatewaySandbox((started) => ({ control, gw } = started));
 
   it('creates an identity and a wallet owned by it', async () => {
     const identityExtId = externalId('idn');
@@ -76,15 +27,15 @@ describe('WalletGateway against the sandbox (identities, wallets, cards, payouts
   });
 
   it('tokenizes a card into a token and its public details only', async () => {
-    const card = await tokenizeCard(gw, CARD_OK);
+    const card = await tokenizeCard(gw, CARDS.success);
     expect(card).toMatchObject({ token: expect.any(String), bin: '424242', lastDigits: '4242', paymentSystem: 'visa' });
-    expect(card.token).not.toContain(CARD_OK);
+    expect(card.token).not.toContain(CARDS.success);
   });
 
   it('refuses card data the tokenizer cannot accept as business_rule (the Payment Resource API answers 422)', async () => {
-    const error = await caught(gw.wallet.tokenizeBankCard({ type: 'BankCard', cardNumber: '4242424242424241', expDate: '12/30', cvv: '123', cardHolder: 'JOHN DOE' }));
+    const error = await caught(gw.wallet.tokenizeBankCard({ type: 'BankCard', cardNumber: CARDS.badChecksum, expDate: '12/30', cvv: '123', cardHolder: 'JOHN DOE' }));
     expect([error.kind, error.httpStatus, error.providerMessage]).toEqual(['business_rule', 422, 'Card data is invalid']);
-    expect(error.message).not.toContain('4242424242424241');
+    expect(error.message).not.toContain(CARDS.badChecksum);
   });
 
   it('creates a destination Unauthorized; it becomes Authorized', async () => {
@@ -98,7 +49,7 @@ describe('WalletGateway against the sandbox (identities, wallets, cards, payouts
       resource: { type: 'BankCardDestinationResource' },
       metadata: { payee: 'p-1' },
     });
-    const authorized = await eventually(() => gw.wallet.getDestination(destination.id), (d) => d.status === 'Authorized');
+    const authorized = await waitFor(() => gw.wallet.getDestination(destination.id), (d) => d.status === 'Authorized');
     expect(authorized).toMatchObject({ id: destination.id, isBlocked: false, createdAt: expect.any(String) });
   });
 
@@ -115,7 +66,7 @@ describe('WalletGateway against the sandbox (identities, wallets, cards, payouts
       createdAt: expect.any(String),
     });
     expect((await control.requests('createWithdrawal')).at(-1)?.status).toBe(202);
-    const done = await eventually(() => gw.wallet.getWithdrawal(withdrawal.id), (w) => w.status !== 'Pending');
+    const done = await waitFor(() => gw.wallet.getWithdrawal(withdrawal.id), (w) => w.status !== 'Pending');
     expect(done.status).toBe('Succeeded');
 
     const events = await gw.wallet.getWithdrawalEvents(withdrawal.id, { limit: 100 });
@@ -128,7 +79,7 @@ describe('WalletGateway against the sandbox (identities, wallets, cards, payouts
   it('pages withdrawal events with eventCursor', async () => {
     const { wallet, destination } = await authorizedDestination(gw);
     const withdrawal = await gw.wallet.createWithdrawal({ wallet: wallet.id, destination: destination.id, body: { amount: 100, currency: 'RUB' }, externalID: externalId('wdr') });
-    await eventually(() => gw.wallet.getWithdrawal(withdrawal.id), (w) => w.status !== 'Pending');
+    await waitFor(() => gw.wallet.getWithdrawal(withdrawal.id), (w) => w.status !== 'Pending');
     const all = await gw.wallet.getWithdrawalEvents(withdrawal.id, { limit: 100 });
     expect(all.length).toBeGreaterThanOrEqual(1);
     expect(await gw.wallet.getWithdrawalEvents(withdrawal.id, { limit: 1 })).toEqual([all[0]]);
@@ -136,13 +87,13 @@ describe('WalletGateway against the sandbox (identities, wallets, cards, payouts
   });
 
   it.each([
-    [CARD_INSUFFICIENT_FUNDS, 'authorization_failed:insufficient_funds'],
-    [CARD_INVALID, 'authorization_failed:account_not_found'],
-    [CARD_EXPIRED, 'authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired'],
+    [CARDS.insufficientFunds, 'authorization_failed:insufficient_funds'],
+    [CARDS.invalid, 'authorization_failed:account_not_found'],
+    [CARDS.expired, 'authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired'],
   ])('reports a failed payout to test card %s with failure %s', async (card, code) => {
     const { wallet, destination } = await authorizedDestination(gw, card);
     const withdrawal = await gw.wallet.createWithdrawal({ wallet: wallet.id, destination: destination.id, body: { amount: 1_000, currency: 'RUB' }, externalID: externalId('wdr') });
-    const done = await eventually(() => gw.wallet.getWithdrawal(withdrawal.id), (w) => w.status !== 'Pending');
+    const done = await waitFor(() => gw.wallet.getWithdrawal(withdrawal.id), (w) => w.status !== 'Pending');
     expect(done.status).toBe('Failed');
     expect(failureCodePath(done.failure)).toBe(code);
   });

@@ -1,45 +1,13 @@
-import { Logger } from '@nestjs/common';
-import { ProviderError } from '../../src/gateway/provider-error';
-import { startSandbox } from '../../src/sandbox/sandbox-server';
-import { gatewaysFor, Harness, SANDBOX_KEY } from './support/gateway-harness';
+import type { SandboxControl } from '../support/sandbox-control';
+import { caught, Harness, useGatewaySandbox } from './support/gateway-harness';
 import { createIdentity, createWallet, SHOP_ID } from './support/operation-cases';
-import { SandboxControl } from './support/sandbox-control';
 import { createInvoicesWebhook, identityWithWebhook, WEBHOOK_URL } from './support/webhook-operation-cases';
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-async function caught(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
-
 describe('Webhook management through the gateways, against the sandbox over HTTP', () => {
-  let sandbox: Sandbox;
   let control: SandboxControl;
   let gw: Harness;
-
-  beforeAll(async () => {
-    Logger.overrideLogger(false);
-    sandbox = await startSandbox({ port: 0, apiKey: SANDBOX_KEY, shopId: SHOP_ID, quiet: true });
-    control = new SandboxControl(sandbox.url);
-    // Generous: the sandbox's first registration may wait for a key pair on a busy machine; timeouts are not under test here.
-    gw = gatewaysFor(sandbox.url, { timeoutMs: 5_000 });
-  });
-
-  beforeEach(async () => {
-    await control.clearFaults();
-    await control.reset();
-  });
-
-  afterAll(async () => {
-    gw?.close();
-    await sandbox?.close();
-  });
+  // Generous: the sandbox's first registration may wait for a key pair on a busy machine; timeouts are not under test here.
+  useGatewaySandbox((started) => ({ control, gw } = started), { timeoutMs: 5_000 });
 
   describe('processing', () => {
     it('creates, lists and deletes webhooks; the answer carries the key that signs deliveries', async () => {
@@ -62,14 +30,14 @@ describe('Webhook management through the gateways, against the sandbox over HTTP
 
     it('a delete whose answer was lost is repeated, and the 404 of the repeat counts as deleted', async () => {
       const webhook = await createInvoicesWebhook(gw);
-      await control.fault({ operation: 'deleteWebhook', kind: 'timeout_after_effect', count: 1 });
+      await control.addFault({ operation: 'deleteWebhook', kind: 'timeout_after_effect', count: 1 });
       await expect(gw.processing.deleteWebhook(webhook.id)).resolves.toBeUndefined();
       expect((await control.requests('deleteWebhook')).map((r) => r.status)).toEqual([504, 404]);
       expect(await gw.processing.listWebhooks()).toEqual([]);
     });
 
     it('a 404 after a request that was never executed is still not_found (the id was wrong)', async () => {
-      await control.fault({ operation: 'deleteWebhook', kind: 'unavailable', count: 1 });
+      await control.addFault({ operation: 'deleteWebhook', kind: 'unavailable', count: 1 });
       const error = await caught(gw.processing.deleteWebhook('424242'));
       expect([error.kind, error.httpStatus, error.attempts]).toEqual(['not_found', 404, 2]);
     });
@@ -89,7 +57,7 @@ describe('Webhook management through the gateways, against the sandbox over HTTP
     });
 
     it('a create is not repeated after a lost answer (no externalID): the caller lists to find out', async () => {
-      await control.fault({ operation: 'createWebhook', kind: 'reset_after_effect', count: 1 });
+      await control.addFault({ operation: 'createWebhook', kind: 'reset_after_effect', count: 1 });
       const error = await caught(createInvoicesWebhook(gw));
       expect([error.kind, error.attempts]).toEqual(['unknown_outcome', 1]);
       expect(await gw.processing.listWebhooks()).toHaveLength(1);
@@ -121,7 +89,7 @@ describe('Webhook management through the gateways, against the sandbox over HTTP
 
     it('a delete whose answer was lost counts as done when the repeat finds it gone', async () => {
       const { identityId, webhookId } = await identityWithWebhook(gw);
-      await control.fault({ operation: 'deleteWalletWebhook', kind: 'reset_after_effect', count: 1 });
+      await control.addFault({ operation: 'deleteWalletWebhook', kind: 'reset_after_effect', count: 1 });
       await expect(gw.wallet.deleteWalletWebhook(identityId, webhookId)).resolves.toBeUndefined();
       expect(await gw.wallet.listWalletWebhooks(identityId)).toEqual([]);
     });

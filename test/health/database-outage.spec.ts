@@ -4,7 +4,7 @@ import { listenOnLoopback, rawRequest, RawResponse } from '../support/raw-http';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { startThrowawayPostgres, ThrowawayPostgres } from '../support/throwaway-postgres';
-import { waitUntil } from '../support/daemon';
+import { waitFor } from '../support/wait';
 
 /**
  * A database outage with the test clock on (which reads the database): liveness never depends on the database,
@@ -52,7 +52,7 @@ describe('health during a database outage', () => {
 
     pg.start();
     const restarted = Date.now();
-    await waitUntil(async () => ((await get('/health/ready')).status === 200 ? true : undefined), 30_000, 'ready after the restart', 250);
+    await waitFor(async () => ((await get('/health/ready')).status === 200 ? true : undefined), (value) => value !== undefined, { timeoutMs: 30_000, everyMs: 250, what: 'ready after the restart' });
     console.log(`database outage: ready again ${Date.now() - restarted} ms after the database restarted`);
     const run = await rawRequest(base, { method: 'POST', path: '/api/v1/billing/run', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     expect(run.status).toBe(200);

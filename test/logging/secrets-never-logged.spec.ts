@@ -5,8 +5,9 @@ import { WebhookDeliveryService } from '../../src/webhooks/webhook-delivery.serv
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { CARDS } from '../support/test-cards';
 
-const PAN = '4242424242424242';
+const PAN = CARDS.success;
 const CVV = '8137';
 
 /** Every JSON log line the app writes while the test runs. */
@@ -57,7 +58,7 @@ describe('secrets and card data', () => {
     await t.api().post(`/api/v1/customers/${customer.body.id}/bindings`).send({ paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession }).expect(202);
     await t.api().post(`/api/v1/customers/${customer.body.id}/bindings`).send({ paymentToolToken: `bad-${PAN}`, paymentSession: 'nope' });
     await gateway
-      .createPaymentResource({ paymentTool: { paymentToolType: 'CardData', cardNumber: '4242424242424241', expDate: '12/30', cvv: CVV }, clientInfo: { fingerprint: 'x' } })
+      .createPaymentResource({ paymentTool: { paymentToolType: 'CardData', cardNumber: CARDS.badChecksum, expDate: '12/30', cvv: CVV }, clientInfo: { fingerprint: 'x' } })
       .catch(() => undefined);
     await t.api().post('/api/v1/customers').set('Authorization', 'Bearer wrong-token-but-secret').send({}).expect(401);
 
@@ -79,7 +80,7 @@ describe('secrets and card data', () => {
 
     const secrets = [
       PAN,
-      '4242424242424241',
+      CARDS.badChecksum,
       CVV,
       customerAccessToken,
       renewedToken,

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { resetDatabase } from '../support/test-database';
-import { authorizedDestination, cardDataIn, CARDS, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
+import { CARDS } from '../support/test-cards';
+import { waitFor } from '../support/wait';
+import { authorizedDestination, cardDataIn, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -42,7 +44,7 @@ describe('payouts:import, the CSV command line, against a daemon whose scheduler
     await t.app.listen(0, '127.0.0.1');
     url = await t.app.getUrl();
     await setUpPayouts(t);
-    const good = await Promise.all([authorizedDestination(t, CARDS.success), authorizedDestination(t, CARDS.success2)]);
+    const good = await Promise.all([authorizedDestination(t, CARDS.success), authorizedDestination(t, CARDS.secondSuccess)]);
     const poor = await authorizedDestination(t, CARDS.insufficientFunds);
     rows = ['destinationId,amount,currency,metadata'];
     for (let i = 0; i < 36; i++) rows.push(`${good[i % 2].id},${100 + i},RUB,"{""row"":${i}}"`);
@@ -106,11 +108,11 @@ describe('payouts:import, the CSV command line, against a daemon whose scheduler
     expect(run.code).toBe(0);
     const batchId = /accepted in 1 batch\(es\): ([0-9a-f-]{36})/.exec(run.stdout)?.[1] as string;
     expect(batchId).toBeDefined();
-    const deadline = Date.now() + 20_000;
-    while ((await t.api().get(`/api/v1/payouts/batches/${batchId}`)).body.counts.succeeded !== 2) {
-      if (Date.now() > deadline) throw new Error('the scheduler did not settle the batch');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(
+      async () => (await t.api().get(`/api/v1/payouts/batches/${batchId}`)).body.counts.succeeded as number,
+      (succeeded) => succeeded === 2,
+      { timeoutMs: 20_000, everyMs: 50, what: 'the scheduler settling the batch' },
+    );
   }, 60_000);
 
   it('kept no card data in the log', () => {

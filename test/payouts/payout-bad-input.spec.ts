@@ -1,5 +1,6 @@
 import { resetDatabase } from '../support/test-database';
-import { authorizedDestination, cardDataIn, CARDS, futureExpDate, providerRequests, setUpPayouts, TEST_CVV } from './support/payout-fixtures';
+import { CARDS } from '../support/test-cards';
+import { authorizedDestination, cardDataIn, futureExpDate, setUpPayouts, TEST_CVV } from './support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 
 type Body = Record<string, unknown>;
@@ -27,13 +28,13 @@ describe('Card payouts: bad input is refused naming the field, and nothing reach
     t = await startPayoutTestApp();
     await setUpPayouts(t);
     destinationId = (await authorizedDestination(t, CARDS.success)).id;
-    for (const operation of providerCalls) sent[operation] = (await providerRequests(t, operation)).length;
+    for (const operation of providerCalls) sent[operation] = (await t.sandboxClient.control.requests(operation)).length;
     stored = await storedCounts();
   });
 
   afterEach(async () => {
     // Whatever the case, the provider saw nothing more and nothing was stored.
-    for (const operation of providerCalls) expect({ operation, sent: (await providerRequests(t, operation)).length }).toEqual({ operation, sent: sent[operation] });
+    for (const operation of providerCalls) expect({ operation, sent: (await t.sandboxClient.control.requests(operation)).length }).toEqual({ operation, sent: sent[operation] });
     expect(await storedCounts()).toEqual(stored);
   });
 
@@ -51,7 +52,7 @@ describe('Card payouts: bad input is refused naming the field, and nothing reach
   it.each<[string, number, string, Body]>([
     ['a card number of 11 digits', 400, 'card.cardNumber', destinationWith({ cardNumber: '42424242424' })],
     ['a card number of 20 digits', 400, 'card.cardNumber', destinationWith({ cardNumber: '42424242424242424242' })],
-    ['a card number failing the Luhn check', 400, 'card.cardNumber', destinationWith({ cardNumber: '4242424242424241' })],
+    ['a card number failing the Luhn check', 400, 'card.cardNumber', destinationWith({ cardNumber: CARDS.badChecksum })],
     ['a card number with spaces', 400, 'card.cardNumber', destinationWith({ cardNumber: '4242 4242 4242 4242' })],
     ['a card number given as a number', 400, 'card.cardNumber', destinationWith({ cardNumber: 4242424242424242 })],
     ['an expiry month 13', 400, 'card.expDate', destinationWith({ expDate: '13/30' })],

@@ -1,17 +1,7 @@
 import type { LedgerWithdrawal } from '../../src/sandbox/services/ledger.service';
 import { resetDatabase } from '../support/test-database';
-import {
-  addFaults,
-  allStoredRows,
-  authorizedDestination,
-  cardDataIn,
-  CARDS,
-  clearFaults,
-  faultHits,
-  getBatch,
-  ledgerWithdrawals,
-  setUpPayouts,
-} from './support/payout-fixtures';
+import { CARDS } from '../support/test-cards';
+import { addFaults, allStoredRows, authorizedDestination, cardDataIn, getBatch, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, runUntil, startPayoutTestApp } from './support/payout-test-app';
 
 const BATCH_SIZE = 1_000;
@@ -25,7 +15,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
     t = await startPayoutTestApp();
     await setUpPayouts(t);
     destinationIds = [];
-    for (let i = 0; i < 10; i++) destinationIds.push((await authorizedDestination(t, i % 2 === 0 ? CARDS.success : CARDS.success2, `Recipient ${i}`)).id);
+    for (let i = 0; i < 10; i++) destinationIds.push((await authorizedDestination(t, i % 2 === 0 ? CARDS.success : CARDS.secondSuccess, `Recipient ${i}`)).id);
   });
 
   afterAll(async () => {
@@ -99,7 +89,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
       // About one request in five fails: 503 before the effect, 504 or a reset after it (the withdrawal exists).
       await addFaults(
         t,
-        ['createWithdrawal', 'getWithdrawal'].flatMap((operation) =>
+        (['createWithdrawal', 'getWithdrawal'] as const).flatMap((operation) =>
           (['unavailable', 'timeout_after_effect', 'reset_after_effect'] as const).map((kind) => ({ operation, kind, probability: 0.075 })),
         ),
       );
@@ -115,8 +105,8 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
         },
         170_000,
       );
-      const hits = await faultHits(t);
-      await clearFaults(t);
+      const hits = await t.sandboxClient.control.faults();
+      await t.sandboxClient.control.clearFaults();
       for (const kind of ['unavailable', 'timeout_after_effect', 'reset_after_effect']) {
         expect(hits.filter((h) => h.kind === kind).reduce((sum, h) => sum + h.hits, 0)).toBeGreaterThan(10);
       }

@@ -1,7 +1,9 @@
 import type { LedgerWithdrawal } from '../../src/sandbox/services/ledger.service';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
-import { addFaults, allStoredRows, authorizedDestination, cardDataIn, CARDS, clearFaults, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
-import { PayoutTestApp, sleep, startPayoutTestApp } from './support/payout-test-app';
+import { CARDS } from '../support/test-cards';
+import { waitFor } from '../support/wait';
+import { addFaults, allStoredRows, authorizedDestination, cardDataIn, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
+import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 import { WorkerLine, WorkerProcess } from './support/payout-worker-process';
 
 const BATCH_SIZE = 1_000;
@@ -16,7 +18,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
     t = await startPayoutTestApp();
     await setUpPayouts(t);
     destinationIds = [];
-    for (let i = 0; i < 10; i++) destinationIds.push((await authorizedDestination(t, i % 2 === 0 ? CARDS.success : CARDS.success2)).id);
+    for (let i = 0; i < 10; i++) destinationIds.push((await authorizedDestination(t, i % 2 === 0 ? CARDS.success : CARDS.secondSuccess)).id);
   });
 
   afterAll(async () => {
@@ -73,17 +75,19 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
   it('settles every payout exactly once when its worker is SIGKILLed mid-batch under provider faults and a new one takes over', async () => {
     await addFaults(
       t,
-      ['createWithdrawal', 'getWithdrawal'].flatMap((operation) =>
+      (['createWithdrawal', 'getWithdrawal'] as const).flatMap((operation) =>
         (['unavailable', 'timeout_after_effect', 'reset_after_effect'] as const).map((kind) => ({ operation, kind, probability: 0.075 })),
       ),
     );
     const batchId = await postBatch('crash');
     const first = startWorker({});
-    const deadline = Date.now() + 120_000;
-    while ((await settledCount(batchId)) < 250) {
-      if (Date.now() > deadline) throw new Error(`the first worker settled too little: ${first.lines.slice(-5).join('\n')}`);
-      await sleep(50);
-    }
+    await waitFor(() => settledCount(batchId), (settled) => settled >= 250, {
+      timeoutMs: 120_000,
+      everyMs: 50,
+      what: 'the first worker settling 250 payouts',
+    }).catch((e: Error) => {
+      throw new Error(`${e.message}; its last lines: ${first.lines.slice(-5).join('\n')}`);
+    });
     first.kill();
     expect((await first.exited).signal).toBe('SIGKILL');
     const atKill = await settledCount(batchId);
@@ -102,7 +106,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
 
     const second = startWorker({ WORKER_EXIT_WHEN_DONE: 'true' });
     const exit = await second.exited;
-    await clearFaults(t);
+    await t.sandboxClient.control.clearFaults();
     expect({ exit, error: second.last('error') }).toEqual({ exit: { code: 0, signal: null }, error: undefined });
     expect(second.last('done')?.takeovers).toBeGreaterThan(0);
 

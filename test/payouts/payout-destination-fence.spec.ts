@@ -1,7 +1,9 @@
 import { PayoutDestinationsService } from '../../src/payouts/payout-destinations.service';
+import { CARDS } from '../support/test-cards';
 import { resetDatabase } from '../support/test-database';
-import { addFaults, CARDS, clearFaults, createDestination, setUpPayouts } from './support/payout-fixtures';
-import { PayoutTestApp, sleep, startPayoutTestApp } from './support/payout-test-app';
+import { sleep, waitFor } from '../support/wait';
+import { addFaults, createDestination, setUpPayouts } from './support/payout-fixtures';
+import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 
 interface DestinationRow {
   status: string;
@@ -53,10 +55,7 @@ describe('the payout destination follower under a lost claim', () => {
   async function followWhileTakenOver(id: string): Promise<number> {
     await sleep(30); // the first read is due after the poll interval
     const pass = t.app.get(PayoutDestinationsService).followDue();
-    for (let i = 0; (await row(id)).lease_owner === null; i++) {
-      if (i > 100) throw new Error('the follower did not claim the destination');
-      await sleep(5);
-    }
+    await waitFor(() => row(id), (found) => found.lease_owner !== null, { everyMs: 5, what: 'the follower claimed the destination' });
     await t.dataSource.query('UPDATE payout_destinations SET lease_owner = $2, fence = fence + 1, next_sync_at = $3 WHERE id = $1', [id, OTHER, FAR]);
     return pass;
   }
@@ -92,6 +91,6 @@ describe('the payout destination follower under a lost claim', () => {
 
     expect(await row(destination.id)).toMatchObject({ status: 'Unauthorized', lease_owner: OTHER, next_sync_at: FAR });
     expect(await leaseLostCount()).toBe(lostBefore + 1);
-    await clearFaults(t);
+    await t.sandboxClient.control.clearFaults();
   });
 });

@@ -1,18 +1,9 @@
 import { PayoutQueueService } from '../../src/payouts/payout-queue.service';
 import { LeaseLostError } from '../../src/common/lease-lost.error';
 import { resetDatabase } from '../support/test-database';
-import {
-  addFaults,
-  authorizedDestination,
-  CARDS,
-  clearFaults,
-  futureExpDate,
-  getPayout,
-  ledgerWithdrawals,
-  providerRequests,
-  setUpPayouts,
-  TEST_CVV,
-} from './support/payout-fixtures';
+import { CARDS } from '../support/test-cards';
+import { sleep } from '../support/wait';
+import { addFaults, authorizedDestination, futureExpDate, getPayout, ledgerWithdrawals, setUpPayouts, TEST_CVV } from './support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 
 describe('Single payouts under provider faults: an unknown outcome is replayed, never re-sent under a new externalID', () => {
@@ -27,7 +18,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
   });
 
   afterEach(async () => {
-    await clearFaults(t);
+    await t.sandboxClient.control.clearFaults();
   });
 
   afterAll(async () => {
@@ -46,7 +37,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     ))[0];
   const externalIdOf = (id: string) => `w${id.replace(/-/g, '')}`;
   const withdrawalCallsFor = async (id: string) =>
-    (await providerRequests(t, 'createWithdrawal')).filter((r) => (r.body as { externalID?: string }).externalID === externalIdOf(id));
+    (await t.sandboxClient.control.requests('createWithdrawal')).filter((r) => (r.body as { externalID?: string }).externalID === externalIdOf(id));
 
   it.each(['timeout_after_effect', 'reset_after_effect', 'unavailable', 'reset_before_effect'] as const)(
     'createWithdrawal failing every try with %s: the payout waits, then the same request is replayed and it succeeds once',
@@ -58,7 +49,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
       expect(await row(id)).toMatchObject({ status: 'pending', technical_failures: 1, not_before: expect.any(Date), lease_owner: null });
       expect((await getPayout(t, id)).status).toBe('pending');
 
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       await t.processor.runOnce();
       const payout = await getPayout(t, id);
       expect(payout.status).toBe('succeeded');
@@ -78,7 +69,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     const id = await newPayout();
     await t.processor.runOnce();
     expect(await row(id)).toMatchObject({ status: 'processing', technical_failures: 1, lease_owner: null });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     await t.processor.runOnce();
     expect((await getPayout(t, id)).status).toBe('succeeded');
     expect(await withdrawalCallsFor(id)).toHaveLength(1);
@@ -87,14 +78,14 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
   const destinationBody = () => ({
     name: 'Faulty',
     currency: 'RUB',
-    card: { cardNumber: CARDS.success2, expDate: futureExpDate(), cardHolder: 'ANNA K', cvv: TEST_CVV },
+    card: { cardNumber: CARDS.secondSuccess, expDate: futureExpDate(), cardHolder: 'ANNA K', cvv: TEST_CVV },
   });
 
   it('a destination create whose answer is lost is repeated with the same externalID within the request: one destination', async () => {
     await addFaults(t, [{ operation: 'createDestination', kind: 'reset_after_effect', count: 1 }]);
     const res = await t.api().post('/api/v1/payouts/destinations').send(destinationBody());
     expect(res.status).toBe(201);
-    const calls = (await providerRequests(t, 'createDestination')).filter((r) => (r.body as { externalID?: string }).externalID === `d${(res.body.id as string).replace(/-/g, '')}`);
+    const calls = (await t.sandboxClient.control.requests('createDestination')).filter((r) => (r.body as { externalID?: string }).externalID === `d${(res.body.id as string).replace(/-/g, '')}`);
     expect(calls).toHaveLength(2);
     expect(calls[1].status).toBe(201);
     expect(res.body.providerDestinationId).toEqual(expect.any(String));
@@ -109,19 +100,19 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     // Payouts cannot use it.
     const refused = await t.api().post('/api/v1/payouts').send({ destinationId: row.id, amount: 100, currency: 'RUB' });
     expect(refused.status).toBe(422);
-    await clearFaults(t);
+    await t.sandboxClient.control.clearFaults();
     expect((await t.api().post('/api/v1/payouts/destinations').send(destinationBody())).status).toBe(201);
   }, 30_000);
 
   it('tokenization unavailable: 503, nothing stored, nothing created', async () => {
-    const before = (await providerRequests(t, 'createDestination')).length;
+    const before = (await t.sandboxClient.control.requests('createDestination')).length;
     const count = async () => (await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM payout_destinations'))[0].n;
     const stored = await count();
     await addFaults(t, [{ operation: 'tokenizeBankCard', kind: 'unavailable', count: 4 }]);
     const res = await t.api().post('/api/v1/payouts/destinations').send(destinationBody());
     expect(res.status).toBe(503);
     expect(await count()).toBe(stored);
-    expect((await providerRequests(t, 'createDestination')).length).toBe(before);
+    expect((await t.sandboxClient.control.requests('createDestination')).length).toBe(before);
   });
 
   it('a worker whose claim was taken over cannot write: the fence refuses it', async () => {

@@ -1,20 +1,9 @@
 import { PayoutResponse } from '../../src/payouts/payout-responses';
-import { SANDBOX_API_KEY } from '../../src/config/load-config';
-import { SandboxHandle, startSandbox } from '../../src/sandbox/sandbox-server';
+import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
+import { SandboxClient, startTestSandbox } from '../support/sandbox-client';
 import { resetDatabase } from '../support/test-database';
-import {
-  allStoredRows,
-  authorizedDestination,
-  cardDataIn,
-  CARDS,
-  createDestination,
-  getPayout,
-  ledgerWithdrawals,
-  providerRequests,
-  SETUP_BODY,
-  setUpPayouts,
-  untilAuthorized,
-} from './support/payout-fixtures';
+import { CARDS } from '../support/test-cards';
+import { allStoredRows, authorizedDestination, cardDataIn, createDestination, getPayout, ledgerWithdrawals, SETUP_BODY, setUpPayouts, untilAuthorized } from './support/payout-fixtures';
 import { PayoutTestApp, runUntil, startPayoutTestApp } from './support/payout-test-app';
 
 describe('Card payouts: the setup order of the spec against the sandbox', () => {
@@ -47,11 +36,11 @@ describe('Card payouts: the setup order of the spec against the sandbox', () => 
     expect(again.body).toEqual(first);
     expect((await t.api().get('/api/v1/payouts/setup')).body).toEqual(first);
 
-    expect(await providerRequests(t, 'createIdentity')).toHaveLength(1);
-    expect(await providerRequests(t, 'createWallet')).toHaveLength(1);
-    const [identityCall] = await providerRequests(t, 'createIdentity');
+    expect(await t.sandboxClient.control.requests('createIdentity')).toHaveLength(1);
+    expect(await t.sandboxClient.control.requests('createWallet')).toHaveLength(1);
+    const [identityCall] = await t.sandboxClient.control.requests('createIdentity');
     expect(identityCall.body).toMatchObject({ name: 'Payouts Ltd', provider: 'test', class: 'company' });
-    const [walletCall] = await providerRequests(t, 'createWallet');
+    const [walletCall] = await t.sandboxClient.control.requests('createWallet');
     expect(walletCall.body).toMatchObject({ name: 'Corporate wallet', identity: first.identityId, currency: 'RUB' });
   });
 
@@ -67,9 +56,9 @@ describe('Card payouts: the setup order of the spec against the sandbox', () => 
       paymentSystem: 'visa',
     });
 
-    const [tokenize] = await providerRequests(t, 'tokenizeBankCard');
+    const [tokenize] = await t.sandboxClient.control.requests('tokenizeBankCard');
     expect(tokenize.status).toBe(201);
-    const [destinationCall] = await providerRequests(t, 'createDestination');
+    const [destinationCall] = await t.sandboxClient.control.requests('createDestination');
     expect(destinationCall.body).toMatchObject({
       name: 'Ivan',
       identity: setup.identityId,
@@ -80,11 +69,11 @@ describe('Card payouts: the setup order of the spec against the sandbox', () => 
 
     const authorized = await untilAuthorized(t, created.id);
     expect(authorized).toMatchObject({ id: created.id, status: 'Authorized', authorizedAt: expect.any(String) });
-    expect((await providerRequests(t, 'getDestination')).length).toBeGreaterThanOrEqual(1);
+    expect((await t.sandboxClient.control.requests('getDestination')).length).toBeGreaterThanOrEqual(1);
   });
 
   it('sends a payout to an Authorized destination and follows the withdrawal until Succeeded', async () => {
-    const destination = await authorizedDestination(t, CARDS.success2, 'Maria');
+    const destination = await authorizedDestination(t, CARDS.secondSuccess, 'Maria');
     const accepted = await t.api().post('/api/v1/payouts').send({ destinationId: destination.id, amount: 150_00, currency: 'RUB', metadata: { invoice: 'INV-1' } });
     expect(accepted.status).toBe(202);
     expect(accepted.body).toMatchObject({
@@ -121,15 +110,15 @@ describe('Card payouts: the setup order of the spec against the sandbox', () => 
     const accepted = await t.api().post('/api/v1/payouts').send({ destinationId: destination.id, amount: 500, currency: 'RUB' });
     const settled = await settle(accepted.body.id);
     expect(settled.status).toBe('succeeded');
-    const withdrawals = await providerRequests(t, 'createWithdrawal');
+    const withdrawals = await t.sandboxClient.control.requests('createWithdrawal');
     // The provider never saw a withdrawal to this destination while it was Unauthorized.
     expect(withdrawals.filter((r) => (r.body as { destination?: string }).destination === destination.providerDestinationId).every((r) => r.status === 202)).toBe(true);
   });
 
   it.each([
     [CARDS.insufficientFunds, 'authorization_failed:insufficient_funds'],
-    [CARDS.invalidCard, 'authorization_failed:account_not_found'],
-    [CARDS.expiredCard, 'authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired'],
+    [CARDS.invalid, 'authorization_failed:account_not_found'],
+    [CARDS.expired, 'authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired'],
     [CARDS.unknownFailure, 'authorization_failed:unknown'],
   ])('ends a payout to the failure card %s as failed with the code %s', async (pan, code) => {
     const destination = await authorizedDestination(t, pan);
@@ -173,21 +162,13 @@ describe('Card payouts: adopting an existing identity and wallet', () => {
   let identityId: string;
   let walletId: string;
 
-  /** The merchant's identity and wallet, made at the provider by someone else before the daemon starts. */
-  async function providerCreate(path: string, body: object): Promise<{ id: string }> {
-    const res = await fetch(`${sandbox.url}${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${SANDBOX_API_KEY}`, 'Content-Type': 'application/json; charset=utf-8', 'X-Request-ID': `adopt${Date.now()}`, 'Cache-Control': 'no-cache' },
-      body: JSON.stringify(body),
-    });
-    return (await res.json()) as { id: string };
-  }
-
   beforeAll(async () => {
     await resetDatabase();
-    sandbox = await startSandbox({ port: 0, apiKey: SANDBOX_API_KEY, quiet: true });
-    identityId = (await providerCreate('/wallet/v0/identities', { name: 'Merchant', provider: 'test', class: 'company' })).id;
-    walletId = (await providerCreate('/wallet/v0/wallets', { name: 'Corporate', identity: identityId, currency: 'RUB' })).id;
+    sandbox = await startTestSandbox();
+    // The merchant's identity and wallet, made at the provider by someone else before the daemon starts.
+    const provider = new SandboxClient(sandbox.url);
+    identityId = (await provider.createIdentity({ name: 'Merchant', provider: 'test', class: 'company' })).id;
+    walletId = (await provider.createWallet(identityId)).id;
     t = await startPayoutTestApp({ sandbox, env: { PAYOUT_IDENTITY_ID: identityId, PAYOUT_WALLET_ID: walletId } });
   });
 
@@ -208,7 +189,7 @@ describe('Card payouts: adopting an existing identity and wallet', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ identityId, walletId, currency: 'RUB', adopted: true });
     expect((await t.api().get('/api/v1/payouts/setup')).body).toEqual(res.body);
-    expect((await providerRequests(t, 'createIdentity')).length).toBe(1);
-    expect((await providerRequests(t, 'createWallet')).length).toBe(1);
+    expect((await t.sandboxClient.control.requests('createIdentity')).length).toBe(1);
+    expect((await t.sandboxClient.control.requests('createWallet')).length).toBe(1);
   });
 });

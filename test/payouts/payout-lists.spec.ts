@@ -1,6 +1,7 @@
 import type { PayoutBatchResponse, PayoutDestinationResponse } from '../../src/payouts/payout-responses';
+import { CARDS } from '../support/test-cards';
 import { resetDatabase } from '../support/test-database';
-import { authorizedDestination, CARDS, createDestination, setUpPayouts } from './support/payout-fixtures';
+import { authorizedDestination, createDestination, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, runUntil, startPayoutTestApp } from './support/payout-test-app';
 
 interface Page<T> {

@@ -1,7 +1,9 @@
 import { WorkerRegistryService } from '../../src/work/worker-registry.service';
 import { resetDatabase } from '../support/test-database';
-import { addFaults, authorizedDestination, CARDS, clearFaults, getBatch, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
-import { PayoutTestApp, sleep, startPayoutTestApp } from './support/payout-test-app';
+import { CARDS } from '../support/test-cards';
+import { sleep, waitFor } from '../support/wait';
+import { addFaults, authorizedDestination, getBatch, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
+import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 
 const SCHEDULED = { SCHEDULER_ENABLED: 'true', BILLING_INTERVAL_MS: '60000' };
 
@@ -27,15 +29,12 @@ describe('The payout scheduler', () => {
     return res.body.id as string;
   };
 
-  const waitSettled = async (app: PayoutTestApp, batchId: string, total: number, timeoutMs = 30_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { counts } = await getBatch(app, batchId);
-      if (counts.succeeded + counts.failed === total) return counts;
-      if (Date.now() > deadline) throw new Error(`batch not settled: ${JSON.stringify(counts)}`);
-      await sleep(50);
-    }
-  };
+  const waitSettled = (app: PayoutTestApp, batchId: string, total: number, timeoutMs = 30_000) =>
+    waitFor(
+      async () => (await getBatch(app, batchId)).counts,
+      (counts) => counts.succeeded + counts.failed === total,
+      { timeoutMs, everyMs: 50, what: `batch ${batchId} settled` },
+    );
 
   it('starts on new payouts right away, without waiting for the interval, and follows them to the end', async () => {
     const batchId = await batchOf(t, 100);
@@ -51,7 +50,7 @@ describe('The payout scheduler', () => {
     await sleep(400);
     const replicaWorker = replica.app.get(WorkerRegistryService).workerId;
     await replica.close();
-    await clearFaults(t);
+    await t.sandboxClient.control.clearFaults();
 
     // The surviving process works on the batch too; nothing may stay with the one that shut down.
     const leased = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM payouts WHERE batch_id = $1 AND lease_owner = $2', [batchId, replicaWorker]);

@@ -1,5 +1,6 @@
 import { resetDatabase } from '../support/test-database';
-import { authorizedDestination, CARDS, getPayout, setUpPayouts } from './support/payout-fixtures';
+import { CARDS } from '../support/test-cards';
+import { authorizedDestination, getPayout, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, runUntil, startPayoutTestApp } from './support/payout-test-app';
 
 describe('payouts under the test clock', () => {

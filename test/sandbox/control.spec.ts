@@ -2,61 +2,59 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Customer, Invoice } from '../../src/gateway/provider-api.types';
-import { eventually, FAST_DELAYS, SandboxClient, sleep } from './support/sandbox-client';
+import { SandboxClient } from '../support/sandbox-client';
+import { CARDS } from '../support/test-cards';
+import { sleep, waitFor } from '../support/wait';
+import { SANDBOX_SUITE_DELAYS, useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: control API', () => {
   let sandbox: SandboxClient;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
+  useSandbox((started) => (sandbox = started));
 
   it('reset forgets state, faults, scripted outcomes and the request log', async () => {
     const customer = await sandbox.readyCustomer();
-    await sandbox.control('POST', 'outcomes', { customerID: customer.id, outcomes: ['authorization_failed:unknown'] });
-    await sandbox.addFault({ operation: 'getWallet', kind: 'unavailable' });
+    await sandbox.control.scriptOutcomes(customer.id, ['authorization_failed:unknown']);
+    await sandbox.control.addFault({ operation: 'getWallet', kind: 'unavailable' });
     const { invoice } = await sandbox.createInvoice();
 
-    expect((await sandbox.control('POST', 'reset')).status).toBe(204);
+    expect((await sandbox.control.send('POST', 'reset')).status).toBe(204);
     expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}`)).status).toBe(404);
     expect((await sandbox.call('GET', `/v2/processing/invoices/${invoice.id}`)).status).toBe(404);
-    expect((await sandbox.control('GET', 'faults')).data).toEqual([]);
-    expect(await sandbox.ledger()).toEqual({ payments: [], bindingCharges: [], withdrawals: [] });
+    expect((await sandbox.control.send('GET', 'faults')).data).toEqual([]);
+    expect(await sandbox.control.ledger()).toEqual({ payments: [], bindingCharges: [], withdrawals: [] });
     // Only the two reads above since the reset.
-    expect((await sandbox.control<unknown[]>('GET', 'requests')).data).toHaveLength(2);
+    expect((await sandbox.control.send<unknown[]>('GET', 'requests')).data).toHaveLength(2);
   });
 
   it('reset cancels steps still pending, so they never touch the new state', async () => {
-    await sandbox.control('POST', 'config', { delays: { bindingMs: 100 } });
+    await sandbox.control.setDelays({ bindingMs: 100 });
     try {
       const { customer } = await sandbox.createCustomer();
-      await sandbox.startBinding(customer.id, '4242424242424242');
-      await sandbox.reset();
+      await sandbox.startBinding(customer.id, CARDS.success);
+      await sandbox.control.reset();
       await sleep(150);
-      expect((await sandbox.ledger()).bindingCharges).toEqual([]);
+      expect((await sandbox.control.ledger()).bindingCharges).toEqual([]);
     } finally {
-      await sandbox.control('POST', 'config', { delays: { bindingMs: FAST_DELAYS.bindingMs } });
+      await sandbox.control.setDelays({ bindingMs: SANDBOX_SUITE_DELAYS.bindingMs });
     }
   });
 
   it('reads and changes the delays at run time', async () => {
-    const current = await sandbox.control<{ delays: Record<string, number> }>('GET', 'config');
-    expect(current.data.delays).toEqual(FAST_DELAYS);
-    const changed = await sandbox.control<{ delays: Record<string, number> }>('POST', 'config', { delays: { withdrawalMs: 42 } });
+    const current = await sandbox.control.send<{ delays: Record<string, number> }>('GET', 'config');
+    expect(current.data.delays).toEqual(SANDBOX_SUITE_DELAYS);
+    const changed = await sandbox.control.send<{ delays: Record<string, number> }>('POST', 'config', { delays: { withdrawalMs: 42 } });
     expect(changed.status).toBe(200);
-    expect(changed.data.delays).toEqual({ ...FAST_DELAYS, withdrawalMs: 42 });
-    expect((await sandbox.control('POST', 'config', { delays: { withdrawalMs: -1 } })).status).toBe(400);
-    expect((await sandbox.control('POST', 'config', { delays: { fooMs: 1 } })).status).toBe(400);
-    await sandbox.control('POST', 'config', { delays: FAST_DELAYS });
+    expect(changed.data.delays).toEqual({ ...SANDBOX_SUITE_DELAYS, withdrawalMs: 42 });
+    expect((await sandbox.control.send('POST', 'config', { delays: { withdrawalMs: -1 } })).status).toBe(400);
+    expect((await sandbox.control.send('POST', 'config', { delays: { fooMs: 1 } })).status).toBe(400);
+    await sandbox.control.setDelays(SANDBOX_SUITE_DELAYS);
   });
 
   it('expire-tokens expires the customer access tokens too', async () => {
     const { customer, customerAccessToken } = await sandbox.createCustomer();
     const token = customerAccessToken.payload;
     expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}`, { token })).status).toBe(200);
-    await sandbox.control('POST', 'expire-tokens');
+    await sandbox.control.expireTokens();
     expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}`, { token })).status).toBe(401);
     // The API key is not an access token and keeps working.
     expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}`)).status).toBe(200);
@@ -85,14 +83,14 @@ describe('sandbox: state file persistence', () => {
 
   it('keeps customers, bindings, invoices and tokens across a restart, and never writes card data', async () => {
     const first = await SandboxClient.start({ stateFile: file });
-    const customer = await first.readyCustomer('5555555555554444');
+    const customer = await first.readyCustomer(CARDS.secondSuccess);
     const { invoice, invoiceAccessToken } = await first.createInvoice({ externalID: 'inv-persist' });
     const identity = await first.createIdentity();
     await first.close();
 
     expect(existsSync(file)).toBe(true);
     const text = readFileSync(file, 'utf8');
-    expect(text).not.toContain('5555555555554444');
+    expect(text).not.toContain(CARDS.secondSuccess);
     expect(text).toContain(customer.id);
 
     const second = await SandboxClient.start({ stateFile: file });
@@ -111,9 +109,9 @@ describe('sandbox: state file persistence', () => {
   });
 
   it('finishes a binding that was still pending when the sandbox stopped', async () => {
-    const first = await SandboxClient.start({ stateFile: file, delays: { ...FAST_DELAYS, bindingMs: 60_000 } });
+    const first = await SandboxClient.start({ stateFile: file, delays: { ...SANDBOX_SUITE_DELAYS, bindingMs: 60_000 } });
     const { customer } = await first.createCustomer();
-    const binding = await first.startBinding(customer.id, '4242424242424242');
+    const binding = await first.startBinding(customer.id, CARDS.success);
     await first.close();
 
     const second = await SandboxClient.start({ stateFile: file });
@@ -130,9 +128,10 @@ describe('sandbox: state file persistence', () => {
     const running = await SandboxClient.start({ stateFile: file });
     try {
       const { customer } = await running.createCustomer();
-      const saved = await eventually(
+      const saved = await waitFor(
         async () => (existsSync(file) ? readFileSync(file, 'utf8') : ''),
         (text) => text.includes(customer.id),
+        { everyMs: 5 },
       );
       expect(saved).toContain(customer.id);
     } finally {
@@ -152,7 +151,7 @@ describe('sandbox: state file persistence', () => {
     writeFileSync(file, '{not json');
     const sandbox = await SandboxClient.start({ stateFile: file });
     try {
-      expect((await sandbox.ledger()).payments).toEqual([]);
+      expect((await sandbox.control.ledger()).payments).toEqual([]);
       expect(readdirSync(dir).some((name) => name.startsWith('sandbox-state.json.corrupt-'))).toBe(true);
     } finally {
       await sandbox.close();

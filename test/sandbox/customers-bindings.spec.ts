@@ -1,26 +1,21 @@
-import type { CustomerBinding, CustomerEvent } from '../../src/gateway/provider-api.types';
-import { SandboxClient, SHOP_ID } from './support/sandbox-client';
+import type { CustomerBinding } from '../../src/gateway/provider-api.types';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { SandboxClient } from '../support/sandbox-client';
+import { CARDS } from '../support/test-cards';
+import { sleep } from '../support/wait';
+import { readCustomerEvents, useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: customers and card bindings', () => {
   let sandbox: SandboxClient;
+  useSandbox((started) => (sandbox = started));
 
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
-
-  async function events(customerID: string, query = 'limit=100'): Promise<CustomerEvent[]> {
-    const res = await sandbox.call<CustomerEvent[]>('GET', `/v2/processing/customers/${customerID}/events?${query}`);
-    expect(res.status).toBe(200);
-    return res.data;
-  }
+  const events = (customerID: string, query?: string) => readCustomerEvents(sandbox, customerID, query);
 
   it('creates an unready customer with an access token and reads it back without a wrapper', async () => {
     const created = await sandbox.createCustomer({ metadata: { plan: 'gold' } });
     expect(created.customer).toEqual({
       id: expect.stringMatching(/^[0-9A-Za-z]{10}$/),
-      shopID: SHOP_ID,
+      shopID: SANDBOX_SHOP_ID,
       contactInfo: { email: 'payer@example.com', phoneNumber: '+79990001122' },
       metadata: { plan: 'gold' },
       status: 'unready',
@@ -39,9 +34,9 @@ describe('sandbox: customers and card bindings', () => {
 
   it.each([
     [{ contactInfo: {}, metadata: {} }, 'shopID: is required'],
-    [{ shopID: SHOP_ID, metadata: {} }, 'contactInfo: is required'],
-    [{ shopID: SHOP_ID, contactInfo: {} }, 'metadata: is required'],
-    [{ shopID: SHOP_ID, contactInfo: { phoneNumber: '89990001122' }, metadata: {} }, 'contactInfo.phoneNumber: must match'],
+    [{ shopID: SANDBOX_SHOP_ID, metadata: {} }, 'contactInfo: is required'],
+    [{ shopID: SANDBOX_SHOP_ID, contactInfo: {} }, 'metadata: is required'],
+    [{ shopID: SANDBOX_SHOP_ID, contactInfo: { phoneNumber: '89990001122' }, metadata: {} }, 'contactInfo.phoneNumber: must match'],
     [{ shopID: 'x'.repeat(41), contactInfo: {}, metadata: {} }, 'shopID: must be at most 40'],
   ])('rejects an invalid customer body %j with CAPI 400 invalidRequest', async (body, detail) => {
     const res = await sandbox.call<{ code: string; message: string }>('POST', '/v2/processing/customers', { body });
@@ -53,7 +48,7 @@ describe('sandbox: customers and card bindings', () => {
 
   it('binds a card without 3-D Secure: pending, then succeeded, and the customer becomes ready', async () => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.startBinding(customer.id, '4242424242424242');
+    const binding = await sandbox.startBinding(customer.id, CARDS.success);
     expect(binding.status).toBe('pending');
     expect(binding.paymentResource.paymentToolDetails).toMatchObject({ bin: '424242', lastDigits: '4242', paymentSystem: 'visa' });
 
@@ -70,12 +65,12 @@ describe('sandbox: customers and card bindings', () => {
     expect(started.customerBinding).toMatchObject({ id: binding.id, status: 'pending' });
     expect(stream[1].changes[0]).toEqual({ changeType: 'CustomerBindingStatusChanged', customerBindingID: binding.id, status: 'succeeded' });
 
-    expect((await sandbox.ledger()).bindingCharges).toEqual([{ customerID: customer.id, bindingID: binding.id, amount: 1000, currency: 'RUB', refunded: true }]);
+    expect((await sandbox.control.ledger()).bindingCharges).toEqual([{ customerID: customer.id, bindingID: binding.id, amount: 1000, currency: 'RUB', refunded: true }]);
   });
 
   it('binds a 3-D Secure card once the payer confirms at the ACS page the redirect names', async () => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.startBinding(customer.id, '4012888888881881');
+    const binding = await sandbox.startBinding(customer.id, CARDS.threeDsSuccess);
     const interaction = await sandbox.interactionOf(customer.id, binding.id);
     expect(interaction?.userInteraction).toEqual({
       interactionType: 'Redirect',
@@ -90,16 +85,16 @@ describe('sandbox: customers and card bindings', () => {
       },
     });
     // Nothing happens on its own while the payer has not confirmed.
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     const waiting = await sandbox.call<CustomerBinding>('GET', `/v2/processing/customers/${customer.id}/bindings/${binding.id}`);
     expect(waiting.data.status).toBe('pending');
 
     const page = await sandbox.openAcs(customer.id, binding.id);
     expect(page.status).toBe(200);
-    expect(page.data).toContain('card ending 1881');
-    expect(page.data).toContain('>Confirm</button>');
+    expect(page.html).toContain('card ending 1881');
+    expect(page.html).toContain('>Confirm</button>');
     const confirmed = await sandbox.passThreeDs(customer.id, binding.id);
-    expect(confirmed?.data).toContain('The card ending 1881 is bound');
+    expect(confirmed?.html).toContain('The card ending 1881 is bound');
 
     expect((await sandbox.finalBinding(customer.id, binding.id)).status).toBe('succeeded');
     expect((await sandbox.getCustomer(customer.id)).status).toBe('ready');
@@ -113,8 +108,8 @@ describe('sandbox: customers and card bindings', () => {
 
   it('charges 1 USD (100 minor units) for a binding when the customer metadata says USD', async () => {
     const { customer } = await sandbox.createCustomer({ metadata: { currency: 'USD' } });
-    await sandbox.bindCard(customer.id, '5555555555554444');
-    expect((await sandbox.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID: customer.id, amount: 100, currency: 'USD', refunded: true })]);
+    await sandbox.bindCard(customer.id, CARDS.secondSuccess);
+    expect((await sandbox.control.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID: customer.id, amount: 100, currency: 'USD', refunded: true })]);
   });
 
   const SUCCEEDING: [string, string][] = [
@@ -169,7 +164,7 @@ describe('sandbox: customers and card bindings', () => {
     expect((await sandbox.getCustomer(customer.id)).status).toBe('unready');
     const last = (await events(customer.id)).at(-1);
     expect(last?.changes).toEqual([{ changeType: 'CustomerBindingStatusChanged', customerBindingID: binding.id, status: 'failed', error: { code, message } }]);
-    expect((await sandbox.ledger()).bindingCharges).toEqual([]);
+    expect((await sandbox.control.ledger()).bindingCharges).toEqual([]);
   });
 
   it('never reports a completed interaction when the payer does not come back from 3-D Secure', async () => {
@@ -180,16 +175,16 @@ describe('sandbox: customers and card bindings', () => {
   });
 
   it('keeps a ready customer ready when a later binding fails', async () => {
-    const customer = await sandbox.readyCustomer('4242424242424242');
-    const failed = await sandbox.bindCard(customer.id, '4000000000000002');
+    const customer = await sandbox.readyCustomer(CARDS.success);
+    const failed = await sandbox.bindCard(customer.id, CARDS.insufficientFunds);
     expect(failed.status).toBe('failed');
     expect((await sandbox.getCustomer(customer.id)).status).toBe('ready');
   });
 
   it('lists a customer bindings and answers an unknown binding with 404', async () => {
     const { customer } = await sandbox.createCustomer();
-    const first = await sandbox.bindCard(customer.id, '4242424242424242');
-    const second = await sandbox.bindCard(customer.id, '4000000000000002');
+    const first = await sandbox.bindCard(customer.id, CARDS.success);
+    const second = await sandbox.bindCard(customer.id, CARDS.insufficientFunds);
     const list = await sandbox.call<CustomerBinding[]>('GET', `/v2/processing/customers/${customer.id}/bindings`);
     expect(list.data.map((b) => [b.id, b.status])).toEqual([
       [first.id, 'succeeded'],
@@ -212,8 +207,8 @@ describe('sandbox: customers and card bindings', () => {
 
     it('rejects a session that was not issued with the token with invalidPaymentSession', async () => {
       const { customer } = await sandbox.createCustomer();
-      const a = await sandbox.tokenize('4242424242424242');
-      const b = await sandbox.tokenize('4242424242424242');
+      const a = await sandbox.tokenize(CARDS.success);
+      const b = await sandbox.tokenize(CARDS.success);
       const res = await sandbox.call('POST', `/v2/processing/customers/${customer.id}/bindings`, {
         body: { paymentResource: { paymentToolToken: a.paymentToolToken, paymentSession: b.paymentSession } },
       });
@@ -223,7 +218,7 @@ describe('sandbox: customers and card bindings', () => {
 
     it('rejects a payment tool token older than 64 minutes', async () => {
       const { customer } = await sandbox.createCustomer();
-      const resource = await sandbox.tokenize('4242424242424242');
+      const resource = await sandbox.tokenize(CARDS.success);
       expect(Date.parse(resource.validUntil ?? '') - Date.now()).toBeGreaterThan(63 * 60 * 1000);
       const realNow = Date.now();
       const clock = jest.spyOn(Date, 'now').mockReturnValue(realNow + 65 * 60 * 1000);
@@ -239,7 +234,7 @@ describe('sandbox: customers and card bindings', () => {
     });
 
     it('answers a binding for an unknown customer with 404', async () => {
-      const resource = await sandbox.tokenize('4242424242424242');
+      const resource = await sandbox.tokenize(CARDS.success);
       const res = await sandbox.call('POST', '/v2/processing/customers/nope/bindings', {
         body: { paymentResource: { paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession } },
       });
@@ -252,7 +247,7 @@ describe('sandbox: customers and card bindings', () => {
     it('returns events strictly after eventID, at most limit', async () => {
       const { customer } = await sandbox.createCustomer();
       // A 3-D Secure card: four events (started, interaction requested and completed, succeeded).
-      await sandbox.bindCard(customer.id, '4012888888881881');
+      await sandbox.bindCard(customer.id, CARDS.threeDsSuccess);
       expect((await events(customer.id, 'limit=2')).map((e) => e.id)).toEqual([1, 2]);
       expect((await events(customer.id, 'limit=1&eventID=2')).map((e) => e.id)).toEqual([3]);
       expect((await events(customer.id, 'limit=10&eventID=4')).map((e) => e.id)).toEqual([]);
@@ -290,7 +285,7 @@ describe('sandbox: customers and card bindings', () => {
     it('answers a repeat with other features with 409 naming the existing customer', async () => {
       const first = await sandbox.createCustomer({ externalID: 'cust-2' });
       const res = await sandbox.call('POST', '/v2/processing/customers', {
-        body: { shopID: SHOP_ID, contactInfo: { email: 'other@example.com' }, metadata: {}, externalID: 'cust-2' },
+        body: { shopID: SANDBOX_SHOP_ID, contactInfo: { email: 'other@example.com' }, metadata: {}, externalID: 'cust-2' },
       });
       expect(res.status).toBe(409);
       expect(res.data).toEqual({ externalID: 'cust-2', id: first.customer.id, message: "This 'externalID' has been used by another request" });
@@ -298,7 +293,7 @@ describe('sandbox: customers and card bindings', () => {
 
     it('returns the existing binding, with its current status, for a repeated binding request', async () => {
       const { customer } = await sandbox.createCustomer();
-      const resource = await sandbox.tokenize('4242424242424242');
+      const resource = await sandbox.tokenize(CARDS.success);
       const body = { paymentResource: { paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession }, externalID: 'bind-1' };
       const first = await sandbox.call<CustomerBinding>('POST', `/v2/processing/customers/${customer.id}/bindings`, { body });
       await sandbox.finalBinding(customer.id, first.data.id);
@@ -306,7 +301,7 @@ describe('sandbox: customers and card bindings', () => {
       expect(again.status).toBe(201);
       expect(again.data).toMatchObject({ id: first.data.id, status: 'succeeded' });
 
-      const other = await sandbox.tokenize('5555555555554444');
+      const other = await sandbox.tokenize(CARDS.secondSuccess);
       const conflict = await sandbox.call('POST', `/v2/processing/customers/${customer.id}/bindings`, {
         body: { paymentResource: { paymentToolToken: other.paymentToolToken, paymentSession: other.paymentSession }, externalID: 'bind-1' },
       });
@@ -320,7 +315,7 @@ describe('sandbox: customers and card bindings', () => {
       const { customer, customerAccessToken } = await sandbox.createCustomer();
       const other = await sandbox.createCustomer();
       const token = customerAccessToken.payload;
-      const resource = await sandbox.tokenize('4242424242424242', undefined, token);
+      const resource = await sandbox.tokenize(CARDS.success, undefined, token);
       const bind = await sandbox.call<CustomerBinding>('POST', `/v2/processing/customers/${customer.id}/bindings`, {
         token,
         body: { paymentResource: { paymentToolToken: resource.paymentToolToken, paymentSession: resource.paymentSession } },
@@ -328,7 +323,7 @@ describe('sandbox: customers and card bindings', () => {
       expect(bind.status).toBe(201);
       expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}/events?limit=1`, { token })).status).toBe(200);
       expect((await sandbox.call('GET', `/v2/processing/customers/${other.customer.id}`, { token })).status).toBe(401);
-      expect((await sandbox.call('POST', '/v2/processing/customers', { token, body: { shopID: SHOP_ID, contactInfo: {}, metadata: {} } })).status).toBe(401);
+      expect((await sandbox.call('POST', '/v2/processing/customers', { token, body: { shopID: SANDBOX_SHOP_ID, contactInfo: {}, metadata: {} } })).status).toBe(401);
     });
 
     it('renews the customer access token with the API key', async () => {

@@ -1,5 +1,8 @@
 import type { Identity, Wallet } from '../../src/gateway/provider-api.types';
-import { rawRequest, SandboxClient, SHOP_ID } from './support/sandbox-client';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { SandboxClient } from '../support/sandbox-client';
+import { CARDS } from '../support/test-cards';
+import { useSandbox } from './support/sandbox-suite';
 
 interface FaultView {
   id: string;
@@ -15,61 +18,56 @@ describe('sandbox: injected faults', () => {
   let identity: Identity;
   let wallet: Wallet;
   let destinationID: string;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
+  useSandbox((started) => (sandbox = started));
   beforeEach(async () => {
-    await sandbox.reset();
     identity = await sandbox.createIdentity();
     wallet = await sandbox.createWallet(identity.id);
-    destinationID = (await sandbox.authorizedDestination(identity.id, '4242424242424242')).id;
+    destinationID = (await sandbox.authorizedDestination(identity.id, CARDS.success)).id;
   });
 
   const withdrawalBody = (externalID: string) => ({ wallet: wallet.id, destination: destinationID, body: { amount: 700, currency: 'RUB' }, externalID });
 
   it('unavailable: 503 with an empty body and nothing done', async () => {
-    await sandbox.addFault({ operation: 'createWithdrawal', kind: 'unavailable' });
+    await sandbox.control.addFault({ operation: 'createWithdrawal', kind: 'unavailable' });
     const res = await sandbox.call('POST', '/wallet/v0/withdrawals', { body: withdrawalBody('w-1') });
     expect(res.status).toBe(503);
     expect(res.data).toBe('');
-    expect((await sandbox.ledger()).withdrawals).toEqual([]);
+    expect((await sandbox.control.ledger()).withdrawals).toEqual([]);
   });
 
   it('timeout_after_effect: the withdrawal is made, the client gets 504, a retry finds it', async () => {
-    await sandbox.addFault({ operation: 'createWithdrawal', kind: 'timeout_after_effect', count: 1 });
+    await sandbox.control.addFault({ operation: 'createWithdrawal', kind: 'timeout_after_effect', count: 1 });
     const res = await sandbox.call('POST', '/wallet/v0/withdrawals', { body: withdrawalBody('w-2') });
     expect(res.status).toBe(504);
     expect(res.data).toBe('');
-    const ledger = await sandbox.ledger();
+    const ledger = await sandbox.control.ledger();
     expect(ledger.withdrawals).toEqual([expect.objectContaining({ externalID: 'w-2', amount: 700 })]);
     const retry = await sandbox.call<{ id: string }>('POST', '/wallet/v0/withdrawals', { body: withdrawalBody('w-2') });
     expect(retry.status).toBe(202);
     expect(retry.data.id).toBe(ledger.withdrawals[0].withdrawalID);
-    expect((await sandbox.ledger()).withdrawals).toHaveLength(1);
+    expect((await sandbox.control.ledger()).withdrawals).toHaveLength(1);
   });
 
   it('reset_before_effect: the connection is destroyed and nothing is done', async () => {
-    await sandbox.addFault({ operation: 'createWithdrawal', kind: 'reset_before_effect' });
-    const outcome = await rawRequest(sandbox.url, 'POST', '/wallet/v0/withdrawals', withdrawalBody('w-3'));
+    await sandbox.control.addFault({ operation: 'createWithdrawal', kind: 'reset_before_effect' });
+    const outcome = await sandbox.rawCall('POST', '/wallet/v0/withdrawals', withdrawalBody('w-3'));
     expect(outcome.status).toBeUndefined();
     expect(outcome.error).toMatch(/ECONNRESET|socket hang up/);
-    expect((await sandbox.ledger()).withdrawals).toEqual([]);
+    expect((await sandbox.control.ledger()).withdrawals).toEqual([]);
   });
 
   it('reset_after_effect: the connection is destroyed after the withdrawal was made', async () => {
-    await sandbox.addFault({ operation: 'createWithdrawal', kind: 'reset_after_effect' });
-    const outcome = await rawRequest(sandbox.url, 'POST', '/wallet/v0/withdrawals', withdrawalBody('w-4'));
+    await sandbox.control.addFault({ operation: 'createWithdrawal', kind: 'reset_after_effect' });
+    const outcome = await sandbox.rawCall('POST', '/wallet/v0/withdrawals', withdrawalBody('w-4'));
     expect(outcome.status).toBeUndefined();
     expect(outcome.error).toMatch(/ECONNRESET|socket hang up/);
-    expect((await sandbox.ledger()).withdrawals).toEqual([expect.objectContaining({ externalID: 'w-4' })]);
-    const logged = await sandbox.control<{ status: number | null; fault?: string }[]>('GET', 'requests?operation=createWithdrawal');
+    expect((await sandbox.control.ledger()).withdrawals).toEqual([expect.objectContaining({ externalID: 'w-4' })]);
+    const logged = await sandbox.control.send<{ status: number | null; fault?: string }[]>('GET', 'requests?operation=createWithdrawal');
     expect(logged.data.at(-1)).toMatchObject({ status: null, fault: 'reset_after_effect' });
   });
 
   it('latency: the answer comes no sooner than latencyMs', async () => {
-    await sandbox.addFault({ operation: 'getWallet', kind: 'latency', latencyMs: 150 });
+    await sandbox.control.addFault({ operation: 'getWallet', kind: 'latency', latencyMs: 150 });
     const started = Date.now();
     const res = await sandbox.call('GET', `/wallet/v0/wallets/${wallet.id}`);
     expect(res.status).toBe(200);
@@ -80,46 +78,46 @@ describe('sandbox: injected faults', () => {
   });
 
   it('latency combines with a terminal fault: delay, then the effect, then 504', async () => {
-    await sandbox.addFault({ operation: 'createWithdrawal', kind: 'latency', latencyMs: 100 });
-    await sandbox.addFault({ operation: 'createWithdrawal', kind: 'timeout_after_effect' });
+    await sandbox.control.addFault({ operation: 'createWithdrawal', kind: 'latency', latencyMs: 100 });
+    await sandbox.control.addFault({ operation: 'createWithdrawal', kind: 'timeout_after_effect' });
     const started = Date.now();
     const res = await sandbox.call('POST', '/wallet/v0/withdrawals', { body: withdrawalBody('w-5') });
     expect(res.status).toBe(504);
     expect(Date.now() - started).toBeGreaterThanOrEqual(90);
-    expect((await sandbox.ledger()).withdrawals).toHaveLength(1);
+    expect((await sandbox.control.ledger()).withdrawals).toHaveLength(1);
   });
 
   it('count limits a rule to that many matching requests and the listing shows what is left', async () => {
-    await sandbox.addFault({ operation: 'getWallet', kind: 'unavailable', count: 2 });
+    await sandbox.control.addFault({ operation: 'getWallet', kind: 'unavailable', count: 2 });
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await sandbox.call('GET', `/wallet/v0/wallets/${wallet.id}`)).status);
     expect(statuses).toEqual([503, 503, 200]);
-    const rules = (await sandbox.control<FaultView[]>('GET', 'faults')).data;
+    const rules = (await sandbox.control.send<FaultView[]>('GET', 'faults')).data;
     expect(rules).toEqual([{ id: expect.any(String), operation: 'getWallet', kind: 'unavailable', remaining: 0, hits: 2, probability: 1 }]);
   });
 
   it('applies a rule only to its operation; a rule without one matches every provider operation', async () => {
-    await sandbox.addFault({ operation: 'createInvoice', kind: 'unavailable' });
+    await sandbox.control.addFault({ operation: 'createInvoice', kind: 'unavailable' });
     expect((await sandbox.call('GET', `/wallet/v0/wallets/${wallet.id}`)).status).toBe(200);
-    expect((await sandbox.call('POST', '/v2/processing/customers', { body: { shopID: SHOP_ID, contactInfo: {}, metadata: {} } })).status).toBe(201);
-    await sandbox.addFault({ kind: 'unavailable', count: 2 });
+    expect((await sandbox.call('POST', '/v2/processing/customers', { body: { shopID: SANDBOX_SHOP_ID, contactInfo: {}, metadata: {} } })).status).toBe(201);
+    await sandbox.control.addFault({ kind: 'unavailable', count: 2 });
     expect((await sandbox.call('GET', `/wallet/v0/wallets/${wallet.id}`)).status).toBe(503);
-    expect((await sandbox.call('POST', '/v2/processing/customers', { body: { shopID: SHOP_ID, contactInfo: {}, metadata: {} } })).status).toBe(503);
+    expect((await sandbox.call('POST', '/v2/processing/customers', { body: { shopID: SANDBOX_SHOP_ID, contactInfo: {}, metadata: {} } })).status).toBe(503);
     // Control endpoints are never faulted.
-    expect((await sandbox.control('GET', 'ledger')).status).toBe(200);
+    expect((await sandbox.control.send('GET', 'ledger')).status).toBe(200);
   });
 
   it('probability 0 never fires and probability 1 always does', async () => {
-    await sandbox.addFault({ operation: 'getWallet', kind: 'unavailable', probability: 0 });
+    await sandbox.control.addFault({ operation: 'getWallet', kind: 'unavailable', probability: 0 });
     for (let i = 0; i < 5; i++) expect((await sandbox.call('GET', `/wallet/v0/wallets/${wallet.id}`)).status).toBe(200);
-    await sandbox.addFault({ operation: 'getIdentity', kind: 'unavailable', probability: 1 });
+    await sandbox.control.addFault({ operation: 'getIdentity', kind: 'unavailable', probability: 1 });
     expect((await sandbox.call('GET', `/wallet/v0/identities/${identity.id}`)).status).toBe(503);
   });
 
   it('DELETE /sandbox/faults clears every rule', async () => {
-    await sandbox.addFault({ kind: 'unavailable' });
-    expect((await sandbox.control('DELETE', 'faults')).status).toBe(204);
-    expect((await sandbox.control('GET', 'faults')).data).toEqual([]);
+    await sandbox.control.addFault({ kind: 'unavailable' });
+    expect((await sandbox.control.send('DELETE', 'faults')).status).toBe(204);
+    expect((await sandbox.control.send('GET', 'faults')).data).toEqual([]);
     expect((await sandbox.call('GET', `/wallet/v0/wallets/${wallet.id}`)).status).toBe(200);
   });
 
@@ -130,6 +128,6 @@ describe('sandbox: injected faults', () => {
     [{ kind: 'unavailable', count: 0 }],
     [{ kind: 'unavailable', probability: 1.5 }],
   ])('rejects the rule %j with 400', async (rule) => {
-    expect((await sandbox.control('POST', 'faults', rule)).status).toBe(400);
+    expect((await sandbox.control.send('POST', 'faults', rule)).status).toBe(400);
   });
 });

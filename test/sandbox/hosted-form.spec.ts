@@ -1,33 +1,22 @@
-import axios, { AxiosResponse } from 'axios';
+import { SANDBOX_API_KEY } from '../../src/config/load-config';
 import type { CustomerEvent } from '../../src/gateway/provider-api.types';
-import { EXP_DATE, SandboxClient } from './support/sandbox-client';
+import { SandboxClient } from '../support/sandbox-client';
+import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
+import { acsField } from '../support/three-ds-payer';
+import { useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: hosted payment form', () => {
   let sandbox: SandboxClient;
+  useSandbox((started) => (sandbox = started));
 
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
-
-  function openForm(customerID: string, token: string): Promise<AxiosResponse<string>> {
-    return axios.get<string>(`${sandbox.url}/sandbox/hosted-form`, { params: { customerID, customerAccessToken: token }, validateStatus: () => true, responseType: 'text' });
-  }
-
-  function submit(fields: Record<string, string>): Promise<AxiosResponse<string>> {
-    return axios.post<string>(`${sandbox.url}/sandbox/hosted-form`, new URLSearchParams(fields).toString(), {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      validateStatus: () => true,
-      responseType: 'text',
-    });
-  }
+  const openForm = (customerID: string, token: string) => sandbox.control.openHostedForm(customerID, token);
+  const submit = (fields: Record<string, string>) => sandbox.control.submitHostedForm(fields);
 
   async function fields(cardNumber: string, extra: Record<string, string> = {}): Promise<{ customerID: string; form: Record<string, string> }> {
     const { customer, customerAccessToken } = await sandbox.createCustomer();
     return {
       customerID: customer.id,
-      form: { customerID: customer.id, customerAccessToken: customerAccessToken.payload, cardNumber, expDate: EXP_DATE, cvv: '123', cardHolder: 'JOHN DOE', consent: 'yes', ...extra },
+      form: { customerID: customer.id, customerAccessToken: customerAccessToken.payload, cardNumber, expDate: CARD_EXP_DATE, cvv: '123', cardHolder: 'JOHN DOE', consent: 'yes', ...extra },
     };
   }
 
@@ -70,7 +59,7 @@ describe('sandbox: hosted payment form', () => {
         return { id: a.customer.id, token: b.customerAccessToken.payload };
       },
     ],
-    ['the API key', async () => ({ id: (await sandbox.createCustomer()).customer.id, token: 'sandbox-test-api-key' })],
+    ['the API key', async () => ({ id: (await sandbox.createCustomer()).customer.id, token: SANDBOX_API_KEY })],
   ])('answers the form with 401 for %s', async (_label, make) => {
     const { id, token } = await make();
     const res = await openForm(id, token);
@@ -87,11 +76,11 @@ describe('sandbox: hosted payment form', () => {
     expect((await sandbox.getCustomer(customerID)).status).toBe('ready');
     const events = (await sandbox.call<CustomerEvent[]>('GET', `/v2/processing/customers/${customerID}/events?limit=10`)).data;
     expect(events.flatMap((e) => e.changes.map((c) => c.changeType))).toEqual(['CustomerBindingStarted', 'CustomerBindingStatusChanged']);
-    expect((await sandbox.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID, amount: 1000, currency: 'RUB', refunded: true })]);
+    expect((await sandbox.control.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID, amount: 1000, currency: 'RUB', refunded: true })]);
   });
 
   it('reports a declined card and leaves the customer unready', async () => {
-    const { customerID, form } = await fields('4000000000000002');
+    const { customerID, form } = await fields(CARDS.insufficientFunds);
     const res = await submit(form);
     expect(res.status).toBe(200);
     expect(res.data).toContain('could not be bound: Insufficient Funds');
@@ -99,7 +88,7 @@ describe('sandbox: hosted payment form', () => {
   });
 
   it('refuses to bind without the payer consent', async () => {
-    const { customerID, form } = await fields('4242424242424242');
+    const { customerID, form } = await fields(CARDS.success);
     delete form.consent;
     const res = await submit(form);
     expect(res.status).toBe(400);
@@ -109,7 +98,7 @@ describe('sandbox: hosted payment form', () => {
   });
 
   it('shows the tokenizer error for invalid card data', async () => {
-    const { customerID, form } = await fields('4242424242424241');
+    const { customerID, form } = await fields(CARDS.badChecksum);
     const res = await submit(form);
     expect(res.status).toBe(400);
     expect(res.data).toContain('Invalid cardNumber checksum');
@@ -117,43 +106,40 @@ describe('sandbox: hosted payment form', () => {
   });
 
   it('answers a submission with a wrong or expired token with 401 and binds nothing', async () => {
-    const { customerID, form } = await fields('4242424242424242');
+    const { customerID, form } = await fields(CARDS.success);
     expect((await submit({ ...form, customerAccessToken: 'made-up' })).status).toBe(401);
-    await sandbox.control('POST', 'expire-tokens');
+    await sandbox.control.expireTokens();
     expect((await submit(form)).status).toBe(401);
     expect((await openForm(customerID, form.customerAccessToken)).status).toBe(401);
     expect((await sandbox.call<unknown[]>('GET', `/v2/processing/customers/${customerID}/bindings`)).data).toEqual([]);
   });
 
   it('sends the payer of a 3-D Secure card on to the check, which binds the card once confirmed', async () => {
-    const { customerID, form } = await fields('4012888888881881');
-    const res = await axios.post<string>(`${sandbox.url}/sandbox/hosted-form`, new URLSearchParams(form).toString(), { maxRedirects: 0, validateStatus: () => true, responseType: 'text' });
+    const { customerID, form } = await fields(CARDS.threeDsSuccess);
+    const res = await sandbox.control.submitHostedForm(form, { followRedirects: false });
     expect(res.status).toBe(303);
     const location = res.headers.location as string;
     expect(location).toMatch(/^\/sandbox\/acs\?MD=/);
     expect((await sandbox.getCustomer(customerID)).status).toBe('unready');
 
-    const acs = await axios.get<string>(`${sandbox.url}${location}`, { responseType: 'text' });
+    const acs = await sandbox.control.openAcsLink(location);
     expect(acs.data).toContain('card ending 1881');
     expect(acs.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(acs.data)?.[1] ?? '';
-    const confirmed = await axios.post<string>(`${sandbox.url}/sandbox/acs/confirm`, new URLSearchParams({ MD: field('MD'), PaReq: field('PaReq'), password: '****' }).toString(), {
-      responseType: 'text',
-    });
+    const confirmed = await sandbox.control.confirmAcs({ MD: acsField(acs.data, 'MD'), PaReq: acsField(acs.data, 'PaReq'), password: '****' });
     expect(confirmed.data).toContain('The card ending 1881 is bound');
     expect((await sandbox.getCustomer(customerID)).status).toBe('ready');
   });
 
   it('says what is missing when a link names the customer but carries no token', async () => {
     const { customer } = await sandbox.createCustomer();
-    const res = await axios.get<string>(`${sandbox.url}/sandbox/hosted-form`, { params: { customerID: customer.id }, validateStatus: () => true, responseType: 'text' });
+    const res = await sandbox.control.openHostedForm(customer.id);
     expect(res.status).toBe(401);
     expect(res.data).toContain('carries no customer access token');
     expect(res.data).not.toContain('name="cardNumber"');
   });
 
   it('answers an ACS link that names no waiting check with 404', async () => {
-    const res = await axios.post<string>(`${sandbox.url}/sandbox/acs`, 'PaReq=x&MD=y', { validateStatus: () => true, responseType: 'text' });
+    const res = await sandbox.control.submitAcsPage('PaReq=x&MD=y');
     expect(res.status).toBe(404);
     expect(res.data).toContain('No 3-D Secure check');
   });

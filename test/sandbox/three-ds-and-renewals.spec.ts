@@ -1,24 +1,21 @@
-import axios from 'axios';
-import type { CustomerBinding, CustomerEvent, Payment } from '../../src/gateway/provider-api.types';
-import { SandboxClient } from './support/sandbox-client';
+import type { CustomerBinding, Payment } from '../../src/gateway/provider-api.types';
+import { SandboxClient } from '../support/sandbox-client';
+import { CARDS } from '../support/test-cards';
+import { openAcsPage, redirectOf } from '../support/three-ds-payer';
+import { sleep } from '../support/wait';
+import { readCustomerEvents, SANDBOX_SUITE_DELAYS, useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: 3-D Secure checks that wait for the payer', () => {
   let sandbox: SandboxClient;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
+  useSandbox((started) => (sandbox = started));
 
   async function changeTypes(customerID: string): Promise<string[]> {
-    const res = await sandbox.call<CustomerEvent[]>('GET', `/v2/processing/customers/${customerID}/events?limit=100`);
-    return res.data.flatMap((e) => e.changes.map((c) => c.changeType));
+    return (await readCustomerEvents(sandbox, customerID)).flatMap((e) => e.changes.map((c) => c.changeType));
   }
 
   it('fails a binding whose check nobody confirms once the wait ends, and the ACS link then opens nothing', async () => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.startBinding(customer.id, '4012888888881881');
+    const binding = await sandbox.startBinding(customer.id, CARDS.threeDsSuccess);
     const started = Date.now();
     const final = await sandbox.finalBinding(customer.id, binding.id);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
@@ -30,25 +27,24 @@ describe('sandbox: 3-D Secure checks that wait for the payer', () => {
 
   it('asks "GET ACS" cards for a plain GET redirect that opens the same check', async () => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.startBinding(customer.id, '4556418324571052');
-    const request = (await sandbox.interactionOf(customer.id, binding.id))?.userInteraction.request;
+    const binding = await sandbox.startBinding(customer.id, CARDS.threeDsGetAcs);
+    const interaction = (await sandbox.interactionOf(customer.id, binding.id))?.userInteraction;
+    const request = interaction?.request;
     expect(request?.requestType).toBe('BrowserGetRequest');
     const url = new URL(request?.uriTemplate ?? '');
     expect(`${url.origin}${url.pathname}`).toBe(`${sandbox.url}/sandbox/acs`);
     expect(url.searchParams.get('MD')).toBe(binding.id);
-    const page = await axios.get<string>(url.toString(), { responseType: 'text' });
-    expect(page.data).toContain('>Confirm</button>');
+    const page = await openAcsPage(redirectOf(interaction!));
+    expect(page.html).toContain('>Confirm</button>');
     expect(page.headers['x-frame-options']).toBe('DENY');
-    expect((await sandbox.bindCard(customer.id, '4556418324571052')).status).toBe('succeeded');
+    expect((await sandbox.bindCard(customer.id, CARDS.threeDsGetAcs)).status).toBe('succeeded');
   });
 
   it('opens and confirms a check only with its own secret, and only once', async () => {
     const { customer } = await sandbox.createCustomer();
     const binding = await sandbox.startBinding(customer.id, '4929172190150505');
-    const post = (fields: Record<string, string>) =>
-      axios.post<string>(`${sandbox.url}/sandbox/acs/confirm`, new URLSearchParams(fields).toString(), { validateStatus: () => true, responseType: 'text' });
-    expect((await post({ MD: binding.id, PaReq: 'guessed' })).status).toBe(404);
-    expect((await axios.get(`${sandbox.url}/sandbox/acs`, { params: { MD: binding.id }, validateStatus: () => true })).status).toBe(404);
+    expect((await sandbox.control.confirmAcs({ MD: binding.id, PaReq: 'guessed' })).status).toBe(404);
+    expect((await sandbox.control.openAcsLink(`/sandbox/acs?MD=${binding.id}`)).status).toBe(404);
     const waiting = await sandbox.call<CustomerBinding>('GET', `/v2/processing/customers/${customer.id}/bindings/${binding.id}`);
     expect(waiting.data.status).toBe('pending');
 
@@ -59,43 +55,38 @@ describe('sandbox: 3-D Secure checks that wait for the payer', () => {
 
   it('fails a 3-D Secure failure card once confirmed, as its row says', async () => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.startBinding(customer.id, '4987654321098769');
+    const binding = await sandbox.startBinding(customer.id, CARDS.threeDsFailure);
     const page = await sandbox.passThreeDs(customer.id, binding.id);
-    expect(page?.data).toContain('could not be bound: 3-D Secure Failure');
+    expect(page?.html).toContain('could not be bound: 3-D Secure Failure');
     expect(await sandbox.finalBinding(customer.id, binding.id)).toMatchObject({ status: 'failed', error: { code: 'preauthorization_failed', message: '3-D Secure Failure' } });
   });
 
   it('never hears back from the issuer of a 3-D Secure timeout card, even once the payer confirms', async () => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.startBinding(customer.id, '5112000200000002');
+    const binding = await sandbox.startBinding(customer.id, CARDS.threeDsTimeout);
     const page = await sandbox.passThreeDs(customer.id, binding.id);
-    expect(page?.data).toContain('The card issuer does not answer');
+    expect(page?.html).toContain('The card issuer does not answer');
     expect(await sandbox.finalBinding(customer.id, binding.id)).toMatchObject({ status: 'failed', error: { message: '3-D Secure Timeout' } });
     expect(await changeTypes(customer.id)).not.toContain('CustomerBindingInteractionCompleted');
   });
 
   it('takes its wait from the run-time settings', async () => {
-    const changed = await sandbox.control<{ delays: Record<string, number> }>('POST', 'config', { delays: { threeDsTimeoutMs: 60_000 } });
-    expect(changed.data.delays.threeDsTimeoutMs).toBe(60_000);
+    const changed = await sandbox.control.setDelays({ threeDsTimeoutMs: 60_000 });
+    expect(changed.delays.threeDsTimeoutMs).toBe(60_000);
     try {
       const { customer } = await sandbox.createCustomer();
-      const binding = await sandbox.startBinding(customer.id, '4012888888881881');
-      await new Promise((r) => setTimeout(r, 1500));
+      const binding = await sandbox.startBinding(customer.id, CARDS.threeDsSuccess);
+      await sleep(1500);
       expect((await sandbox.call<CustomerBinding>('GET', `/v2/processing/customers/${customer.id}/bindings/${binding.id}`)).data.status).toBe('pending');
     } finally {
-      await sandbox.control('POST', 'config', { delays: { threeDsTimeoutMs: 1000 } });
+      await sandbox.control.setDelays({ threeDsTimeoutMs: SANDBOX_SUITE_DELAYS.threeDsTimeoutMs });
     }
   });
 });
 
 describe('sandbox: cards that bind and then decline renewals', () => {
   let sandbox: SandboxClient;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
+  useSandbox((started) => (sandbox = started));
 
   it.each([
     ['4000000000009995', { code: 'authorization_failed', subError: { code: 'insufficient_funds' } }],
@@ -123,13 +114,13 @@ describe('sandbox: cards that bind and then decline renewals', () => {
   });
 
   it('lets a script override them, and a new card then charges normally', async () => {
-    const customer = await sandbox.readyCustomer('4000000000009995');
-    await sandbox.control('POST', 'outcomes', { customerID: customer.id, outcomes: ['success'] });
+    const customer = await sandbox.readyCustomer(CARDS.renewalInsufficientFunds);
+    await sandbox.control.scriptOutcomes(customer.id, ['success']);
     const first = await sandbox.createInvoice();
     await sandbox.pay(first.invoice.id, first.invoiceAccessToken.payload, customer.id);
     expect((await sandbox.finalPayment(first.invoice.id, '1')).status).toBe('captured');
 
-    expect((await sandbox.bindCard(customer.id, '4242424242424242')).status).toBe('succeeded');
+    expect((await sandbox.bindCard(customer.id, CARDS.success)).status).toBe('succeeded');
     const second = await sandbox.createInvoice();
     await sandbox.pay(second.invoice.id, second.invoiceAccessToken.payload, customer.id);
     expect((await sandbox.finalPayment(second.invoice.id, '1')).status).toBe('captured');

@@ -1,24 +1,14 @@
-import { API_KEY, invoiceParams, SandboxClient, SHOP_ID } from './support/sandbox-client';
-
-interface LoggedRequest {
-  operation: string;
-  method: string;
-  path: string;
-  headers: Record<string, string | null>;
-  body: unknown;
-  status: number | null;
-}
+import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import type { LoggedRequest } from '../support/sandbox-control';
+import { invoiceParams, SandboxClient } from '../support/sandbox-client';
+import { CARDS } from '../support/test-cards';
+import { useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: transport rules (credentials, headers, error shapes, request log)', () => {
   let sandbox: SandboxClient;
+  useSandbox((started) => (sandbox = started));
 
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
-
-  const CUSTOMER = { shopID: SHOP_ID, contactInfo: {}, metadata: {} };
+  const CUSTOMER = { shopID: SANDBOX_SHOP_ID, contactInfo: {}, metadata: {} };
   const IDENTITY = { name: 'n', provider: 'test', class: 'person' };
 
   describe('credentials', () => {
@@ -26,14 +16,14 @@ describe('sandbox: transport rules (credentials, headers, error shapes, request 
       ['POST', '/v2/processing/customers', CUSTOMER],
       ['POST', '/v2/processing/invoices', invoiceParams()],
       ['POST', '/wallet/v0/identities', IDENTITY],
-      ['POST', '/payres/v0/bank-cards', { cardNumber: '4242424242424242' }],
+      ['POST', '/payres/v0/bank-cards', { cardNumber: CARDS.success }],
       ['GET', '/wallet/v0/withdrawals/1', undefined],
     ])('answers %s %s without a valid bearer credential with 401 and an empty body', async (method, path, body) => {
-      for (const token of [null, 'wrong-key', `${API_KEY}x`]) {
+      for (const token of [null, 'wrong-key', `${SANDBOX_API_KEY}x`]) {
         const res = await sandbox.call(method as 'GET' | 'POST', path, { body, token });
         expect({ token, status: res.status, body: res.data }).toEqual({ token, status: 401, body: '' });
       }
-      const basic = await sandbox.call(method as 'GET' | 'POST', path, { body, token: null, headers: { Authorization: `Basic ${API_KEY}` } });
+      const basic = await sandbox.call(method as 'GET' | 'POST', path, { body, token: null, headers: { Authorization: `Basic ${SANDBOX_API_KEY}` } });
       expect(basic.status).toBe(401);
     });
 
@@ -50,7 +40,7 @@ describe('sandbox: transport rules (credentials, headers, error shapes, request 
       const wallet = await sandbox.call('POST', '/wallet/v0/identities', { body: IDENTITY, requestId: null });
       expect(wallet.status).toBe(400);
       expect(wallet.data).toEqual({ errorType: 'SchemaViolated', name: 'X-Request-ID' });
-      const payres = await sandbox.call('POST', '/payres/v0/bank-cards', { body: { cardNumber: '4242424242424242' }, requestId: null });
+      const payres = await sandbox.call('POST', '/payres/v0/bank-cards', { body: { cardNumber: CARDS.success }, requestId: null });
       expect(payres.data).toEqual({ errorType: 'SchemaViolated', name: 'X-Request-ID' });
     });
 
@@ -102,7 +92,7 @@ describe('sandbox: transport rules (credentials, headers, error shapes, request 
   describe('card data', () => {
     it('tokenizes a card into opaque values that do not contain the card number', async () => {
       const res = await sandbox.call<Record<string, unknown>>('POST', '/v2/processing/payment-resources', {
-        body: { paymentTool: { paymentToolType: 'CardData', cardNumber: '2201382000000013', expDate: '11/38', cvv: '321', cardHolder: 'IVAN IVANOV' }, clientInfo: { fingerprint: 'fp' } },
+        body: { paymentTool: { paymentToolType: 'CardData', cardNumber: CARDS.mirSuccess, expDate: '11/38', cvv: '321', cardHolder: 'IVAN IVANOV' }, clientInfo: { fingerprint: 'fp' } },
       });
       expect(res.status).toBe(201);
       expect(res.data).toEqual({
@@ -121,7 +111,7 @@ describe('sandbox: transport rules (credentials, headers, error shapes, request 
         validUntil: expect.any(String),
       });
       const text = JSON.stringify(res.data);
-      expect(text).not.toContain('2201382000000013');
+      expect(text).not.toContain(CARDS.mirSuccess);
       expect(text).not.toContain('321');
     });
 
@@ -140,11 +130,11 @@ describe('sandbox: transport rules (credentials, headers, error shapes, request 
 
     it('de-duplicates tokenization by externalID for the same card only', async () => {
       const body = (cardNumber: string) => ({ paymentTool: { paymentToolType: 'CardData', cardNumber, expDate: '12/39' }, clientInfo: { fingerprint: 'fp' }, externalID: 'tok-1' });
-      const a = await sandbox.call<{ paymentToolToken: string }>('POST', '/v2/processing/payment-resources', { body: body('4242424242424242') });
-      const b = await sandbox.call<{ paymentToolToken: string }>('POST', '/v2/processing/payment-resources', { body: body('4242424242424242') });
+      const a = await sandbox.call<{ paymentToolToken: string }>('POST', '/v2/processing/payment-resources', { body: body(CARDS.success) });
+      const b = await sandbox.call<{ paymentToolToken: string }>('POST', '/v2/processing/payment-resources', { body: body(CARDS.success) });
       expect(b.status).toBe(201);
       expect(b.data.paymentToolToken).toBe(a.data.paymentToolToken);
-      const c = await sandbox.call('POST', '/v2/processing/payment-resources', { body: body('5555555555554444') });
+      const c = await sandbox.call('POST', '/v2/processing/payment-resources', { body: body(CARDS.secondSuccess) });
       expect(c.status).toBe(409);
     });
   });
@@ -153,38 +143,38 @@ describe('sandbox: transport rules (credentials, headers, error shapes, request 
     it('records what a client sent, with its status, card numbers masked and CVVs removed', async () => {
       await sandbox.call('POST', '/v2/processing/customers', { body: CUSTOMER, requestId: 'trace-1' });
       await sandbox.call('POST', '/v2/processing/customers', { body: CUSTOMER, token: null });
-      await sandbox.tokenize('4242424242424242');
-      const log = await sandbox.control<LoggedRequest[]>('GET', 'requests?operation=createCustomer');
+      await sandbox.tokenize(CARDS.success);
+      const log = await sandbox.control.send<LoggedRequest[]>('GET', 'requests?operation=createCustomer');
       expect(log.status).toBe(200);
       expect(log.data).toEqual([
         {
           operation: 'createCustomer',
           method: 'POST',
           path: '/v2/processing/customers',
-          headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'trace-1', 'cache-control': 'no-cache' },
+          headers: { authorization: `Bearer ${SANDBOX_API_KEY}`, 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'trace-1', 'cache-control': 'no-cache' },
           body: CUSTOMER,
           status: 201,
           receivedAt: expect.any(String),
         },
         expect.objectContaining({ operation: 'createCustomer', status: 401, headers: expect.objectContaining({ authorization: null }) }),
       ]);
-      const tokenization = (await sandbox.control<LoggedRequest[]>('GET', 'requests?operation=createPaymentResource')).data;
+      const tokenization = (await sandbox.control.send<LoggedRequest[]>('GET', 'requests?operation=createPaymentResource')).data;
       expect(tokenization).toHaveLength(1);
       expect(tokenization[0].body).toMatchObject({ paymentTool: { cardNumber: '424242******4242', cvv: '***' } });
-      expect(JSON.stringify(tokenization)).not.toContain('4242424242424242');
+      expect(JSON.stringify(tokenization)).not.toContain(CARDS.success);
     });
 
     it('keeps the most recent requests within the limit, oldest first', async () => {
       for (let i = 1; i <= 3; i++) await sandbox.call('GET', `/v2/processing/customers/c${i}`);
-      const last2 = (await sandbox.control<LoggedRequest[]>('GET', 'requests?limit=2')).data;
+      const last2 = (await sandbox.control.send<LoggedRequest[]>('GET', 'requests?limit=2')).data;
       expect(last2.map((r) => r.path)).toEqual(['/v2/processing/customers/c2', '/v2/processing/customers/c3']);
       expect(last2.map((r) => r.status)).toEqual([404, 404]);
-      expect((await sandbox.control('GET', 'requests?limit=0')).status).toBe(400);
+      expect((await sandbox.control.send('GET', 'requests?limit=0')).status).toBe(400);
     });
   });
 
   it('requires customers and invoices to name the configured shop', async () => {
-    const shopBound = await SandboxClient.start({ shopId: SHOP_ID });
+    const shopBound = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID });
     try {
       const customer = await shopBound.call('POST', '/v2/processing/customers', { body: { ...CUSTOMER, shopID: 'someone-else' } });
       expect(customer.status).toBe(400);

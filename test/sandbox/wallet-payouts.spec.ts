@@ -1,17 +1,14 @@
 import type { Destination, Identity, Wallet, Withdrawal, WithdrawalEvent } from '../../src/gateway/provider-api.types';
-import { EXP_DATE, SandboxClient } from './support/sandbox-client';
+import { SandboxClient } from '../support/sandbox-client';
+import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
+import { useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: wallet API payouts', () => {
   let sandbox: SandboxClient;
   let identity: Identity;
   let wallet: Wallet;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start();
-  });
-  afterAll(() => sandbox.close());
+  useSandbox((started) => (sandbox = started));
   beforeEach(async () => {
-    await sandbox.reset();
     identity = await sandbox.createIdentity();
     wallet = await sandbox.createWallet(identity.id);
   });
@@ -66,7 +63,7 @@ describe('sandbox: wallet API payouts', () => {
   describe('card tokenization (payres)', () => {
     it('answers a token that does not contain the card number, with bin, last digits and network', async () => {
       const res = await sandbox.call<Record<string, string>>('POST', '/payres/v0/bank-cards', {
-        body: { type: 'BankCard', cardNumber: '5555555555554444', expDate: EXP_DATE, cardHolder: 'JANE ROE', cvv: '123' },
+        body: { type: 'BankCard', cardNumber: CARDS.secondSuccess, expDate: CARD_EXP_DATE, cardHolder: 'JANE ROE', cvv: '123' },
       });
       expect(res.status).toBe(201);
       expect(res.data).toEqual({
@@ -77,20 +74,20 @@ describe('sandbox: wallet API payouts', () => {
         paymentSystem: 'mastercard',
         validUntil: expect.any(String),
       });
-      expect(JSON.stringify(res.data)).not.toContain('5555555555554444');
+      expect(JSON.stringify(res.data)).not.toContain(CARDS.secondSuccess);
       expect(Date.parse(res.data.validUntil) - Date.now()).toBeGreaterThan(63 * 60 * 1000);
     });
 
     it('gives no authData when no CVV was sent', async () => {
-      const res = await sandbox.call<Record<string, string>>('POST', '/payres/v0/bank-cards', { body: { cardNumber: '4242424242424242', expDate: EXP_DATE } });
+      const res = await sandbox.call<Record<string, string>>('POST', '/payres/v0/bank-cards', { body: { cardNumber: CARDS.success, expDate: CARD_EXP_DATE } });
       expect(res.status).toBe(201);
       expect(res.data.authData).toBeUndefined();
     });
 
     it.each([
-      [{ cardNumber: '4242424242424241', expDate: EXP_DATE }, 'Card data is invalid'],
-      [{ cardNumber: '4242424242424242', expDate: '01/20' }, 'Card data is invalid'],
-      [{ cardNumber: '378282246310005', expDate: EXP_DATE }, 'Unsupported card'],
+      [{ cardNumber: CARDS.badChecksum, expDate: CARD_EXP_DATE }, 'Card data is invalid'],
+      [{ cardNumber: CARDS.success, expDate: '01/20' }, 'Card data is invalid'],
+      [{ cardNumber: CARDS.unknownNetwork, expDate: CARD_EXP_DATE }, 'Unsupported card'],
     ])('refuses %j with 422 %s', async (body, message) => {
       const res = await sandbox.call('POST', '/payres/v0/bank-cards', { body });
       expect(res.status).toBe(422);
@@ -99,9 +96,9 @@ describe('sandbox: wallet API payouts', () => {
 
     it.each([
       [{ cardNumber: '4242-4242-4242-4242' }, 'cardNumber: must match'],
-      [{ cardNumber: '4242424242424242', cvv: '12' }, 'cvv: must match'],
-      [{ cardNumber: '4242424242424242', expDate: '2030-01' }, 'expDate: must match'],
-      [{ expDate: EXP_DATE }, 'cardNumber: is required'],
+      [{ cardNumber: CARDS.success, cvv: '12' }, 'cvv: must match'],
+      [{ cardNumber: CARDS.success, expDate: '2030-01' }, 'expDate: must match'],
+      [{ expDate: CARD_EXP_DATE }, 'cardNumber: is required'],
     ])('rejects the malformed card %j with 400 SchemaViolated', async (body, detail) => {
       const res = await sandbox.call<{ description: string }>('POST', '/payres/v0/bank-cards', { body });
       expect(res.status).toBe(400);
@@ -112,7 +109,7 @@ describe('sandbox: wallet API payouts', () => {
 
   describe('destinations', () => {
     it('creates an Unauthorized destination that becomes Authorized, with a storage token of another form', async () => {
-      const payresToken = await sandbox.cardToken('4242424242424242');
+      const payresToken = await sandbox.cardToken(CARDS.success);
       const res = await sandbox.call<Destination>('POST', '/wallet/v0/destinations', {
         body: { name: 'Payee', identity: identity.id, currency: 'RUB', resource: { type: 'BankCardDestinationResource', token: payresToken }, metadata: { payee: 'p-1' } },
       });
@@ -129,7 +126,7 @@ describe('sandbox: wallet API payouts', () => {
         createdAt: expect.any(String),
       });
       expect(res.data.resource.token).not.toBe(payresToken);
-      const authorized = await sandbox.authorizedDestination(identity.id, '4242424242424242');
+      const authorized = await sandbox.authorizedDestination(identity.id, CARDS.success);
       expect(authorized.status).toBe('Authorized');
       const first = await sandbox.call<Destination>('GET', `/wallet/v0/destinations/${res.data.id}`);
       expect(first.data.status).toBe('Authorized');
@@ -144,7 +141,7 @@ describe('sandbox: wallet API payouts', () => {
     });
 
     it('refuses a destination of an unknown identity with 422', async () => {
-      const token = await sandbox.cardToken('4242424242424242');
+      const token = await sandbox.cardToken(CARDS.success);
       const res = await sandbox.call('POST', '/wallet/v0/destinations', {
         body: { name: 'Payee', identity: '404', currency: 'RUB', resource: { type: 'BankCardDestinationResource', token } },
       });
@@ -155,7 +152,7 @@ describe('sandbox: wallet API payouts', () => {
 
   describe('withdrawals', () => {
     it('accepts a withdrawal as Pending (202), then it succeeds, with status events', async () => {
-      const destination = await sandbox.authorizedDestination(identity.id, '4242424242424242');
+      const destination = await sandbox.authorizedDestination(identity.id, CARDS.success);
       const res = await withdraw(destination.id, { externalID: 'payout-1' });
       expect(res.status).toBe(202);
       expect(res.data).toEqual({
@@ -181,13 +178,13 @@ describe('sandbox: wallet API payouts', () => {
       const one = await sandbox.call<WithdrawalEvent[]>('GET', `/wallet/v0/withdrawals/${res.data.id}/events?limit=1`);
       expect(one.data.map((e) => e.eventID)).toEqual([1]);
 
-      expect((await sandbox.ledger()).withdrawals).toEqual([
+      expect((await sandbox.control.ledger()).withdrawals).toEqual([
         { withdrawalID: '1', walletID: wallet.id, destinationID: destination.id, amount: 50_000, currency: 'RUB', status: 'Succeeded', externalID: 'payout-1', createdAt: res.data.createdAt },
       ]);
     });
 
     it.each([['limit=0'], ['limit=1001'], ['']])('rejects the event query "%s" with a Wallet API 400', async (query) => {
-      const destination = await sandbox.authorizedDestination(identity.id, '4242424242424242');
+      const destination = await sandbox.authorizedDestination(identity.id, CARDS.success);
       const created = await withdraw(destination.id);
       const res = await sandbox.call<{ errorType: string; name: string }>('GET', `/wallet/v0/withdrawals/${created.data.id}/events?${query}`);
       expect(res.status).toBe(400);
@@ -196,15 +193,15 @@ describe('sandbox: wallet API payouts', () => {
     });
 
     it('refuses a withdrawal to a destination that is not yet authorized', async () => {
-      await sandbox.control('POST', 'config', { delays: { authorizeDestinationMs: 10_000 } });
+      await sandbox.control.setDelays({ authorizeDestinationMs: 10_000 });
       try {
-        const destination = await sandbox.createDestination(identity.id, '4242424242424242');
+        const destination = await sandbox.createDestination(identity.id, CARDS.success);
         const res = await withdraw(destination.id);
         expect(res.status).toBe(422);
         expect(res.data).toEqual({ message: 'Destination unauthorized' });
-        expect((await sandbox.ledger()).withdrawals).toEqual([]);
+        expect((await sandbox.control.ledger()).withdrawals).toEqual([]);
       } finally {
-        await sandbox.control('POST', 'config', { delays: { authorizeDestinationMs: 20 } });
+        await sandbox.control.setDelays({ authorizeDestinationMs: 20 });
       }
     });
 
@@ -213,21 +210,21 @@ describe('sandbox: wallet API payouts', () => {
       ['an unknown destination', { destination: '999' }, 'No such destination'],
       ['a body currency other than the wallet and destination currency', { body: { amount: 100, currency: 'USD' } }, 'Invalid currency'],
     ])('refuses %s with 422', async (_label, override, message) => {
-      const destination = await sandbox.authorizedDestination(identity.id, '4242424242424242');
+      const destination = await sandbox.authorizedDestination(identity.id, CARDS.success);
       const res = await withdraw(destination.id, override);
       expect(res.status).toBe(422);
       expect(res.data).toEqual({ message });
     });
 
     it('refuses a withdrawal to a destination in another currency', async () => {
-      const destination = await sandbox.authorizedDestination(identity.id, '4242424242424242', 'USD');
+      const destination = await sandbox.authorizedDestination(identity.id, CARDS.success, 'USD');
       const res = await withdraw(destination.id);
       expect(res.status).toBe(422);
       expect(res.data).toEqual({ message: 'Invalid currency' });
     });
 
     it.each([[{ amount: 0, currency: 'RUB' }], [{ amount: 1.5, currency: 'RUB' }], [{ amount: 100 }]])('rejects the body %j with 400', async (body) => {
-      const destination = await sandbox.authorizedDestination(identity.id, '4242424242424242');
+      const destination = await sandbox.authorizedDestination(identity.id, CARDS.success);
       const res = await withdraw(destination.id, { body });
       expect(res.status).toBe(400);
       expect(res.data).toMatchObject({ errorType: 'SchemaViolated', name: 'WithdrawalParameters' });
@@ -251,7 +248,7 @@ describe('sandbox: wallet API payouts', () => {
       expect(final.failure).toEqual(failure);
       const events = await sandbox.call<WithdrawalEvent[]>('GET', `/wallet/v0/withdrawals/${res.data.id}/events?limit=10`);
       expect(events.data.at(-1)?.changes).toEqual([{ type: 'WithdrawalStatusChanged', status: 'Failed', failure }]);
-      expect((await sandbox.ledger()).withdrawals).toEqual([expect.objectContaining({ withdrawalID: res.data.id, status: 'Failed', failure })]);
+      expect((await sandbox.control.ledger()).withdrawals).toEqual([expect.objectContaining({ withdrawalID: res.data.id, status: 'Failed', failure })]);
     });
 
     it.each([['4242424242424242'], ['5555555555554444'], ['4003830171874018'], ['4987654321098769'], ['4111111111111111'], ['2201382000000013']])(
@@ -264,7 +261,7 @@ describe('sandbox: wallet API payouts', () => {
     );
 
     it('returns the existing withdrawal for a repeat of the whole body and 409 for any difference', async () => {
-      const destination = await sandbox.authorizedDestination(identity.id, '4242424242424242');
+      const destination = await sandbox.authorizedDestination(identity.id, CARDS.success);
       const first = await withdraw(destination.id, { externalID: 'payout-2', metadata: { batch: 'b1' } });
       await sandbox.finalWithdrawal(first.data.id);
       const again = await withdraw(destination.id, { externalID: 'payout-2', metadata: { batch: 'b1' } });
@@ -274,7 +271,7 @@ describe('sandbox: wallet API payouts', () => {
       const conflict = await withdraw(destination.id, { externalID: 'payout-2', metadata: { batch: 'b2' } });
       expect(conflict.status).toBe(409);
       expect(conflict.data).toEqual({ externalID: 'payout-2', id: first.data.id, message: "This 'externalID' has been used by another request" });
-      expect((await sandbox.ledger()).withdrawals).toHaveLength(1);
+      expect((await sandbox.control.ledger()).withdrawals).toHaveLength(1);
     });
 
     it('de-duplicates identities, wallets and destinations by externalID too', async () => {
@@ -285,7 +282,7 @@ describe('sandbox: wallet API payouts', () => {
       expect(conflict.status).toBe(409);
       expect(conflict.data).toMatchObject({ externalID: 'id-1', id: a.id });
 
-      const token = await sandbox.cardToken('4242424242424242');
+      const token = await sandbox.cardToken(CARDS.success);
       const body = { name: 'Payee', identity: identity.id, currency: 'RUB', resource: { type: 'BankCardDestinationResource', token }, externalID: 'dest-1' };
       const d1 = await sandbox.call<Destination>('POST', '/wallet/v0/destinations', { body });
       const d2 = await sandbox.call<Destination>('POST', '/wallet/v0/destinations', { body });

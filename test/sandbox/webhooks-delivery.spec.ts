@@ -1,7 +1,11 @@
 import type { Customer, Identity, WalletWebhook, Webhook } from '../../src/gateway/provider-api.types';
 import { verifyProviderSignature } from '../../src/gateway/provider-webhook-signature';
-import { eventually, SandboxClient, SHOP_ID, sleep } from './support/sandbox-client';
-import { deliveries, ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { SandboxClient } from '../support/sandbox-client';
+import { CARDS } from '../support/test-cards';
+import { sleep, waitFor } from '../support/wait';
+import { useSandbox } from './support/sandbox-suite';
+import { ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
 
 const ALL_INVOICE_TYPES = ['InvoiceCreated', 'InvoicePaid', 'InvoiceCancelled', 'PaymentStarted', 'PaymentProcessed', 'PaymentCaptured', 'PaymentFailed'];
 const ALL_CUSTOMER_TYPES = ['CustomerCreated', 'CustomerReady', 'CustomerBindingStarted', 'CustomerBindingSucceeded', 'CustomerBindingFailed'];
@@ -10,22 +14,18 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 describe('sandbox: signed webhook deliveries', () => {
   let sandbox: SandboxClient;
   let receiver: WebhookReceiver;
+  useSandbox((started) => (sandbox = started));
 
   beforeAll(async () => {
-    sandbox = await SandboxClient.start();
     receiver = await WebhookReceiver.start();
   });
-  afterAll(async () => {
-    await receiver.close();
-    await sandbox.close();
-  });
-  beforeEach(async () => {
-    await sandbox.reset();
+  afterAll(() => receiver.close());
+  beforeEach(() => {
     receiver.received.length = 0;
     receiver.answerWith(() => 200);
   });
 
-  async function processingWebhook(topic: 'InvoicesTopic' | 'CustomersTopic', eventTypes: string[], shopID = SHOP_ID): Promise<Webhook> {
+  async function processingWebhook(topic: 'InvoicesTopic' | 'CustomersTopic', eventTypes: string[], shopID = SANDBOX_SHOP_ID): Promise<Webhook> {
     const res = await sandbox.call<Webhook>('POST', '/v2/processing/webhooks', { body: { scope: { topic, shopID, eventTypes }, url: receiver.url } });
     expect(res.status).toBe(201);
     return res.data;
@@ -77,7 +77,7 @@ describe('sandbox: signed webhook deliveries', () => {
       expect(r.json).not.toHaveProperty('occurredAt');
       // The invoice as webhooks show it: no externalID.
       expect(Object.keys(r.json.invoice).sort()).toEqual(['amount', 'createdAt', 'currency', 'dueDate', 'id', 'metadata', 'product', 'shopID', 'status']);
-      expect(r.json.invoice).toMatchObject({ id: invoiceID, shopID: SHOP_ID, amount: 1500, currency: 'RUB', product: 'Monthly plan', metadata: { subscriptionId: 'sub-1' } });
+      expect(r.json.invoice).toMatchObject({ id: invoiceID, shopID: SANDBOX_SHOP_ID, amount: 1500, currency: 'RUB', product: 'Monthly plan', metadata: { subscriptionId: 'sub-1' } });
     }
     // Capture and payment of the invoice are one change: the capture already shows the invoice paid.
     expect(received.map((r) => r.json.invoice.status)).toEqual(['unpaid', 'unpaid', 'unpaid', 'paid', 'paid']);
@@ -101,7 +101,7 @@ describe('sandbox: signed webhook deliveries', () => {
 
   it('delivers a declined payment with the merchant’s error tree; the invoice stays unpaid', async () => {
     const customer = await sandbox.readyCustomer();
-    await sandbox.control('POST', 'outcomes', { customerID: customer.id, outcomes: ['authorization_failed:insufficient_funds'] });
+    await sandbox.control.scriptOutcomes(customer.id, ['authorization_failed:insufficient_funds']);
     await processingWebhook('InvoicesTopic', ['PaymentFailed', 'PaymentCaptured']);
     await paidInvoice(customer);
     const [failed] = await receiver.waitForTypes(['PaymentFailed']);
@@ -130,7 +130,7 @@ describe('sandbox: signed webhook deliveries', () => {
     await paidInvoice(customer);
     await receiver.waitFor((r) => r.length >= 3);
     await sleep(50);
-    const byWebhook = await deliveries(sandbox);
+    const byWebhook = await sandbox.control.webhookDeliveries();
     expect(byWebhook.map((d) => [d.webhookID, d.eventType]).sort()).toEqual(
       [
         [capturedOnly.id, 'PaymentCaptured'],
@@ -147,14 +147,14 @@ describe('sandbox: signed webhook deliveries', () => {
   it('delivers a customer’s binding and readiness, and a failed binding with its error', async () => {
     const webhook = await processingWebhook('CustomersTopic', ALL_CUSTOMER_TYPES);
     const { customer } = await sandbox.createCustomer({ externalID: 'cus-ext-1', metadata: { crm: 'c-1' } });
-    const first = await sandbox.bindCard(customer.id, '4242424242424242');
+    const first = await sandbox.bindCard(customer.id, CARDS.success);
     const types = ['CustomerCreated', 'CustomerBindingStarted', 'CustomerBindingSucceeded', 'CustomerReady'];
     let received = await receiver.waitForTypes(types);
     expect(received.map((r) => r.json.eventType)).toEqual(types);
     expectSigned(received, webhook.publicKey);
     for (const r of received) {
       expect(r.json).toMatchObject({ topic: 'CustomersTopic', eventID: expect.any(Number), occuredAt: expect.stringMatching(ISO) });
-      expect(r.json.customer).toEqual({ id: customer.id, shopID: SHOP_ID, status: expect.any(String), contactInfo: customer.contactInfo, metadata: { crm: 'c-1' } });
+      expect(r.json.customer).toEqual({ id: customer.id, shopID: SANDBOX_SHOP_ID, status: expect.any(String), contactInfo: customer.contactInfo, metadata: { crm: 'c-1' } });
     }
     expect(received.map((r) => r.json.customer.status)).toEqual(['unready', 'unready', 'ready', 'ready']);
     expect(received[1].json.binding).toEqual({ id: first.id, paymentResource: first.paymentResource, status: 'pending' });
@@ -162,8 +162,8 @@ describe('sandbox: signed webhook deliveries', () => {
     expect(received[3].json).not.toHaveProperty('binding');
 
     // A second card: no second CustomerReady. A declined card: CustomerBindingFailed with the error.
-    await sandbox.bindCard(customer.id, '5555555555554444');
-    const failed = await sandbox.bindCard(customer.id, '4000000000000002');
+    await sandbox.bindCard(customer.id, CARDS.secondSuccess);
+    const failed = await sandbox.bindCard(customer.id, CARDS.insufficientFunds);
     received = await receiver.waitFor((r) => r.filter((x) => x.json.eventType === 'CustomerBindingFailed').length === 1);
     await sleep(50);
     expect(receiver.received.map((r) => r.json.eventType).slice(4)).toEqual([
@@ -191,8 +191,8 @@ describe('sandbox: signed webhook deliveries', () => {
         walletID: wallet.id,
         eventTypes: ['WithdrawalStarted', 'WithdrawalSucceeded', 'WithdrawalFailed'],
       });
-      const ok = await sandbox.authorizedDestination(identity.id, '4242424242424242');
-      const declined = await sandbox.authorizedDestination(identity.id, '4000000000000002');
+      const ok = await sandbox.authorizedDestination(identity.id, CARDS.success);
+      const declined = await sandbox.authorizedDestination(identity.id, CARDS.insufficientFunds);
       const body = { body: { amount: 50_000, currency: 'RUB' } };
       const first = await sandbox.call<{ id: string }>('POST', '/wallet/v0/withdrawals', { body: { wallet: wallet.id, destination: ok.id, externalID: 'wd-1', ...body } });
       await sandbox.finalWithdrawal(first.data.id);
@@ -228,8 +228,8 @@ describe('sandbox: signed webhook deliveries', () => {
       const webhook = await walletWebhook(identity.id, { topic: 'DestinationsTopic', eventTypes: ['DestinationCreated', 'DestinationUnauthorized', 'DestinationAuthorized'] });
       const processing = await processingWebhook('CustomersTopic', ['CustomerCreated']);
       const other = await sandbox.createIdentity({ name: 'Other LLC' });
-      await sandbox.authorizedDestination(other.id, '4242424242424242');
-      const destination = await sandbox.authorizedDestination(identity.id, '4242424242424242');
+      await sandbox.authorizedDestination(other.id, CARDS.success);
+      const destination = await sandbox.authorizedDestination(identity.id, CARDS.success);
 
       const received = await receiver.waitFor((r) => r.length >= 3);
       await sleep(50);
@@ -261,9 +261,10 @@ describe('sandbox: signed webhook deliveries', () => {
     const started = Date.now();
     for (let i = 0; i < 20; i++) await sandbox.createCustomer();
     expect(Date.now() - started).toBeLessThan(1500);
-    await eventually(
-      () => deliveries(sandbox),
+    await waitFor(
+      () => sandbox.control.webhookDeliveries(),
       (list) => list.length === 20,
+      { what: '20 deliveries recorded' },
     );
   });
 });

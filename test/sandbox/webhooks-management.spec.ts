@@ -2,11 +2,13 @@ import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import type { Identity, WalletWebhook, Webhook } from '../../src/gateway/provider-api.types';
-import { SandboxClient, SHOP_ID } from './support/sandbox-client';
+import { SandboxClient } from '../support/sandbox-client';
+import { SANDBOX_SUITE_DELAYS, useSandbox } from './support/sandbox-suite';
 
-const INVOICES_SCOPE = { topic: 'InvoicesTopic', shopID: SHOP_ID, eventTypes: ['InvoiceCreated', 'PaymentCaptured'] };
-const CUSTOMERS_SCOPE = { topic: 'CustomersTopic', shopID: SHOP_ID, eventTypes: ['CustomerReady'] };
+const INVOICES_SCOPE = { topic: 'InvoicesTopic', shopID: SANDBOX_SHOP_ID, eventTypes: ['InvoiceCreated', 'PaymentCaptured'] };
+const CUSTOMERS_SCOPE = { topic: 'CustomersTopic', shopID: SANDBOX_SHOP_ID, eventTypes: ['CustomerReady'] };
 const URL = 'https://merchant.example/webhooks/provider';
 
 /** The key as the provider hands it out: standard base64 of a DER SubjectPublicKeyInfo of a 2048-bit RSA key. */
@@ -19,12 +21,7 @@ function expectProviderPublicKey(publicKey: string): void {
 
 describe('sandbox: webhook management', () => {
   let sandbox: SandboxClient;
-
-  beforeAll(async () => {
-    sandbox = await SandboxClient.start({ shopId: SHOP_ID });
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(() => sandbox.reset());
+  useSandbox((started) => (sandbox = started), { shopId: SANDBOX_SHOP_ID });
 
   function createWebhook(body: unknown, token?: string | null) {
     return sandbox.call<Webhook>('POST', '/v2/processing/webhooks', { body, token });
@@ -191,13 +188,13 @@ describe('sandbox: webhook management', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-webhooks-'));
     const stateFile = join(dir, 'state.json');
     try {
-      const first = await SandboxClient.start({ shopId: SHOP_ID, stateFile });
+      const first = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID, stateFile, delays: SANDBOX_SUITE_DELAYS });
       const created = (await first.call<Webhook>('POST', '/v2/processing/webhooks', { body: { scope: INVOICES_SCOPE, url: URL } })).data;
       const identity = await first.createIdentity();
       const walletHook = (await first.call<WalletWebhook>('POST', '/wallet/v0/webhooks', { body: { identityID: identity.id, scope: { topic: 'DestinationsTopic', eventTypes: ['DestinationCreated'] }, url: URL } })).data;
       await first.close();
 
-      const second = await SandboxClient.start({ shopId: SHOP_ID, stateFile });
+      const second = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID, stateFile, delays: SANDBOX_SUITE_DELAYS });
       try {
         expect((await second.call('GET', '/v2/processing/webhooks')).data).toEqual([created]);
         expect((await second.call('GET', `/wallet/v0/webhooks?identityID=${identity.id}`)).data).toEqual([walletHook]);

@@ -1,4 +1,5 @@
-import { Scenario, CARDS } from './support/scenario';
+import { CARDS } from '../support/test-cards';
+import { Scenario } from './support/scenario';
 
 /** Charges listed oldest first. */
 async function chargesOf(s: Scenario, subscriptionId: string) {

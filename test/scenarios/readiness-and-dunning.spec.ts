@@ -1,4 +1,6 @@
-import { Scenario, CARDS } from './support/scenario';
+import { CARDS } from '../support/test-cards';
+import { sleep } from '../support/wait';
+import { Scenario } from './support/scenario';
 
 const INSUFFICIENT = 'authorization_failed:insufficient_funds';
 
@@ -94,7 +96,7 @@ describe('readiness and dunning', () => {
     await s.runBilling();
     expect((await subscription(sub.id)).status).toBe('past_due');
     // Days pass: the invoice access token the daemon holds has expired by the retry.
-    await fetch(`${s.sandbox.url}/sandbox/expire-tokens`, { method: 'POST' });
+    await s.sandboxControl.expireTokens();
     await s.setClock('2027-03-02T00:00:00.000Z');
     await s.runBilling();
     const [charge] = await chargesOf(sub.id);
@@ -186,14 +188,13 @@ describe('readiness and dunning', () => {
     const customer = await s.createCustomer();
     await s.bindCard(customer.id, CARDS.success);
     const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId });
-    const faults = `${s.sandbox.url}/sandbox/faults`;
-    await fetch(faults, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ operation: 'createInvoice', kind: 'timeout_after_effect', count: 4 }) });
+    await s.sandboxControl.addFault({ operation: 'createInvoice', kind: 'timeout_after_effect', count: 4 });
     const first = await s.runBilling();
     expect(first.unknown).toBe(1);
-    await fetch(faults, { method: 'DELETE' });
+    await s.sandboxControl.clearFaults();
     const patched = await s.api().patch(`/api/v1/plans/${planId}`).send({ dunning: { retryDelays: ['2d'], finalAction: 'cancel' } });
     expect(patched.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     await s.runBilling();
     const [charge] = await chargesOf(sub.id);
     expect(charge.status).toBe('succeeded');

@@ -40,7 +40,7 @@ const API_DESCRIPTION = [
 ];
 
 /** Exactly these may answer without the token (the contract's allow-list, as far as it is built). */
-const PUBLIC = new Set(['GET /health/live', 'GET /health/ready', 'GET /metrics', ...API_DESCRIPTION]);
+const PUBLIC = new Set(['GET /health/live', 'GET /health/ready', 'GET /metrics', 'POST /webhooks/provider', ...API_DESCRIPTION]);
 
 const SAMPLE_ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e';
 

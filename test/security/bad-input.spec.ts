@@ -2,9 +2,10 @@ import type { Server } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { Client } from 'pg';
 import { ERROR_CODES, ErrorCode } from '../../src/common/errors/error-codes';
-import { authorizedDestination, CARDS, futureExpDate, setUpPayouts } from '../payouts/support/payout-fixtures';
+import { authorizedDestination, futureExpDate, setUpPayouts } from '../payouts/support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from '../payouts/support/payout-test-app';
 import { listenOnLoopback, rawRequest } from '../support/raw-http';
+import { CARDS } from '../support/test-cards';
 import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
 
@@ -153,7 +154,7 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       field('destination card holder with NUL', 'POST', '/api/v1/payouts/destinations', { name: 'n', currency: 'RUB', card: { ...card, cardHolder: 'A\u0000' } }),
       field('destination metadata with NUL', 'POST', '/api/v1/payouts/destinations', { name: 'n', currency: 'RUB', card, metadata: { a: '\u0000' } }),
       field('destination metadata of 4 MB', 'POST', '/api/v1/payouts/destinations', { name: 'n', currency: 'RUB', card, metadata: { a: 'x'.repeat(4 * MIB) } }, 413),
-      field('destination card failing Luhn', 'POST', '/api/v1/payouts/destinations', { name: 'n', currency: 'RUB', card: { ...card, cardNumber: '4242424242424241' } }),
+      field('destination card failing Luhn', 'POST', '/api/v1/payouts/destinations', { name: 'n', currency: 'RUB', card: { ...card, cardNumber: CARDS.badChecksum } }),
       field('destination card token with NUL', 'POST', '/api/v1/payouts/destinations', { name: 'n', currency: 'RUB', cardToken: 'tok\u0000' }),
       field('setup identity name with NUL', 'POST', '/api/v1/payouts/setup', { identityName: '\u0000', provider: 'test', class: 'company', walletName: 'w', currency: 'RUB' }),
       field('test clock advanced past the year 9999', 'POST', '/api/v1/test-clock', { advance: '99999999999999d' }),

@@ -1,4 +1,5 @@
-import { Scenario, CARDS } from '../scenarios/support/scenario';
+import { CARDS } from '../support/test-cards';
+import { Scenario } from '../scenarios/support/scenario';
 
 interface ChargeView {
   status: string;

@@ -1,4 +1,5 @@
-import { CARDS, Scenario } from '../scenarios/support/scenario';
+import { Scenario } from '../scenarios/support/scenario';
+import { CARDS } from '../support/test-cards';
 
 interface Item {
   id: string;

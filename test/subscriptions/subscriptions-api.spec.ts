@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { Scenario, CARDS } from '../scenarios/support/scenario';
+import { CARDS } from '../support/test-cards';
+import { Scenario } from '../scenarios/support/scenario';
 import { testDatabaseUrl } from '../support/test-database';
 
 async function countRows(table: string): Promise<number> {

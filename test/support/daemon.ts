@@ -1,6 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { TEST_ADMIN_TOKEN } from './test-config';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -25,13 +27,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts src/main.ts the way `npm start` runs dist/main.js, with only the given environment (and PATH). */
+/** Starts src/main.ts the way `npm start` runs dist/main.js, with only the given environment (and PATH); PORT defaults to a free one. */
 export async function startDaemon(env: Record<string, string>): Promise<DaemonProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let output = '';
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: env.PORT ?? String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
@@ -40,30 +42,18 @@ export async function startDaemon(env: Record<string, string>): Promise<DaemonPr
   return { child, port, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
-/** Polls `url` until it answers `status`; throws with the last answer after `timeoutMs`. */
-export async function waitForStatus(url: string, status: number, timeoutMs: number): Promise<Response> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url);
-      if (res.status === status) return res;
-      last = res.status;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer ${status} in time (last: ${String(last)})`);
-}
-
-/** Polls `probe` until it answers something other than undefined; throws after `timeoutMs`. */
-export async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+/** A daemon of a multi-process test: the given database and sandbox, its own data folder, test clock and scheduler on, quiet logs. */
+export function schedulingDaemonEnv(databaseUrl: string, sandboxUrl: string, dataDir: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    PROVIDER_URL: sandboxUrl,
+    PROVIDER_API_KEY: SANDBOX_API_KEY,
+    PROVIDER_SHOP_ID: SANDBOX_SHOP_ID,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    TEST_CLOCK: 'true',
+    SCHEDULER_ENABLED: 'true',
+    BILLING_INTERVAL_MS: '500',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+  };
 }

@@ -2,16 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
-import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { assertExactlyOnce, createPlan, createReadyCustomers, Engine, setClock, startEngine, subscribeAll } from '../billing/support/billing-fixtures';
-import { BillingSandbox, startBillingSandbox } from '../billing/support/billing-sandbox';
 import { monthlyPeriodStarts } from '../billing/support/exactly-once';
-import { DaemonProcess, startDaemon, waitForStatus, waitUntil } from '../support/daemon';
-import { TEST_ADMIN_TOKEN } from '../support/test-config';
+import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
+import { SandboxClient } from '../support/sandbox-client';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { waitForStatus } from '../support/wait';
 import { MerchantReceiver } from './support/merchant-receiver';
-import { createEndpoint } from './support/webhook-fixtures';
+import { createEndpoint, until } from './support/webhook-fixtures';
 
 const BEFORE = '2027-01-14T10:00:00.000Z';
 const T0 = '2027-01-15T10:00:00.000Z';
@@ -23,8 +22,7 @@ const CUSTOMERS = 30;
  * period has its one event, every event reached the receiver) and no event id ever arrived with two bodies.
  */
 describe('Merchant events survive a killed daemon', () => {
-  let sandboxHandle: SandboxHandle;
-  let sandbox: BillingSandbox;
+  let sandbox: SandboxClient;
   let setup: Engine;
   let receiver: MerchantReceiver;
   let db: Client;
@@ -33,9 +31,8 @@ describe('Merchant events survive a killed daemon', () => {
 
   beforeAll(async () => {
     await resetDatabase();
-    sandboxHandle = await startBillingSandbox();
-    sandbox = new BillingSandbox(sandboxHandle.url);
-    setup = await startEngine(testDatabaseUrl(), sandboxHandle.url);
+    sandbox = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID });
+    setup = await startEngine(testDatabaseUrl(), sandbox.url);
     receiver = await MerchantReceiver.start();
     db = new Client({ connectionString: testDatabaseUrl() });
     await db.connect();
@@ -46,22 +43,11 @@ describe('Merchant events survive a killed daemon', () => {
     await db?.end();
     await setup?.close();
     await receiver?.close();
-    await sandboxHandle?.close();
+    await sandbox?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const daemonEnv = (name: string) => ({
-    DATABASE_URL: testDatabaseUrl(),
-    PROVIDER_URL: sandboxHandle.url,
-    PROVIDER_API_KEY: SANDBOX_API_KEY,
-    PROVIDER_SHOP_ID: SANDBOX_SHOP_ID,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    TEST_CLOCK: 'true',
-    SCHEDULER_ENABLED: 'true',
-    BILLING_INTERVAL_MS: '500',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: join(dataDir, name),
-  });
+  const daemonEnv = (name: string) => schedulingDaemonEnv(testDatabaseUrl(), sandbox.url, join(dataDir, name));
 
   const count = async (sql: string, params: unknown[] = []) => Number((await db.query<{ n: string }>(sql, params)).rows[0].n);
 
@@ -73,20 +59,20 @@ describe('Merchant events survive a killed daemon', () => {
     const customerIds = await createReadyCustomers(setup, sandbox, CUSTOMERS);
     const subscriptionIds = await subscribeAll(setup, customerIds, plan.id, T0);
     // Slow payments and a slow receiver, so that charges and deliveries are both in flight when the kill comes.
-    await sandbox.fault({ operation: 'createPayment', kind: 'latency', latencyMs: 300 });
+    await sandbox.control.addFault({ operation: 'createPayment', kind: 'latency', latencyMs: 300 });
     receiver.mode = { kind: 'slow', delayMs: 300 };
 
     const victim = await startDaemon(daemonEnv('a'));
     daemons.push(victim);
     await waitForStatus(`${victim.baseUrl}/health/ready`, 200, 90_000);
-    const victimWorker = await waitUntil(
+    const victimWorker = await until(
       async () => (await db.query<{ id: string }>('SELECT id FROM workers WHERE pid = $1', [victim.child.pid])).rows[0]?.id,
       10_000,
       'the victim registered',
     );
 
     await setClock(setup, T0);
-    await waitUntil(
+    await until(
       async () => {
         const charges = await count(`SELECT count(*) AS n FROM charges WHERE lease_owner = $1 AND status <> 'succeeded'`, [victimWorker]);
         const deliveries = await count(`SELECT count(*) AS n FROM webhook_deliveries WHERE lease_owner = $1`, [victimWorker]);
@@ -107,7 +93,7 @@ describe('Merchant events survive a killed daemon', () => {
     await waitForStatus(`${restarted.baseUrl}/health/ready`, 200, 90_000);
 
     // Every charge paid, and every delivery of every event ended in a success.
-    await waitUntil(
+    await until(
       async () => {
         const open = await count(`SELECT (SELECT count(*) FROM charges WHERE status <> 'succeeded') + (SELECT count(*) FROM webhook_deliveries WHERE status <> 'succeeded') AS n`);
         const charges = await count('SELECT count(*) AS n FROM charges');

@@ -1,13 +1,12 @@
 import { EVENT_TYPES } from '../../src/events/event-types';
-import { INSUFFICIENT_FUNDS_CARD, SECOND_SUCCESS_CARD, SUCCESS_CARD } from '../customers/customer-test-helpers';
-import { CARDS, futureExpDate, SETUP_BODY } from '../payouts/support/payout-fixtures';
+import { futureExpDate, SETUP_BODY } from '../payouts/support/payout-fixtures';
+import { CARDS } from '../support/test-cards';
 import { FAST_PAYOUT_TUNING } from '../payouts/support/payout-test-app';
-import { waitUntil } from '../support/daemon';
 import { startTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
 import { BillingStory } from './support/billing-story';
 import { MerchantReceiver } from './support/merchant-receiver';
-import { allEvents, createEndpoint, EventView, FAST_WEBHOOK_TUNING } from './support/webhook-fixtures';
+import { allEvents, createEndpoint, EventView, FAST_WEBHOOK_TUNING, until } from './support/webhook-fixtures';
 
 const INSUFFICIENT = 'authorization_failed:insufficient_funds';
 const EXPIRED = 'authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired';
@@ -45,7 +44,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
   }
 
   async function payoutSettled(id: string): Promise<{ status: string }> {
-    return waitUntil(
+    return until(
       async () => {
         const payout = await story.get<{ status: string }>(`/api/v1/payouts/${id}`);
         return payout.status === 'succeeded' || payout.status === 'failed' ? payout : undefined;
@@ -63,23 +62,23 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
 
     // A pays and later cancels at the period end.
     const a = await story.createCustomer();
-    expect(await story.bindCard(a.id, SUCCESS_CARD)).toBe('succeeded');
+    expect(await story.bindCard(a.id, CARDS.success)).toBe('succeeded');
     const subA = await story.post<{ id: string }>('/api/v1/subscriptions', { customerId: a.id, planId: plan.id });
     expect((await latest('subscription.created', subA.id)).data.object).toEqual(subA);
 
     // B: the first card is refused at binding; the second binds, but every payment is declined: dunning to the end.
     const b = await story.createCustomer();
-    expect(await story.bindCard(b.id, INSUFFICIENT_FUNDS_CARD)).toBe('failed');
+    expect(await story.bindCard(b.id, CARDS.insufficientFunds)).toBe('failed');
     const bindingFailed = await latest('customer.binding_failed', b.id);
     expect(bindingFailed.data.object).toMatchObject({ id: b.id, status: 'unready' });
     expect(bindingFailed.data.error?.code).toEqual(expect.stringMatching(/\w+/));
-    expect(await story.bindCard(b.id, SUCCESS_CARD)).toBe('succeeded');
+    expect(await story.bindCard(b.id, CARDS.success)).toBe('succeeded');
     await story.scriptOutcomes(b.providerCustomerId, [INSUFFICIENT, INSUFFICIENT, INSUFFICIENT]);
     const subB = await story.post<{ id: string }>('/api/v1/subscriptions', { customerId: b.id, planId: plan.id });
 
     // C: a hard decline, then a new card, collected at once.
     const c = await story.createCustomer();
-    await story.bindCard(c.id, SUCCESS_CARD);
+    await story.bindCard(c.id, CARDS.success);
     await story.scriptOutcomes(c.providerCustomerId, [EXPIRED]);
     const subC = await story.post<{ id: string }>('/api/v1/subscriptions', { customerId: c.id, planId: plan.id });
 
@@ -89,7 +88,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
     const pastDue = await latest('subscription.updated', subB.id);
     expect(pastDue.data).toMatchObject({ object: { status: 'past_due' }, previous: { status: 'active' } });
 
-    await story.bindCard(c.id, SECOND_SUCCESS_CARD);
+    await story.bindCard(c.id, CARDS.secondSuccess);
     expect((await latest('customer.ready', c.id)).data.object).toMatchObject({ card: { lastDigits: '4444' } });
     await story.runBilling();
 
@@ -119,7 +118,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
 
     // Everything the daemon recorded reaches the receiver, verified, each id with one body.
     const events = await allEvents(t.api);
-    await waitUntil(async () => (events.every((e) => receiver.unique().some((d) => d.id === e.id)) ? true : undefined), 30_000, 'every event delivered');
+    await until(async () => (events.every((e) => receiver.unique().some((d) => d.id === e.id)) ? true : undefined), 30_000, 'every event delivered');
     expect(receiver.rejected).toEqual([]);
     expect(receiver.idsWithDifferentBodies()).toEqual([]);
     for (const delivered of receiver.unique()) expect(delivered.event).toEqual(events.find((e) => e.id === delivered.id));

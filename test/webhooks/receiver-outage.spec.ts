@@ -1,9 +1,8 @@
 import { Writable } from 'node:stream';
-import { waitUntil } from '../support/daemon';
 import { startTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
 import { MerchantReceiver } from './support/merchant-receiver';
-import { allAttempts, allEvents, createEndpoint, FAST_WEBHOOK_TUNING } from './support/webhook-fixtures';
+import { allAttempts, allEvents, createEndpoint, FAST_WEBHOOK_TUNING, until } from './support/webhook-fixtures';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,7 +58,7 @@ describe('Webhook deliveries when receivers fail', () => {
     const eventIds = await makeEvents(4);
 
     // Down: each delivery is retried on the schedule, and every failed attempt is listed.
-    await waitUntil(async () => ((await allAttempts(t.api, back.endpointId, { status: 'failed' })).length >= 8 ? true : undefined), 15_000, 'failed attempts listed');
+    await until(async () => ((await allAttempts(t.api, back.endpointId, { status: 'failed' })).length >= 8 ? true : undefined), 15_000, 'failed attempts listed');
     const failed = await allAttempts(t.api, back.endpointId, { eventId: eventIds[0] });
     expect(failed.length).toBeGreaterThanOrEqual(2);
     expect(failed[0]).toMatchObject({ eventId: eventIds[0], status: 'failed', responseStatus: 503, error: 'HTTP 503: maintenance, try later' });
@@ -78,7 +77,7 @@ describe('Webhook deliveries when receivers fail', () => {
 
     // Back up: every event arrives, once per delivery, verified.
     back.receiver.mode = { kind: 'ok' };
-    await waitUntil(async () => (eventIds.every((id) => back.receiver.deliveries.some((d) => d.id === id)) ? true : undefined), 10_000, 'all delivered after the outage');
+    await until(async () => (eventIds.every((id) => back.receiver.deliveries.some((d) => d.id === id)) ? true : undefined), 10_000, 'all delivered after the outage');
     const afterOutage = await allAttempts(t.api, back.endpointId, { eventId: eventIds[0] });
     expect(afterOutage[0]).toMatchObject({ status: 'succeeded', responseStatus: 204, nextAttemptAt: null });
     expect(afterOutage.slice(1).every((a) => a.status === 'failed')).toBe(true);
@@ -86,12 +85,12 @@ describe('Webhook deliveries when receivers fail', () => {
 
     // Redelivery on request: the same body again.
     await t.api().post(`/api/v1/events/${eventIds[1]}/redeliver`).send({ endpointId: back.endpointId }).expect(202);
-    await waitUntil(async () => (back.receiver.deliveries.filter((d) => d.id === eventIds[1]).length === 2 ? true : undefined), 10_000, 'redelivered');
+    await until(async () => (back.receiver.deliveries.filter((d) => d.id === eventIds[1]).length === 2 ? true : undefined), 10_000, 'redelivered');
     expect(back.receiver.idsWithDifferentBodies()).toEqual([]);
     expect(back.receiver.rejected).toEqual([]);
 
     // The receiver that never comes back: after the retry window the delivery is failed for good.
-    await waitUntil(
+    await until(
       async () => {
         const attempts = await allAttempts(t.api, never.endpointId, { eventId: eventIds[0] });
         return attempts[0] && attempts[0].nextAttemptAt === null ? attempts : undefined;
@@ -115,7 +114,7 @@ describe('Webhook deliveries when receivers fail', () => {
     slow.receiver.mode = { kind: 'slow', delayMs: 2_000 };
     const started = Date.now();
     const eventIds = await makeEvents(12);
-    await waitUntil(async () => (eventIds.every((id) => fast.receiver.deliveries.some((d) => d.id === id)) ? true : undefined), 10_000, 'the fast endpoint served');
+    await until(async () => (eventIds.every((id) => fast.receiver.deliveries.some((d) => d.id === id)) ? true : undefined), 10_000, 'the fast endpoint served');
     const fastMs = Date.now() - started;
     // Twelve events to the slow one would take 12 × 500 ms / 2 in flight = 3 s; the fast one is done well within.
     console.log(`slow endpoint: the fast endpoint had all 12 events ${fastMs} ms after the first was recorded`);

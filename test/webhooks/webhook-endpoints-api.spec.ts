@@ -1,10 +1,9 @@
 import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { startTestApp, TestApp } from '../support/test-app';
-import { waitUntil } from '../support/daemon';
 import { resetDatabase } from '../support/test-database';
 import { MerchantReceiver } from './support/merchant-receiver';
-import { allAttempts, allEvents, createEndpoint, FAST_WEBHOOK_TUNING } from './support/webhook-fixtures';
+import { allAttempts, allEvents, createEndpoint, FAST_WEBHOOK_TUNING, until } from './support/webhook-fixtures';
 
 const SECRET = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
 const UNKNOWN = '0b8f3c8e-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
@@ -91,14 +90,14 @@ describe('Webhook endpoints through the admin API', () => {
     const payoutsOnly = await createEndpoint(t.api, { url: `${receiver.url}?payouts`, events: ['payout.failed'] });
     const eventId = await makeEvent();
 
-    const first = await waitUntil(async () => receiver.deliveries.find((d) => d.id === eventId), 10_000, 'the event delivered');
+    const first = await until(async () => receiver.deliveries.find((d) => d.id === eventId), 10_000, 'the event delivered');
     const stored = await t.api().get(`/api/v1/events/${eventId}`).expect(200);
     expect(JSON.parse(first.body)).toEqual(stored.body);
     expect(Math.abs(first.timestamp * 1000 - Date.now())).toBeLessThan(60_000);
 
     const redelivered = await t.api().post(`/api/v1/events/${eventId}/redeliver`).send({ endpointId: everything.id }).expect(202);
     expect(redelivered.body).toMatchObject({ eventId, deliveries: [{ endpointId: everything.id }] });
-    await waitUntil(async () => (receiver.deliveries.filter((d) => d.id === eventId).length === 2 ? true : undefined), 10_000, 'the event redelivered');
+    await until(async () => (receiver.deliveries.filter((d) => d.id === eventId).length === 2 ? true : undefined), 10_000, 'the event redelivered');
     expect(receiver.idsWithDifferentBodies()).toEqual([]);
     expect(receiver.rejected).toEqual([]);
 
@@ -127,10 +126,10 @@ describe('Webhook endpoints through the admin API', () => {
 
     receiver.useSecret(endpoint.secret);
     const before = await makeEvent();
-    await waitUntil(async () => receiver.deliveries.find((d) => d.id === before), 10_000, 'verified with the old secret');
+    await until(async () => receiver.deliveries.find((d) => d.id === before), 10_000, 'verified with the old secret');
     receiver.useSecret(rotated.body.secret as string);
     await t.api().post(`/api/v1/events/${before}/redeliver`).send({ endpointId: endpoint.id }).expect(202);
-    await waitUntil(async () => (receiver.deliveries.filter((d) => d.id === before).length === 2 ? true : undefined), 10_000, 'verified with the new secret');
+    await until(async () => (receiver.deliveries.filter((d) => d.id === before).length === 2 ? true : undefined), 10_000, 'verified with the new secret');
     expect(receiver.rejected).toEqual([]);
     for (const secret of [endpoint.secret, rotated.body.secret as string]) expect(logs.join('')).not.toContain(secret.slice(6));
     await t.api().delete(`/api/v1/webhook-endpoints/${endpoint.id}`).expect(200);

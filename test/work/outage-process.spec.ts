@@ -2,15 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { runMigrations } from '../../src/database/run-migrations';
-import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
 import { assertExactlyOnce, createPlan, createReadyCustomers, Engine, setClock, startEngine, subscribeAll } from '../billing/support/billing-fixtures';
-import { BillingSandbox, ProviderFaultOperation, startBillingSandbox } from '../billing/support/billing-sandbox';
 import { monthlyPeriodStarts } from '../billing/support/exactly-once';
-import { DaemonProcess, startDaemon, waitForStatus, waitUntil } from '../support/daemon';
-import { TEST_ADMIN_TOKEN } from '../support/test-config';
+import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
+import { SandboxClient } from '../support/sandbox-client';
 import { startThrowawayPostgres, ThrowawayPostgres } from '../support/throwaway-postgres';
+import { sleep, waitFor, waitForStatus } from '../support/wait';
 
 /**
  * A 20 s database outage while two daemons have charges in flight: calls the provider answered while the
@@ -26,8 +25,7 @@ const RECOVERY_LIMIT_MS = 15_000;
 
 describe('charges in flight survive a 20 s database outage', () => {
   let pg: ThrowawayPostgres;
-  let sandboxHandle: SandboxHandle;
-  let sandbox: BillingSandbox;
+  let sandbox: SandboxClient;
   let setup: Engine;
   const daemons: DaemonProcess[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'billing-outage-'));
@@ -35,15 +33,14 @@ describe('charges in flight survive a 20 s database outage', () => {
   beforeAll(async () => {
     pg = await startThrowawayPostgres();
     await runMigrations(pg.url);
-    sandboxHandle = await startBillingSandbox();
-    sandbox = new BillingSandbox(sandboxHandle.url);
-    setup = await startEngine(pg.url, sandboxHandle.url);
+    sandbox = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID });
+    setup = await startEngine(pg.url, sandbox.url);
   }, 120_000);
 
   afterAll(async () => {
     for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
     await setup?.close().catch(() => undefined);
-    await sandboxHandle?.close();
+    await sandbox?.close();
     pg?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -64,37 +61,25 @@ describe('charges in flight survive a 20 s database outage', () => {
     const customerIds = await createReadyCustomers(setup, sandbox, CUSTOMERS);
     const subscriptionIds = await subscribeAll(setup, customerIds, plan.id, T0);
     // A slow provider, so that calls are in flight when the database goes away.
-    await sandbox.fault({ operation: 'createPayment' as ProviderFaultOperation, kind: 'latency', latencyMs: 1_000 });
+    await sandbox.control.addFault({ operation: 'createPayment', kind: 'latency', latencyMs: 1_000 });
 
-    const env = (name: string) => ({
-      DATABASE_URL: pg.url,
-      PROVIDER_URL: sandboxHandle.url,
-      PROVIDER_API_KEY: SANDBOX_API_KEY,
-      PROVIDER_SHOP_ID: SANDBOX_SHOP_ID,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      TEST_CLOCK: 'true',
-      SCHEDULER_ENABLED: 'true',
-      BILLING_INTERVAL_MS: '500',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: join(dataDir, name),
-    });
+    const env = (name: string) => schedulingDaemonEnv(pg.url, sandbox.url, join(dataDir, name));
     daemons.push(...(await Promise.all([startDaemon(env('a')), startDaemon(env('b'))])));
     await Promise.all(daemons.map((d) => waitForStatus(`${d.baseUrl}/health/ready`, 200, 90_000)));
 
     await setClock(setup, T0);
-    await waitUntil(
+    await waitFor(
       async () => ((await query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'processing' AND lease_owner IS NOT NULL`))[0].n > 0 ? true : undefined),
-      30_000,
-      'charges in flight',
-      20,
+      (value) => value !== undefined,
+      { timeoutMs: 30_000, everyMs: 20, what: 'charges in flight' },
     );
     const inFlight = (await query<{ id: string }>(`SELECT id FROM charges WHERE status <> 'succeeded'`)).map((r) => r.id);
     pg.stop();
-    await new Promise((r) => setTimeout(r, OUTAGE_MS));
+    await sleep(OUTAGE_MS);
     pg.start();
     const back = Date.now();
 
-    await waitUntil(
+    await waitFor(
       async () => {
         const rows = await query<{ open: number; made: number }>(
           `SELECT count(*) FILTER (WHERE status <> 'succeeded')::int AS open, count(*)::int AS made FROM charges WHERE id = ANY($1::uuid[])`,
@@ -102,19 +87,17 @@ describe('charges in flight survive a 20 s database outage', () => {
         ).catch(() => [{ open: -1, made: 0 }]);
         return rows[0].open === 0 && rows[0].made === inFlight.length ? true : undefined;
       },
-      60_000,
-      'the in-flight charges finished',
-      200,
+      (value) => value !== undefined,
+      { timeoutMs: 60_000, everyMs: 200, what: 'the in-flight charges finished' },
     );
     const recoveryMs = Date.now() - back;
     console.log(`database outage: ${inFlight.length} charges open when the database stopped for ${OUTAGE_MS / 1000} s, all finished ${recoveryMs} ms after it came back`);
     expect(recoveryMs).toBeLessThan(RECOVERY_LIMIT_MS);
 
-    await waitUntil(
+    await waitFor(
       async () => ((await query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'succeeded'`))[0].n === CUSTOMERS ? true : undefined),
-      60_000,
-      'every charge succeeded',
-      200,
+      (value) => value !== undefined,
+      { timeoutMs: 60_000, everyMs: 200, what: 'every charge succeeded' },
     );
     await assertExactlyOnce(setup, sandbox, {
       subscriptions: subscriptionIds.map((id) => ({ id, periodStarts: monthlyPeriodStarts(T0, T0) })),

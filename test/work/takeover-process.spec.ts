@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { PayoutProcessorService } from '../../src/payouts/payout-processor.service';
-import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
 import { assertExactlyOnce, createPlan, createReadyCustomers, Engine, setClock, startEngine, subscribeAll } from '../billing/support/billing-fixtures';
-import { BillingSandbox, ProviderFaultOperation, startBillingSandbox } from '../billing/support/billing-sandbox';
 import { monthlyPeriodStarts } from '../billing/support/exactly-once';
-import { CARDS, futureExpDate, SETUP_BODY } from '../payouts/support/payout-fixtures';
-import { DaemonProcess, startDaemon, waitForStatus, waitUntil } from '../support/daemon';
-import { TEST_ADMIN_TOKEN } from '../support/test-config';
+import { CARDS } from '../support/test-cards';
+import { futureExpDate, SETUP_BODY } from '../payouts/support/payout-fixtures';
+import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
+import { SandboxClient } from '../support/sandbox-client';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { waitFor, waitForStatus } from '../support/wait';
 
 /**
  * Fast takeover, end to end with real processes: two daemons work charges and payouts side by side; one is
@@ -31,8 +31,7 @@ interface HeldRow {
 }
 
 describe('A killed daemon’s work is finished by another within seconds', () => {
-  let sandboxHandle: SandboxHandle;
-  let sandbox: BillingSandbox;
+  let sandbox: SandboxClient;
   let setup: Engine;
   let db: Client;
   const daemons: DaemonProcess[] = [];
@@ -40,9 +39,8 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
 
   beforeAll(async () => {
     await resetDatabase();
-    sandboxHandle = await startBillingSandbox();
-    sandbox = new BillingSandbox(sandboxHandle.url);
-    setup = await startEngine(testDatabaseUrl(), sandboxHandle.url);
+    sandbox = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID });
+    setup = await startEngine(testDatabaseUrl(), sandbox.url);
     db = new Client({ connectionString: testDatabaseUrl() });
     await db.connect();
   });
@@ -51,22 +49,11 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
     for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
     await db?.end();
     await setup?.close();
-    await sandboxHandle?.close();
+    await sandbox?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const daemonEnv = (name: string) => ({
-    DATABASE_URL: testDatabaseUrl(),
-    PROVIDER_URL: sandboxHandle.url,
-    PROVIDER_API_KEY: SANDBOX_API_KEY,
-    PROVIDER_SHOP_ID: SANDBOX_SHOP_ID,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    TEST_CLOCK: 'true',
-    SCHEDULER_ENABLED: 'true',
-    BILLING_INTERVAL_MS: '500',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: join(dataDir, name),
-  });
+  const daemonEnv = (name: string) => schedulingDaemonEnv(testDatabaseUrl(), sandbox.url, join(dataDir, name));
 
   async function authorizedDestination(): Promise<string> {
     expect((await setup.api().post('/api/v1/payouts/setup').send(SETUP_BODY)).status).toBe(201);
@@ -76,15 +63,15 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
       .send({ name: 'Recipient', currency: 'RUB', card: { cardNumber: CARDS.success, expDate: futureExpDate(), cardHolder: 'IVAN PETROV' } });
     expect(created.status).toBe(201);
     const processor = setup.app.get(PayoutProcessorService);
-    return waitUntil(
+    await waitFor(
       async () => {
         await processor.runOnce();
-        const res = await setup.api().get(`/api/v1/payouts/destinations/${created.body.id}`);
-        return res.body.status === 'Authorized' ? (created.body.id as string) : undefined;
+        return (await setup.api().get(`/api/v1/payouts/destinations/${created.body.id}`)).body.status as string;
       },
-      20_000,
-      'destination authorized',
+      (status) => status === 'Authorized',
+      { timeoutMs: 20_000, everyMs: 100, what: 'destination authorized' },
     );
+    return created.body.id as string;
   }
 
   /** Charges and payouts `owner` holds that have not reached their end. */
@@ -115,16 +102,16 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
     const destinationId = await authorizedDestination();
     // A slow provider, so that plenty of calls are in flight when the kill comes.
     for (const operation of ['createPayment', 'createWithdrawal'] as const) {
-      await sandbox.fault({ operation: operation as ProviderFaultOperation, kind: 'latency', latencyMs: 500 });
+      await sandbox.control.addFault({ operation, kind: 'latency', latencyMs: 500 });
     }
 
     const [victim, survivor] = await Promise.all([startDaemon(daemonEnv('a')), startDaemon(daemonEnv('b'))]);
     daemons.push(victim, survivor);
     await Promise.all([victim, survivor].map((d) => waitForStatus(`${d.baseUrl}/health/ready`, 200, 90_000)));
-    const victimWorker = await waitUntil(
+    const victimWorker = await waitFor(
       async () => (await db.query<{ id: string }>('SELECT id FROM workers WHERE pid = $1', [victim.child.pid])).rows[0]?.id,
-      10_000,
-      'the victim registered',
+      (value) => value !== undefined,
+      { timeoutMs: 10_000, everyMs: 100, what: 'the victim registered' },
     );
 
     // The work arrives: the periods fall due and a batch of payouts is accepted.
@@ -132,14 +119,13 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
     const batch = await setup.api().post('/api/v1/payouts/batches').send({ items: Array.from({ length: PAYOUTS }, () => ({ destinationId, amount: 700, currency: 'RUB' })) });
     expect(batch.status).toBe(202);
 
-    await waitUntil(
+    await waitFor(
       async () => {
         const held = await heldBy(victimWorker);
         return held.some((r) => r.kind === 'charge') && held.some((r) => r.kind === 'payout') ? true : undefined;
       },
-      30_000,
-      'the victim holds charges and payouts in flight',
-      20,
+      (value) => value !== undefined,
+      { timeoutMs: 30_000, everyMs: 20, what: 'the victim holds charges and payouts in flight' },
     );
     victim.child.kill('SIGKILL');
     const killedAt = Date.now();
@@ -147,7 +133,7 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
     const held = await heldBy(victimWorker);
     expect(held.length).toBeGreaterThan(0);
 
-    await waitUntil(
+    await waitFor(
       async () => {
         const left = await unfinished(held);
         if (process.env.DEBUG_TAKEOVER) {
@@ -165,9 +151,8 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
         }
         return left === 0 ? true : undefined;
       },
-      60_000,
-      'the held work finished',
-      500,
+      (value) => value !== undefined,
+      { timeoutMs: 60_000, everyMs: 500, what: 'the held work finished' },
     );
     const takeoverMs = Date.now() - killedAt;
     console.log(
@@ -176,7 +161,7 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
     expect(takeoverMs).toBeLessThan(TAKEOVER_LIMIT_MS);
 
     // Everything settles, and the provider made each charge and each withdrawal exactly once.
-    await waitUntil(
+    await waitFor(
       async () => {
         const { rows } = await db.query<{ open: number }>(
           `SELECT (SELECT count(*) FROM charges WHERE status <> 'succeeded') + (SELECT count(*) FROM payouts WHERE status <> 'succeeded') AS open`,
@@ -184,16 +169,15 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
         const { rows: made } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM charges');
         return Number(rows[0].open) === 0 && made[0].n === CUSTOMERS ? true : undefined;
       },
-      60_000,
-      'all work settled',
-      200,
+      (value) => value !== undefined,
+      { timeoutMs: 60_000, everyMs: 200, what: 'all work settled' },
     );
     await assertExactlyOnce(setup, sandbox, {
       subscriptions: subscriptionIds.map((id) => ({ id, periodStarts: monthlyPeriodStarts(T0, T0) })),
       amount: plan.amount,
       currency: plan.currency,
     });
-    const ledger = (await fetch(`${sandboxHandle.url}/sandbox/ledger`).then((r) => r.json())) as { withdrawals: { externalID?: string; status: string }[] };
+    const ledger = await sandbox.control.ledger();
     const { rows: payouts } = await db.query<{ e: string }>('SELECT withdrawal_external_id AS e FROM payouts');
     const mine = ledger.withdrawals.filter((w) => payouts.some((p) => p.e === w.externalID));
     expect(mine).toHaveLength(PAYOUTS);

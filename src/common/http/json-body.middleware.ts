@@ -5,6 +5,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { withErrorCode } from '../errors/coded-error';
 import { jsonBodyProblem, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan } from './json-body-rules';
 
+/** The provider's webhook deliveries (see ProviderWebhooksController). */
+const PROVIDER_WEBHOOK_PATH = '/webhooks/provider';
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function hasBody(request: Request): boolean {
@@ -83,6 +86,16 @@ export function jsonBodyMiddleware(): RequestHandler {
   const readRaw = bodyParser.raw({ type: () => true, limit: MAX_BODY_BYTES, inflate: false });
   return (request: Request, response: Response, next: NextFunction) => {
     if (!hasBody(request)) return next();
+    // The provider's signature covers the exact bytes: that one route gets them unparsed (`rawBody`), and checks
+    // them itself. Any other spelling of the path is parsed as JSON and so carries no raw body to verify.
+    if (request.method === 'POST' && request.path === PROVIDER_WEBHOOK_PATH) {
+      return readRaw(request, response, (error?: unknown) => {
+        if (error) return next(readProblem(error as { type?: string; status?: number; message?: string }));
+        (request as Request & { rawBody?: Buffer }).rawBody = request.body as Buffer;
+        request.body = undefined;
+        next();
+      });
+    }
     const problem = headerProblem(request);
     if (problem) return next(problem);
     readRaw(request, response, (error?: unknown) => {

@@ -8,7 +8,8 @@ import { WorkEngineHeartbeats1795534434716 } from './1795534434716-WorkEngineHea
 import { ListOrderAndFilters1795593530175 } from './1795593530175-ListOrderAndFilters';
 import { BusinessTimestamps1795593859416 } from './1795593859416-BusinessTimestamps';
 import { BindingInteraction1795594114811 } from './1795594114811-BindingInteraction';
-import { MerchantEventsAndWebhooks1795596294650 } from './1795596294650-MerchantEventsAndWebhooks';
+import { ProviderWebhooks1795596379473 } from './1795596379473-ProviderWebhooks';
+import { MerchantEventsAndWebhooks1795598240433 } from './1795598240433-MerchantEventsAndWebhooks';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -23,5 +24,6 @@ export const MIGRATIONS: Function[] = [
   ListOrderAndFilters1795593530175,
   BusinessTimestamps1795593859416,
   BindingInteraction1795594114811,
-  MerchantEventsAndWebhooks1795596294650,
+  ProviderWebhooks1795596379473,
+  MerchantEventsAndWebhooks1795598240433,
 ];

@@ -10,10 +10,9 @@ import { CustomerSyncService } from '../../../src/customers/customer-sync.servic
 import type { WorkTuning } from '../../../src/work/work-tuning';
 import { FAST_WORK_TUNING } from '../../support/fast-work-tuning';
 import { testConfig, TEST_ADMIN_TOKEN } from '../../support/test-config';
-import { BillingSandbox } from './billing-sandbox';
+import type { SandboxClient } from '../../support/sandbox-client';
+import { sleep, waitFor } from '../../support/wait';
 import { ChargeView, checkExactlyOnce, ExactlyOnceExpectation, ExactlyOnceReport, SubscriptionEventView } from './exactly-once';
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One daemon instance (an "engine") on the shared test database and the given sandbox. */
 export interface Engine {
@@ -86,28 +85,30 @@ export async function createPlan(engine: Engine): Promise<TestPlan> {
  * Customers with a bound card, ready to be charged: created through the admin API, a card tokenized at the sandbox
  * the way a merchant's form does, the binding started through the admin API, then followed until the customer is ready.
  */
-export async function createReadyCustomers(engine: Engine, sandbox: BillingSandbox, count: number, timeoutMs = 30_000): Promise<string[]> {
+export async function createReadyCustomers(engine: Engine, sandbox: SandboxClient, count: number, timeoutMs = 30_000): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const created = await engine.api().post('/api/v1/customers').send({ email: `payer${i}@example.com` });
     if (created.status !== 201) throw new Error(`POST /api/v1/customers answered ${created.status}: ${JSON.stringify(created.body)}`);
-    const card = await sandbox.tokenizeCard();
+    const card = await sandbox.cardForBinding();
     const binding = await engine.api().post(`/api/v1/customers/${created.body.id}/bindings`).send(card);
     if (binding.status !== 202) throw new Error(`POST /api/v1/customers/:id/bindings answered ${binding.status}: ${JSON.stringify(binding.body)}`);
     ids.push(created.body.id as string);
   }
   const sync = engine.app.get(CustomerSyncService);
   const notReady = new Set(ids);
-  const deadline = Date.now() + timeoutMs;
-  while (notReady.size > 0) {
-    if (Date.now() > deadline) throw new Error(`${notReady.size} of ${count} customers did not become ready within ${timeoutMs} ms`);
-    await sync.syncDue(100);
-    for (const id of [...notReady]) {
-      const res = await engine.api().get(`/api/v1/customers/${id}`);
-      if (res.status === 200 && res.body.status === 'ready') notReady.delete(id);
-    }
-    if (notReady.size > 0) await sleep(50);
-  }
+  await waitFor(
+    async () => {
+      await sync.syncDue(100);
+      for (const id of [...notReady]) {
+        const res = await engine.api().get(`/api/v1/customers/${id}`);
+        if (res.status === 200 && res.body.status === 'ready') notReady.delete(id);
+      }
+      return notReady.size;
+    },
+    (left) => left === 0,
+    { timeoutMs, everyMs: 50, what: `all ${count} customers ready` },
+  );
   return ids;
 }
 
@@ -165,8 +166,6 @@ export async function drain(
   expectedCharges: number,
   options: { timeoutMs?: number; stallMs?: number } = {},
 ): Promise<{ settled: boolean; claimed: number[] }> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  const stallMs = options.stallMs ?? 10_000;
   const claimed = engines.map(() => 0);
   let stop = false;
   const loops = engines.map(async (engine, i) => {
@@ -176,24 +175,19 @@ export async function drain(
       if (summary.due === 0) await sleep(20);
     }
   });
+  const allSucceeded = ({ total, succeeded }: { total: number; succeeded: number }) => total >= expectedCharges && succeeded === total;
   let settled = false;
   try {
-    let succeeded = -1;
-    let progressAt = Date.now();
-    for (;;) {
-      await sleep(100);
-      const charges = await listCharges(engines[0]);
-      const done = charges.filter((c) => c.status === 'succeeded').length;
-      if (charges.length >= expectedCharges && done === charges.length) {
-        settled = true;
-        break;
-      }
-      if (done !== succeeded) {
-        succeeded = done;
-        progressAt = Date.now();
-      }
-      if (Date.now() > deadline || Date.now() - progressAt > stallMs) break;
-    }
+    await sleep(100);
+    const final = await waitFor(
+      async () => {
+        const charges = await listCharges(engines[0]);
+        return { total: charges.length, succeeded: charges.filter((c) => c.status === 'succeeded').length };
+      },
+      allSucceeded,
+      { timeoutMs: options.timeoutMs ?? 60_000, everyMs: 100, stallMs: options.stallMs ?? 10_000, progressOf: (s) => s.succeeded, failOnTimeout: false },
+    );
+    settled = allSucceeded(final);
   } finally {
     stop = true;
     await Promise.all(loops);
@@ -202,8 +196,8 @@ export async function drain(
 }
 
 /** Asserts the exactly-once invariant against the sandbox ledger and the daemon's charges; returns the report. */
-export async function assertExactlyOnce(engine: Engine, sandbox: BillingSandbox, expectation: ExactlyOnceExpectation): Promise<ExactlyOnceReport> {
-  const [ledger, charges] = await Promise.all([sandbox.ledger(), listCharges(engine)]);
+export async function assertExactlyOnce(engine: Engine, sandbox: SandboxClient, expectation: ExactlyOnceExpectation): Promise<ExactlyOnceReport> {
+  const [ledger, charges] = await Promise.all([sandbox.control.ledger(), listCharges(engine)]);
   const events: SubscriptionEventView[] = [];
   for (const s of expectation.subscriptions) events.push(...(await listEvents(engine, s.id)));
   const report = checkExactlyOnce(ledger, charges, expectation, events);

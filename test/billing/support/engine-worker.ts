@@ -13,8 +13,7 @@ import { BillingRunService } from '../../../src/billing/billing-run.service';
 import { RuntimeSettings } from '../../../src/config/runtime-settings';
 import { testConfig } from '../../support/test-config';
 import { FAST_WORK_TUNING } from '../../support/fast-work-tuning';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../../support/wait';
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.TEST_DB_URL;

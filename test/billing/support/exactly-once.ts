@@ -1,4 +1,20 @@
-import type { Ledger, LedgerPayment } from './billing-sandbox';
+/** A payment as the sandbox's ledger shows it (the fields the check reads): the provider's own record of money taken. */
+export interface LedgerPaymentView {
+  invoiceID: string;
+  paymentID: string;
+  amount: number;
+  currency: string;
+  /** 'captured' = money taken. */
+  status: string;
+  externalID?: string;
+  invoiceExternalID?: string;
+  /** What the invoice carried when the engine created it: subscriptionId, chargeId, periodStart. */
+  invoiceMetadata?: Record<string, unknown>;
+}
+
+export interface LedgerView {
+  payments: LedgerPaymentView[];
+}
 
 /** A charge as GET /api/v1/charges answers it (the fields the check reads). */
 export interface ChargeView {
@@ -53,7 +69,7 @@ const key = (subscriptionId: string, periodStart: string) => `${subscriptionId}@
  * Pure, so it can be checked against hand-made ledgers too.
  */
 export function checkExactlyOnce(
-  ledger: Ledger,
+  ledger: LedgerView,
   charges: ChargeView[],
   expectation: ExactlyOnceExpectation,
   /** When given: the subscriptions' audit trails, which must record each charge's success exactly once. */
@@ -65,7 +81,7 @@ export function checkExactlyOnce(
   const scenarioSubscriptions = new Set(expectation.subscriptions.map((s) => s.id));
 
   // 1. The provider's side: money-taking payments grouped by the (subscription, period) stamped on their invoice.
-  const paidByPeriod = new Map<string, LedgerPayment[]>();
+  const paidByPeriod = new Map<string, LedgerPaymentView[]>();
   let charged = 0;
   for (const p of ledger.payments) {
     if (STILL_OPEN.has(p.status)) {
@@ -78,7 +94,7 @@ export function checkExactlyOnce(
       violations.push(`payment ${p.invoiceID}/${p.paymentID} (${p.status}) took money on an invoice without subscriptionId/periodStart metadata`);
       continue;
     }
-    const k = key(meta.subscriptionId, meta.periodStart);
+    const k = key(String(meta.subscriptionId), String(meta.periodStart));
     paidByPeriod.set(k, [...(paidByPeriod.get(k) ?? []), p]);
     if (p.amount !== expectation.amount || p.currency !== expectation.currency) {
       violations.push(`payment ${p.invoiceID}/${p.paymentID} for ${k} took ${p.amount} ${p.currency}, expected ${expectation.amount} ${expectation.currency}`);
@@ -122,7 +138,7 @@ export function checkExactlyOnce(
       const p = paid[0];
       if (c.invoiceId !== p.invoiceID) violations.push(`charge ${c.id} for ${k} records invoice ${c.invoiceId ?? 'none'} but the money was taken on invoice ${p.invoiceID}`);
       if (p.invoiceMetadata?.chargeId && p.invoiceMetadata.chargeId !== c.id) {
-        violations.push(`the paid invoice ${p.invoiceID} for ${k} names charge ${p.invoiceMetadata.chargeId}, not the daemon's charge ${c.id}`);
+        violations.push(`the paid invoice ${p.invoiceID} for ${k} names charge ${String(p.invoiceMetadata.chargeId)}, not the daemon's charge ${c.id}`);
       }
     }
   }
@@ -132,6 +148,11 @@ export function checkExactlyOnce(
 
   return { violations, charged, expectedPeriods: expected.size, charges: charges.length };
 }
+
+/** Period starts of the billing scenarios: business time in the future of the real clock, so the test clock can be set to it. */
+export const T0 = '2027-01-15T10:00:00.000Z';
+export const FEB = '2027-02-15T10:00:00.000Z';
+export const MAR = '2027-03-15T10:00:00.000Z';
 
 /** Start of every monthly period from `anchor` (day of month ≤ 28, UTC) whose start is at or before `until`. */
 export function monthlyPeriodStarts(anchor: string, until: string): string[] {

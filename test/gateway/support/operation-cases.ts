@@ -15,16 +15,12 @@ import type {
 } from '../../../src/gateway/provider-api.types';
 import type { ProviderOperation } from '../../../src/gateway/provider-operation';
 import type { WalletGateway } from '../../../src/gateway/wallet.gateway';
-import type { Ledger } from './sandbox-control';
+import type { Ledger } from '../../support/sandbox-control';
+import { CARD_EXP_DATE, CARDS } from '../../support/test-cards';
+import { waitFor } from '../../support/wait';
 import { WEBHOOK_OPERATION_CASES } from './webhook-operation-cases';
 
 export const SHOP_ID = 'sandbox-shop';
-export const CARD_OK = '4242424242424242';
-export const CARD_INSUFFICIENT_FUNDS = '4000000000000002';
-export const CARD_EXPIRED = '4000000000000069';
-export const CARD_INVALID = '4222222222222220';
-export const CARD_3DS_FAILURE = '4987654321098769';
-export const EXP_DATE = '12/30';
 
 export interface Gateways {
   processing: ProcessingGateway;
@@ -35,31 +31,20 @@ export function externalId(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 18)}`;
 }
 
-/** Polls `read` until `done` holds (the sandbox settles bindings, payments and payouts after short delays). */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 3_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 // ---- Builders: each makes one object the way the engine would ----
 
 export function createCustomer(gw: Gateways, extId = externalId('cus')): Promise<CustomerAndToken> {
   return gw.processing.createCustomer({ shopID: SHOP_ID, contactInfo: { email: 'payer@example.com', phoneNumber: '+79991234567' }, metadata: { ref: 'contract' }, externalID: extId });
 }
 
-export function createPaymentResource(gw: Gateways, cardNumber = CARD_OK): Promise<PaymentResourceResult> {
+export function createPaymentResource(gw: Gateways, cardNumber: string = CARDS.success): Promise<PaymentResourceResult> {
   return gw.processing.createPaymentResource({
-    paymentTool: { paymentToolType: 'CardData', cardNumber, expDate: EXP_DATE, cvv: '123', cardHolder: 'JOHN DOE' },
+    paymentTool: { paymentToolType: 'CardData', cardNumber, expDate: CARD_EXP_DATE, cvv: '123', cardHolder: 'JOHN DOE' },
     clientInfo: { fingerprint: 'contract-test-fingerprint' },
   });
 }
 
-export async function createBinding(gw: Gateways, cardNumber = CARD_OK, extId = externalId('bnd')): Promise<{ customer: Customer; binding: CustomerBinding }> {
+export async function createBinding(gw: Gateways, cardNumber: string = CARDS.success, extId = externalId('bnd')): Promise<{ customer: Customer; binding: CustomerBinding }> {
   const { customer } = await createCustomer(gw);
   const resource = await createPaymentResource(gw, cardNumber);
   const binding = await gw.processing.createBinding(customer.id, {
@@ -69,10 +54,10 @@ export async function createBinding(gw: Gateways, cardNumber = CARD_OK, extId = 
   return { customer, binding };
 }
 
-export async function readyCustomer(gw: Gateways, cardNumber = CARD_OK): Promise<Customer> {
+export async function readyCustomer(gw: Gateways, cardNumber: string = CARDS.success): Promise<Customer> {
   const { customer, binding } = await createBinding(gw, cardNumber);
-  await eventually(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status === 'succeeded');
-  return eventually(() => gw.processing.getCustomer(customer.id), (c) => c.status === 'ready');
+  await waitFor(() => gw.processing.getBinding(customer.id, binding.id), (b) => b.status === 'succeeded');
+  return waitFor(() => gw.processing.getCustomer(customer.id), (c) => c.status === 'ready');
 }
 
 /** A due date a day ahead. Repeats of one create must reuse it: the due date is part of what the provider compares. */
@@ -92,7 +77,7 @@ export function createInvoice(gw: Gateways, amount = 1_000, extId = externalId('
   });
 }
 
-export async function payInvoice(gw: Gateways, cardNumber = CARD_OK, extId = externalId('pay')): Promise<{ invoice: InvoiceAndToken; payment: Payment; customer: Customer }> {
+export async function payInvoice(gw: Gateways, cardNumber: string = CARDS.success, extId = externalId('pay')): Promise<{ invoice: InvoiceAndToken; payment: Payment; customer: Customer }> {
   const customer = await readyCustomer(gw, cardNumber);
   const invoice = await createInvoice(gw);
   const payment = await gw.processing.createPayment(invoice.invoice.id, invoice.invoiceAccessToken.payload, {
@@ -112,11 +97,11 @@ export async function createWallet(gw: Gateways, extId = externalId('wal')): Pro
   return gw.wallet.createWallet({ name: 'Payouts RUB', identity: identity.id, currency: 'RUB', externalID: extId });
 }
 
-export function tokenizeCard(gw: Gateways, cardNumber = CARD_OK): Promise<BankCardToken> {
-  return gw.wallet.tokenizeBankCard({ type: 'BankCard', cardNumber, expDate: EXP_DATE, cardHolder: 'JOHN DOE', cvv: '123' });
+export function tokenizeCard(gw: Gateways, cardNumber: string = CARDS.success): Promise<BankCardToken> {
+  return gw.wallet.tokenizeBankCard({ type: 'BankCard', cardNumber, expDate: CARD_EXP_DATE, cardHolder: 'JOHN DOE', cvv: '123' });
 }
 
-export async function createDestination(gw: Gateways, identity: string, cardNumber = CARD_OK, extId = externalId('dst')): Promise<Destination> {
+export async function createDestination(gw: Gateways, identity: string, cardNumber: string = CARDS.success, extId = externalId('dst')): Promise<Destination> {
   const card = await tokenizeCard(gw, cardNumber);
   return gw.wallet.createDestination({
     name: 'Payee card',
@@ -128,14 +113,14 @@ export async function createDestination(gw: Gateways, identity: string, cardNumb
   });
 }
 
-export async function authorizedDestination(gw: Gateways, cardNumber = CARD_OK): Promise<{ wallet: Wallet; destination: Destination }> {
+export async function authorizedDestination(gw: Gateways, cardNumber: string = CARDS.success): Promise<{ wallet: Wallet; destination: Destination }> {
   const wallet = await createWallet(gw);
   const created = await createDestination(gw, wallet.identity, cardNumber);
-  const destination = await eventually(() => gw.wallet.getDestination(created.id), (d) => d.status === 'Authorized');
+  const destination = await waitFor(() => gw.wallet.getDestination(created.id), (d) => d.status === 'Authorized');
   return { wallet, destination };
 }
 
-export async function createWithdrawal(gw: Gateways, cardNumber = CARD_OK, extId = externalId('wdr')): Promise<Withdrawal> {
+export async function createWithdrawal(gw: Gateways, cardNumber: string = CARDS.success, extId = externalId('wdr')): Promise<Withdrawal> {
   const { wallet, destination } = await authorizedDestination(gw, cardNumber);
   return gw.wallet.createWithdrawal({ wallet: wallet.id, destination: destination.id, body: { amount: 1_000, currency: 'RUB' }, externalID: extId });
 }

@@ -1,20 +1,12 @@
-import type { LedgerWithdrawal } from '../../../src/sandbox/services/ledger.service';
-import type { LoggedRequest } from '../../../src/sandbox/services/request-log.service';
+import type { FaultInput, LedgerWithdrawal } from '../../support/sandbox-control';
+import { CARDS } from '../../support/test-cards';
 import type { PayoutBatchResponse, PayoutDestinationResponse, PayoutResponse, PayoutSetupResponse } from '../../../src/payouts/payout-responses';
 import { PayoutTestApp, runUntil } from './payout-test-app';
 
-/** Payout test cards of the provider's test bank (the sandbox's card table). */
-export const CARDS = {
-  success: '4242424242424242',
-  success2: '5555555555554444',
-  insufficientFunds: '4000000000000002',
-  invalidCard: '4222222222222220',
-  expiredCard: '4000000000000069',
-  unknownFailure: '4111110000000112',
-} as const;
 /** Four digits, so it cannot be mistaken for the sandbox's short sequential ids in a scan. */
 export const TEST_CVV = '9731';
-export const ALL_TEST_PANS: readonly string[] = Object.values(CARDS);
+/** The card numbers payout tests send: none may show up in a log line or a stored row. */
+export const ALL_TEST_PANS: readonly string[] = [CARDS.success, CARDS.secondSuccess, CARDS.insufficientFunds, CARDS.invalid, CARDS.expired, CARDS.unknownFailure];
 
 /** An expiry two years ahead of the real date, as MM/YY. */
 export function futureExpDate(): string {
@@ -61,43 +53,12 @@ export async function getBatch(t: PayoutTestApp, id: string): Promise<PayoutBatc
   return (await t.api().get(`/api/v1/payouts/batches/${id}`)).body as PayoutBatchResponse;
 }
 
-async function sandboxCall(t: PayoutTestApp, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${t.sandbox.url}${path}`, {
-    method,
-    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`sandbox ${method} ${path} answered ${res.status}: ${await res.text()}`);
-  const text = await res.text();
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
-}
-
 export async function ledgerWithdrawals(t: PayoutTestApp): Promise<LedgerWithdrawal[]> {
-  return ((await sandboxCall(t, 'GET', '/sandbox/ledger')) as { withdrawals: LedgerWithdrawal[] }).withdrawals;
+  return (await t.sandboxClient.control.ledger()).withdrawals;
 }
 
-export async function providerRequests(t: PayoutTestApp, operation: string): Promise<LoggedRequest[]> {
-  return (await sandboxCall(t, 'GET', `/sandbox/requests?operation=${operation}`)) as LoggedRequest[];
-}
-
-export interface FaultRuleInput {
-  operation: string;
-  kind: 'unavailable' | 'timeout_after_effect' | 'reset_after_effect' | 'reset_before_effect' | 'latency';
-  probability?: number;
-  count?: number;
-  latencyMs?: number;
-}
-
-export async function addFaults(t: PayoutTestApp, rules: FaultRuleInput[]): Promise<void> {
-  for (const rule of rules) await sandboxCall(t, 'POST', '/sandbox/faults', rule);
-}
-
-export async function faultHits(t: PayoutTestApp): Promise<{ operation?: string; kind: string; hits: number }[]> {
-  return (await sandboxCall(t, 'GET', '/sandbox/faults')) as { operation?: string; kind: string; hits: number }[];
-}
-
-export async function clearFaults(t: PayoutTestApp): Promise<void> {
-  await sandboxCall(t, 'DELETE', '/sandbox/faults');
+export async function addFaults(t: PayoutTestApp, rules: FaultInput[]): Promise<void> {
+  for (const rule of rules) await t.sandboxClient.control.addFault(rule);
 }
 
 /** Every row of every table, as JSON text: where card data would show if anything stored it. */

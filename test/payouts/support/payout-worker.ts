@@ -13,6 +13,7 @@ import { MetricsService } from '../../../src/common/metrics/metrics.service';
 import { PayoutProcessorService } from '../../../src/payouts/payout-processor.service';
 import { testConfig } from '../../support/test-config';
 import { FAST_WORK_TUNING } from '../../support/fast-work-tuning';
+import { sleep } from '../../support/wait';
 import { FAST_PAYOUT_TUNING } from './payout-test-app';
 
 function report(event: string, data: Record<string, unknown> = {}): void {
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
       const [{ open }] = await dataSource.query<{ open: number }[]>('SELECT count(*)::int AS open FROM payouts WHERE next_attempt_at IS NOT NULL');
       if (open === 0) break;
     }
-    if (summary.steps === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (summary.steps === 0) await sleep(20);
   }
   const metrics = await app.get(MetricsService).registry.getSingleMetricAsString('work_takeovers_total');
   const takeovers = Number(/work_takeovers_total\{queue="payouts"\} (\d+)/.exec(metrics)?.[1] ?? 0);

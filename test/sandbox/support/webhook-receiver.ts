@@ -1,7 +1,6 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebhookDelivery } from '../../../src/sandbox/state/webhook-state';
-import type { SandboxClient } from './sandbox-client';
+import { waitFor } from '../../support/wait';
 
 /** One POST the receiver got, with the body bytes exactly as they arrived. */
 export interface ReceivedWebhook {
@@ -72,14 +71,11 @@ export class WebhookReceiver {
 
   /** Waits until `done` holds for what was received so far. */
   async waitFor(done: (received: ReceivedWebhook[]) => boolean, timeoutMs = 5000): Promise<ReceivedWebhook[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (!done(this.received)) {
-      if (Date.now() > deadline) {
-        throw new Error(`webhooks not received in ${timeoutMs} ms; got ${JSON.stringify(this.received.map((r) => [r.json?.eventType, r.answered]))}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    const received = await waitFor(async () => this.received, done, { timeoutMs, everyMs: 5, failOnTimeout: false });
+    if (!done(received)) {
+      throw new Error(`webhooks not received in ${timeoutMs} ms; got ${JSON.stringify(received.map((r) => [r.json?.eventType, r.answered]))}`);
     }
-    return this.received;
+    return received;
   }
 
   /** Waits until the accepted deliveries include every event type given (in any order). */
@@ -92,17 +88,4 @@ export class WebhookReceiver {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
-}
-
-/** The sandbox's record of deliveries (GET /sandbox/webhook-deliveries). */
-export async function deliveries(sandbox: SandboxClient, query = ''): Promise<WebhookDelivery[]> {
-  const res = await sandbox.control<WebhookDelivery[]>('GET', `webhook-deliveries${query}`);
-  expect(res.status).toBe(200);
-  return res.data;
-}
-
-/** Sets the webhook retry scale (1 = the provider's real schedule). */
-export async function setRetryScale(sandbox: SandboxClient, webhookRetryScale: number): Promise<void> {
-  const res = await sandbox.control('POST', 'config', { webhookRetryScale });
-  expect(res.status).toBe(200);
 }

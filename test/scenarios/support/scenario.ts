@@ -1,16 +1,11 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { BillingTuning } from '../../../src/billing/billing-tuning';
-import { SANDBOX_API_KEY } from '../../../src/config/load-config';
 import { CustomerSyncService } from '../../../src/customers/customer-sync.service';
 import { SandboxHandle } from '../../../src/sandbox/sandbox-server';
+import type { LedgerPayment, LoggedRequest, ProviderOperation, SandboxControl } from '../../support/sandbox-control';
 import { startTestApp, TestApp } from '../../support/test-app';
 import { resetDatabase } from '../../support/test-database';
-
-export const CARDS = {
-  success: '4242424242424242',
-  insufficientFunds: '4000000000000002',
-  expired: '4000000000000069',
-} as const;
+import { waitFor } from '../../support/wait';
 
 /** The daemon with the test clock on, a real sandbox, and helpers to drive a billing story. */
 export class Scenario {
@@ -68,50 +63,34 @@ export class Scenario {
 
   /** Binds `card` through the merchant-form flow and follows the customer until the binding settles. */
   async bindCard(customerId: string, card: string): Promise<void> {
-    const tokenized = await fetch(`${this.sandbox.url}/v2/processing/payment-resources`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${SANDBOX_API_KEY}`,
-        'Content-Type': 'application/json; charset=utf-8',
-        'X-Request-ID': Math.random().toString(36).slice(2, 20),
-        'Cache-Control': 'no-cache',
-      },
-      body: JSON.stringify({
-        paymentTool: { paymentToolType: 'CardData', cardNumber: card, expDate: '12/30', cvv: '123', cardHolder: 'TEST PAYER' },
-        clientInfo: { fingerprint: 'scenario' },
-      }),
-    });
-    if (tokenized.status !== 201) throw new Error(`tokenization answered ${tokenized.status}`);
-    const { paymentToolToken, paymentSession } = (await tokenized.json()) as { paymentToolToken: string; paymentSession: string };
-    const binding = await this.post<{ id: string }>(`/api/v1/customers/${customerId}/bindings`, { paymentToolToken, paymentSession }, 202);
+    const tokenized = await this.t.sandboxClient.cardForBinding(card);
+    const binding = await this.post<{ id: string }>(`/api/v1/customers/${customerId}/bindings`, tokenized, 202);
     const sync = this.app.get(CustomerSyncService);
-    for (let i = 0; i < 200; i++) {
-      await sync.syncDue();
-      const bindings = await this.get<{ items: { id: string; status: string }[] }>(`/api/v1/customers/${customerId}/bindings`);
-      const mine = bindings.items.find((b) => b.id === binding.id);
-      if (mine && (mine.status === 'succeeded' || mine.status === 'failed')) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`binding of customer ${customerId} did not settle`);
+    await waitFor(
+      async () => {
+        await sync.syncDue();
+        const bindings = await this.get<{ items: { id: string; status: string }[] }>(`/api/v1/customers/${customerId}/bindings`);
+        return bindings.items.find((b) => b.id === binding.id)?.status;
+      },
+      (status) => status === 'succeeded' || status === 'failed',
+      { timeoutMs: 20_000, everyMs: 20, what: `the binding of customer ${customerId} settled` },
+    );
   }
 
   /** The sandbox decides the next payments of this customer in this order, whatever the card. */
-  async scriptOutcomes(providerCustomerId: string, outcomes: string[]): Promise<void> {
-    const res = await fetch(`${this.sandbox.url}/sandbox/outcomes`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ customerID: providerCustomerId, outcomes }),
-    });
-    if (res.status >= 300) throw new Error(`scripting outcomes answered ${res.status}`);
+  scriptOutcomes(providerCustomerId: string, outcomes: string[]): Promise<void> {
+    return this.t.sandboxClient.control.scriptOutcomes(providerCustomerId, outcomes);
   }
 
-  async ledgerPayments(): Promise<{ invoiceID: string; customerID: string; amount: number; status: string; invoiceMetadata: Record<string, string>; externalID?: string }[]> {
-    const res = await fetch(`${this.sandbox.url}/sandbox/ledger`);
-    return ((await res.json()) as { payments: [] }).payments;
+  async ledgerPayments(): Promise<LedgerPayment[]> {
+    return (await this.t.sandboxClient.control.ledger()).payments;
   }
 
-  async sandboxRequests(operation: string): Promise<{ headers: Record<string, string>; body: Record<string, unknown>; path: string }[]> {
-    const res = await fetch(`${this.sandbox.url}/sandbox/requests?operation=${operation}&limit=2000`);
-    return (await res.json()) as [];
+  sandboxRequests(operation: ProviderOperation): Promise<LoggedRequest[]> {
+    return this.t.sandboxClient.control.requests(operation);
+  }
+
+  get sandboxControl(): SandboxControl {
+    return this.t.sandboxClient.control;
   }
 }

@@ -1,7 +1,6 @@
 import { CustomerSyncService } from '../../../src/customers/customer-sync.service';
-import { tokenizeCard } from '../../customers/customer-test-helpers';
-import { waitUntil } from '../../support/daemon';
 import type { TestApp } from '../../support/test-app';
+import { until } from './webhook-fixtures';
 
 /** Drives a billing story through the admin API and the sandbox, the way a merchant and its payers would. */
 export class BillingStory {
@@ -33,10 +32,10 @@ export class BillingStory {
 
   /** Binds `card` through the merchant-form flow and follows the customer until that binding settled. */
   async bindCard(customerId: string, card: string): Promise<'succeeded' | 'failed'> {
-    const { paymentToolToken, paymentSession } = await tokenizeCard(this.t, card);
+    const { paymentToolToken, paymentSession } = await this.t.sandboxClient.cardForBinding(card);
     const binding = await this.post<{ id: string }>(`/api/v1/customers/${customerId}/bindings`, { paymentToolToken, paymentSession }, 202);
     const sync = this.t.app.get(CustomerSyncService);
-    return waitUntil(
+    return until(
       async () => {
         await sync.syncDue();
         const { items } = await this.get<{ items: { id: string; status: string }[] }>(`/api/v1/customers/${customerId}/bindings`);
@@ -53,17 +52,11 @@ export class BillingStory {
   }
 
   /** The sandbox decides the next payments of this customer in this order, whatever the card. */
-  async scriptOutcomes(providerCustomerId: string, outcomes: string[]): Promise<void> {
-    const res = await fetch(`${this.t.sandbox.url}/sandbox/outcomes`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ customerID: providerCustomerId, outcomes }),
-    });
-    if (res.status >= 300) throw new Error(`scripting outcomes answered ${res.status}`);
+  scriptOutcomes(providerCustomerId: string, outcomes: string[]): Promise<void> {
+    return this.t.sandboxClient.control.scriptOutcomes(providerCustomerId, outcomes);
   }
 
   async capturedPayments(): Promise<number> {
-    const ledger = (await (await fetch(`${this.t.sandbox.url}/sandbox/ledger`)).json()) as { payments: { status: string }[] };
-    return ledger.payments.filter((p) => p.status === 'captured').length;
+    return (await this.t.sandboxClient.control.ledger()).payments.filter((p) => p.status === 'captured').length;
   }
 }

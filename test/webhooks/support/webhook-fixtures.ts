@@ -1,4 +1,5 @@
 import type TestAgent from 'supertest/lib/agent';
+import { waitFor } from '../../support/wait';
 import type { ReceivedDelivery } from './merchant-receiver';
 
 export type Api = () => TestAgent;
@@ -53,4 +54,9 @@ export function allEvents(api: Api, type?: string): Promise<EventView[]> {
 
 export function allAttempts(api: Api, endpointId: string, query: Record<string, string> = {}): Promise<AttemptView[]> {
   return allPages<AttemptView>(api, `/api/v1/webhook-endpoints/${endpointId}/deliveries`, query);
+}
+
+/** Polls `probe` until it answers something (not undefined), and answers that. */
+export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 20): Promise<T> {
+  return (await waitFor(probe, (value) => value !== undefined, { timeoutMs, everyMs, what })) as T;
 }

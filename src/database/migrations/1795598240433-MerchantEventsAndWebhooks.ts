@@ -2,8 +2,8 @@ import { MigrationInterface, QueryRunner } from "typeorm";
 
 /** Merchant events (the outbox), webhook endpoints with sealed secrets, the delivery queue and its attempts. */
 
-export class MerchantEventsAndWebhooks1795596294650 implements MigrationInterface {
-    name = 'MerchantEventsAndWebhooks1795596294650'
+export class MerchantEventsAndWebhooks1795598240433 implements MigrationInterface {
+    name = 'MerchantEventsAndWebhooks1795598240433'
 
     public async up(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`CREATE TABLE "events" ("id" uuid NOT NULL, "seq" BIGSERIAL NOT NULL, "type" character varying(40) NOT NULL, "created_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, "data" jsonb NOT NULL, CONSTRAINT "PK_40731c7151fe4be3116e45ddf73" PRIMARY KEY ("id"))`);

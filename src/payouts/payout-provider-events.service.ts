@@ -1,0 +1,50 @@
+import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { SystemClock } from '../common/clock/system-clock';
+import { ApplyOutcome } from '../provider-webhooks/provider-event-router.service';
+import { ProviderEventRouter } from '../provider-webhooks/provider-event-router.service';
+import { ProviderWebhookRegistrationService } from '../provider-webhooks/provider-webhook-registration.service';
+import { WorkRunnerService } from '../work/work-runner.service';
+import { WorkerRegistryService } from '../work/worker-registry.service';
+import { PayoutDestinationsRepository } from './payout-destinations.repository';
+import { PAYOUTS_QUEUE } from './payout-scheduler.service';
+import { PayoutSetupService } from './payout-setup.service';
+import { PayoutsRepository } from './payouts.repository';
+
+/**
+ * The wallet side of the provider's webhooks: once payouts are set up the wallet's webhooks are wanted, and a
+ * withdrawal or destination event makes its payout or destination read the provider now instead of at its next poll.
+ */
+@Injectable()
+export class PayoutProviderEventsService implements OnModuleInit, OnApplicationBootstrap {
+  constructor(
+    private readonly router: ProviderEventRouter,
+    private readonly registration: ProviderWebhookRegistrationService,
+    private readonly setup: PayoutSetupService,
+    private readonly payouts: PayoutsRepository,
+    private readonly destinations: PayoutDestinationsRepository,
+    private readonly runner: WorkRunnerService,
+    private readonly workers: WorkerRegistryService,
+    private readonly clock: SystemClock,
+  ) {}
+
+  onModuleInit(): void {
+    this.router.on('withdrawal', async (event): Promise<ApplyOutcome> => {
+      if (event.eventType !== 'WithdrawalSucceeded' && event.eventType !== 'WithdrawalFailed') return 'ignored';
+      const result = await this.payouts.wakeForWithdrawal(event.objectId, this.clock.now(), this.workers.lapseSeconds);
+      if (result === 'woken') this.runner.kick(PAYOUTS_QUEUE);
+      return result === 'woken' || result === 'settled' ? 'applied' : result === 'none' ? 'unknown_object' : 'busy';
+    });
+    this.router.on('destination', async (event): Promise<ApplyOutcome> => {
+      if (!(await this.destinations.followNowByProviderId(event.objectId))) return 'unknown_object';
+      this.runner.kick(PAYOUTS_QUEUE);
+      return 'applied';
+    });
+    this.setup.onReady((setup) => this.registration.walletReady(setup.identityId, setup.walletId));
+  }
+
+  /** A daemon restarted after the setup wants the wallet's webhooks too. */
+  async onApplicationBootstrap(): Promise<void> {
+    const setup = await this.setup.find().catch(() => null);
+    if (setup) await this.registration.walletReady(setup.identityId, setup.walletId);
+  }
+}

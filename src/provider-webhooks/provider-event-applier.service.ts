@@ -1,0 +1,89 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SystemClock } from '../common/clock/system-clock';
+import { ShutdownSignal } from '../common/shutdown-signal';
+import { Claim, LeasedQueue } from '../work/leased-queue';
+import { WorkMetricsService } from '../work/work-metrics.service';
+import { WorkRunnerService } from '../work/work-runner.service';
+import { WorkerRegistryService } from '../work/worker-registry.service';
+import { ProviderEvent } from './provider-event.entity';
+import { ApplyOutcome, ProviderEventKind, ProviderEventRouter } from './provider-event-router.service';
+import { ProviderEventsRepository } from './provider-events.repository';
+
+export const PROVIDER_EVENTS_QUEUE = 'provider-events';
+
+const KIND_OF_TOPIC: Record<string, ProviderEventKind> = {
+  InvoicesTopic: 'invoice',
+  CustomersTopic: 'customer',
+  WithdrawalTopic: 'withdrawal',
+  DestinationTopic: 'destination',
+};
+
+/** An object busy with its own step is asked again this soon, for at most this many times. */
+const BUSY_RETRY_MS = 1_000;
+const MAX_BUSY_RETRIES = 120;
+/** An object not recorded yet (its create's answer is still being written) is looked for a few more times. */
+const UNKNOWN_RETRY_MS = 5_000;
+const MAX_UNKNOWN_RETRIES = 3;
+const CONCURRENCY = 4;
+const RETENTION_DAYS = 30;
+
+/**
+ * Applies stored provider events on the work engine: each goes to the domain that owns its object, which moves
+ * the same state machine as polling (it reads the provider now instead of at its next poll). An event about an
+ * object we do not know is kept as `unknown_object`: polling covers it.
+ */
+@Injectable()
+export class ProviderEventApplierService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(ProviderEventApplierService.name);
+  private readonly queue: LeasedQueue<ProviderEvent>;
+  private lastPruneAt = 0;
+
+  constructor(
+    private readonly events: ProviderEventsRepository,
+    private readonly router: ProviderEventRouter,
+    private readonly runner: WorkRunnerService,
+    private readonly shutdown: ShutdownSignal,
+    private readonly clock: SystemClock,
+    registry: WorkerRegistryService,
+    metrics: WorkMetricsService,
+  ) {
+    this.queue = events.createQueue(registry, metrics);
+  }
+
+  onApplicationBootstrap(): void {
+    this.runner.start(PROVIDER_EVENTS_QUEUE, () => this.applyDue());
+  }
+
+  /** Applies every due event; answers how many it worked. */
+  async applyDue(): Promise<number> {
+    await this.pruneDaily();
+    return this.queue.drain(
+      (limit) => this.queue.claim(limit),
+      (claim) => this.apply(claim),
+      { concurrency: CONCURRENCY, batchSize: CONCURRENCY * 4, stopping: () => this.shutdown.isShuttingDown },
+    );
+  }
+
+  private async apply(claim: Claim<ProviderEvent>): Promise<void> {
+    const event = claim.row;
+    let outcome: ApplyOutcome;
+    try {
+      outcome = await this.router.route({ kind: KIND_OF_TOPIC[event.topic], eventType: event.eventType, objectId: event.objectId, payload: event.payload });
+    } catch (error) {
+      this.logger.warn({ err: error, eventType: event.eventType, objectId: event.objectId }, 'Applying a provider event failed; trying again shortly');
+      await this.events.retryLater(event.id, claim.fence, BUSY_RETRY_MS * 5);
+      return;
+    }
+    if (outcome === 'busy' && event.attempts < MAX_BUSY_RETRIES) return this.events.retryLater(event.id, claim.fence, BUSY_RETRY_MS);
+    if (outcome === 'unknown_object' && event.attempts < MAX_UNKNOWN_RETRIES) return this.events.retryLater(event.id, claim.fence, UNKNOWN_RETRY_MS);
+    await this.events.recordApplied(event.id, claim.fence, outcome);
+  }
+
+  private async pruneDaily(): Promise<void> {
+    const now = this.clock.now().getTime();
+    if (now - this.lastPruneAt < 86_400_000) return;
+    this.lastPruneAt = now;
+    const pruned = await this.events.pruneApplied(RETENTION_DAYS).catch(() => 0);
+    if (pruned > 0) this.logger.log(`Forgot ${pruned} applied provider event(s) older than ${RETENTION_DAYS} days`);
+  }
+}

@@ -1,0 +1,122 @@
+import { BadRequestException, Injectable, Logger, UnauthorizedException, UnsupportedMediaTypeException } from '@nestjs/common';
+import type { Counter } from 'prom-client';
+import { withErrorCode } from '../common/errors/coded-error';
+import { MetricsService } from '../common/metrics/metrics.service';
+import { SystemClock } from '../common/clock/system-clock';
+import { verifyProviderSignature } from '../gateway/provider-webhook-signature';
+import { WorkRunnerService } from '../work/work-runner.service';
+import { PROVIDER_EVENTS_QUEUE } from './provider-event-applier.service';
+import type { ProviderWebhookTopic } from './provider-webhook.entity';
+import { ProviderEventsRepository } from './provider-events.repository';
+import { ProviderWebhooksRepository } from './provider-webhooks.repository';
+import { WebhookHealthService } from './webhook-health.service';
+
+/** Keys are read again at most this often when a signature fails (another replica may have just registered). */
+const KEY_REFRESH_MS = 2_000;
+
+/** The topic a delivered event names (wallet payloads use the singular), and the registration topic it belongs to. */
+const TOPICS: Record<string, ProviderWebhookTopic> = {
+  InvoicesTopic: 'InvoicesTopic',
+  CustomersTopic: 'CustomersTopic',
+  WithdrawalTopic: 'WithdrawalsTopic',
+  DestinationTopic: 'DestinationsTopic',
+};
+
+type Result = 'accepted' | 'duplicate' | 'bad_signature' | 'malformed';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const idOf = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 && value.length <= 40 ? value : undefined);
+
+/**
+ * Takes one delivery of the provider's webhooks: checks the signature over the exact bytes against the keys the
+ * provider gave at registration, stores the event once (a repeat changes nothing), and leaves applying it to the
+ * work engine. Nothing unsigned, forged or signed with an unknown key is stored.
+ */
+@Injectable()
+export class ProviderEventIntakeService {
+  private readonly logger = new Logger(ProviderEventIntakeService.name);
+  private readonly received: Counter<'topic' | 'result'>;
+  private keys: string[] = [];
+  private keysReadAt = 0;
+
+  constructor(
+    private readonly events: ProviderEventsRepository,
+    private readonly webhooks: ProviderWebhooksRepository,
+    private readonly health: WebhookHealthService,
+    private readonly runner: WorkRunnerService,
+    private readonly clock: SystemClock,
+    metrics: MetricsService,
+  ) {
+    const name = 'billing_provider_webhooks_received_total';
+    this.received =
+      (metrics.registry.getSingleMetric(name) as Counter<'topic' | 'result'> | undefined) ??
+      metrics.counter({ name, help: 'Provider webhook deliveries received, by topic and result', labelNames: ['topic', 'result'] });
+  }
+
+  /** Answers whether the event was new; throws a 4xx for anything it refuses. */
+  async receive(rawBody: Buffer | undefined, signature: string | undefined, contentType: string | undefined): Promise<{ duplicate: boolean }> {
+    if (!Buffer.isBuffer(rawBody)) {
+      throw withErrorCode(new BadRequestException(['Send the provider event as the body of POST /webhooks/provider, spelt exactly so']), 'malformed_request');
+    }
+    const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+    if (type !== 'application/json') {
+      throw withErrorCode(new UnsupportedMediaTypeException(`Content-Type ${type || '(none)'} is not supported: the provider sends application/json`), 'unsupported_media_type');
+    }
+    if (!(await this.verified(rawBody, signature))) {
+      this.count('unknown', 'bad_signature');
+      throw withErrorCode(new UnauthorizedException('The Content-Signature does not verify with any key the provider gave this daemon'), 'unauthorized');
+    }
+    const event = this.parse(rawBody);
+    const inserted = await this.events.insertIfNew(event);
+    const topic = TOPICS[event.topic];
+    await this.webhooks.touchTopic(topic);
+    this.health.noteReceived(topic);
+    this.count(event.topic, inserted ? 'accepted' : 'duplicate');
+    if (inserted) this.runner.kick(PROVIDER_EVENTS_QUEUE);
+    return { duplicate: !inserted };
+  }
+
+  private async verified(rawBody: Buffer, signature: string | undefined): Promise<boolean> {
+    if (this.keys.length > 0 && verifyProviderSignature(rawBody, signature, this.keys)) return true;
+    const now = this.clock.now().getTime();
+    if (now - this.keysReadAt < KEY_REFRESH_MS) return false;
+    this.keys = await this.webhooks.publicKeys();
+    this.keysReadAt = now;
+    return verifyProviderSignature(rawBody, signature, this.keys);
+  }
+
+  private parse(rawBody: Buffer): { dedupeKey: string; topic: string; eventType: string; objectId: string; payload: Record<string, unknown> } {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      payload = undefined;
+    }
+    const problem = (message: string) => {
+      this.count('unknown', 'malformed');
+      this.logger.warn(`A signed provider event was refused: ${message}`);
+      return withErrorCode(new BadRequestException([message]), 'malformed_request');
+    };
+    if (!isRecord(payload)) throw problem('the event is not a JSON object');
+    const { topic, eventType, eventID } = payload;
+    if (typeof topic !== 'string' || !(topic in TOPICS)) throw problem('the event names no known topic');
+    if (typeof eventType !== 'string' || eventType.length === 0 || eventType.length > 40) throw problem('the event has no eventType');
+    if (!(typeof eventID === 'number' && Number.isSafeInteger(eventID)) && !idOf(eventID)) throw problem('the event has no eventID');
+    const objectId = objectIdOf(topic, payload);
+    if (!objectId) throw problem(`the ${topic} event names no object`);
+    return { dedupeKey: `${topic}|${objectId}|${String(eventID)}`, topic, eventType, objectId, payload };
+  }
+
+  private count(topic: string, result: Result): void {
+    this.received.inc({ topic, result });
+  }
+}
+
+/** The provider's id of the object an event is about: invoice, customer, withdrawal or destination. */
+function objectIdOf(topic: string, payload: Record<string, unknown>): string | undefined {
+  const nested = (key: string) => (isRecord(payload[key]) ? idOf(payload[key].id) : undefined);
+  if (topic === 'InvoicesTopic') return nested('invoice');
+  if (topic === 'CustomersTopic') return nested('customer');
+  if (topic === 'WithdrawalTopic') return nested('withdrawal') ?? idOf(payload.withdrawalID);
+  return nested('destination') ?? idOf(payload.destinationID);
+}

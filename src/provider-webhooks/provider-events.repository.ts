@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { LeasedQueue } from '../work/leased-queue';
+import { WorkMetricsService } from '../work/work-metrics.service';
+import { WorkerRegistryService } from '../work/worker-registry.service';
+import { ProviderEvent } from './provider-event.entity';
+
+/** Every statement on `provider_events`. */
+@Injectable()
+export class ProviderEventsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Received events as jobs of the shared engine: due at `next_attempt_at` (real time) until applied. */
+  createQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<ProviderEvent> {
+    return new LeasedQueue(this.dataSource, registry, metrics, {
+      name: 'provider-events',
+      entity: ProviderEvent,
+      dueColumn: 'next_attempt_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+    });
+  }
+
+  /** Stores an event, due now; false when it was stored before (a repeat changes nothing). */
+  async insertIfNew(event: Pick<ProviderEvent, 'dedupeKey' | 'topic' | 'eventType' | 'objectId' | 'payload'>): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO provider_events (dedupe_key, topic, event_type, object_id, payload, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT ON CONSTRAINT provider_events_dedupe_uq DO NOTHING
+       RETURNING id`,
+      [event.dedupeKey, event.topic, event.eventType, event.objectId, JSON.stringify(event.payload)],
+    );
+    return rows.length > 0;
+  }
+
+  /** Applying it is over (`outcome` says how). Only under `fence`. */
+  async recordApplied(id: string, fence: number, outcome: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE provider_events SET applied_at = now(), outcome = $3, next_attempt_at = NULL, attempts = attempts + 1, lease_owner = NULL
+        WHERE id = $1 AND fence = $2`,
+      [id, fence, outcome],
+    );
+  }
+
+  /** Applied again after `delayMs` (its object was busy or not recorded yet). Only under `fence`. */
+  async retryLater(id: string, fence: number, delayMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE provider_events SET attempts = attempts + 1, lease_owner = NULL, next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
+        WHERE id = $1 AND fence = $2`,
+      [id, fence, delayMs],
+    );
+  }
+
+  /** Forgets applied events received more than `days` ago. */
+  async pruneApplied(days: number): Promise<number> {
+    const [, deleted] = (await this.dataSource.query(
+      `DELETE FROM provider_events WHERE applied_at IS NOT NULL AND received_at < now() - make_interval(days => $1)`,
+      [days],
+    )) as [unknown, number];
+    return deleted;
+  }
+
+  count(): Promise<number> {
+    return this.dataSource.getRepository(ProviderEvent).count();
+  }
+}

@@ -1,0 +1,138 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { ShutdownSignal } from '../common/shutdown-signal';
+import { ProcessingGateway } from '../gateway/processing.gateway';
+import { WalletGateway } from '../gateway/wallet.gateway';
+import { backoffDelayMs } from '../work/backoff';
+import { Claim, LeasedQueue } from '../work/leased-queue';
+import { WorkMetricsService } from '../work/work-metrics.service';
+import { WorkRunnerService } from '../work/work-runner.service';
+import { WorkTuning } from '../work/work-tuning';
+import { WorkerRegistryService } from '../work/worker-registry.service';
+import { ProviderWebhook } from './provider-webhook.entity';
+import { ProviderWebhooksRepository, WantedWebhook } from './provider-webhooks.repository';
+
+const QUEUE = 'provider-webhooks';
+export const PROVIDER_WEBHOOK_PATH = '/webhooks/provider';
+
+/** The event types the daemon listens to: the ones that move its state machines. */
+const EVENT_TYPES = {
+  InvoicesTopic: ['PaymentCaptured', 'PaymentFailed', 'PaymentCancelled', 'InvoicePaid', 'InvoiceCancelled'],
+  CustomersTopic: ['CustomerReady', 'CustomerBindingStarted', 'CustomerBindingSucceeded', 'CustomerBindingFailed'],
+  WithdrawalsTopic: ['WithdrawalSucceeded', 'WithdrawalFailed'],
+  DestinationsTopic: ['DestinationAuthorized', 'DestinationUnauthorized'],
+} as const;
+
+/**
+ * Keeps the daemon's webhooks registered at the provider: for its shop (invoices, customers) once it has a public
+ * URL, and for the payout wallet once payouts are set up. Each wanted webhook is a row, registered by one
+ * scheduling process on the work engine: it lists the provider's webhooks first and adopts a matching one, so
+ * restarts and replicas never register one twice, and keeps the public key the provider answers.
+ */
+@Injectable()
+export class ProviderWebhookRegistrationService {
+  private readonly logger = new Logger(ProviderWebhookRegistrationService.name);
+  private readonly queue: LeasedQueue<ProviderWebhook>;
+  private url: string | undefined;
+  private wallet: { identityId: string; walletId: string } | undefined;
+
+  constructor(
+    private readonly webhooks: ProviderWebhooksRepository,
+    private readonly processing: ProcessingGateway,
+    private readonly walletGateway: WalletGateway,
+    private readonly config: AppConfig,
+    private readonly runner: WorkRunnerService,
+    private readonly tuning: WorkTuning,
+    private readonly shutdown: ShutdownSignal,
+    registry: WorkerRegistryService,
+    metrics: WorkMetricsService,
+  ) {
+    this.queue = webhooks.createQueue(registry, metrics);
+  }
+
+  /**
+   * Starts registering at `publicUrl` (PUBLIC_URL, or the daemon's own address with the built-in sandbox), once the
+   * admin API listens. Without a URL, or in a process that does not run the scheduler, nothing is registered here.
+   */
+  async start(publicUrl: string | undefined): Promise<void> {
+    if (!publicUrl || !this.config.schedulerEnabled) return;
+    this.url = `${publicUrl.replace(/\/+$/, '')}${PROVIDER_WEBHOOK_PATH}`;
+    this.runner.start(QUEUE, () => this.registerDue());
+    await this.want();
+    this.logger.log(`Provider webhooks are wanted at ${this.url}; polling stays as the safety net`);
+  }
+
+  /** Payouts are set up: the wallet's webhooks are wanted too. */
+  async walletReady(identityId: string, walletId: string): Promise<void> {
+    this.wallet = { identityId, walletId };
+    await this.want();
+  }
+
+  /** The registrations recorded, for tests and operators. */
+  list(): Promise<ProviderWebhook[]> {
+    return this.webhooks.findAll();
+  }
+
+  private async want(): Promise<void> {
+    if (!this.url) return;
+    const url = this.url;
+    const wanted: WantedWebhook[] = [
+      { api: 'processing', topic: 'InvoicesTopic', scopeKey: this.config.providerShopId, url },
+      { api: 'processing', topic: 'CustomersTopic', scopeKey: this.config.providerShopId, url },
+    ];
+    if (this.wallet) {
+      const scopeKey = `${this.wallet.identityId}/${this.wallet.walletId}`;
+      wanted.push({ api: 'wallet', topic: 'WithdrawalsTopic', scopeKey, url }, { api: 'wallet', topic: 'DestinationsTopic', scopeKey, url });
+    }
+    if ((await this.webhooks.want(wanted)) > 0) this.runner.kick(QUEUE);
+  }
+
+  private registerDue(): Promise<number> {
+    return this.queue.drain(
+      (limit) => this.queue.claim(limit),
+      (claim) => this.register(claim),
+      { concurrency: 1, batchSize: 4, stopping: () => this.shutdown.isShuttingDown },
+    );
+  }
+
+  private async register(claim: Claim<ProviderWebhook>): Promise<void> {
+    const row = claim.row;
+    try {
+      const { id, publicKey } = row.api === 'processing' ? await this.registerProcessing(row) : await this.registerWallet(row);
+      if (await this.webhooks.recordRegistered(row.id, claim.fence, id, publicKey)) {
+        this.logger.log(`Provider webhook ${row.topic} is registered (${id})`);
+      }
+    } catch (error) {
+      const delayMs = backoffDelayMs(row.failures + 1, this.tuning.backoffMs, this.tuning.maxBackoffMs);
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`Registering the provider webhook ${row.topic} failed; trying again in ${Math.round(delayMs / 1000)} s: ${message}`);
+      await this.webhooks.recordFailure(row.id, claim.fence, delayMs, message);
+    }
+  }
+
+  /** A creation whose answer was lost shows in the list on the next try, so nothing is ever registered twice. */
+  private async registerProcessing(row: ProviderWebhook): Promise<{ id: string; publicKey: string }> {
+    const topic = row.topic as 'InvoicesTopic' | 'CustomersTopic';
+    const existing = (await this.processing.listWebhooks()).find((w) => w.active && w.url === row.url && w.scope.topic === topic && w.scope.shopID === row.scopeKey);
+    if (existing) return existing;
+    const scope =
+      topic === 'InvoicesTopic'
+        ? { topic, shopID: row.scopeKey, eventTypes: [...EVENT_TYPES.InvoicesTopic] }
+        : { topic, shopID: row.scopeKey, eventTypes: [...EVENT_TYPES.CustomersTopic] };
+    return this.processing.createWebhook({ scope, url: row.url });
+  }
+
+  private async registerWallet(row: ProviderWebhook): Promise<{ id: string; publicKey: string }> {
+    const [identityID, walletID] = row.scopeKey.split('/');
+    const topic = row.topic as 'WithdrawalsTopic' | 'DestinationsTopic';
+    const existing = (await this.walletGateway.listWalletWebhooks(identityID)).find(
+      (w) => w.active && w.url === row.url && w.scope.topic === topic && (topic === 'DestinationsTopic' || ('walletID' in w.scope && w.scope.walletID === walletID)),
+    );
+    if (existing) return existing;
+    const scope =
+      topic === 'WithdrawalsTopic'
+        ? { topic, walletID, eventTypes: [...EVENT_TYPES.WithdrawalsTopic] }
+        : { topic, eventTypes: [...EVENT_TYPES.DestinationsTopic] };
+    return this.walletGateway.createWalletWebhook({ identityID, scope, url: row.url });
+  }
+}

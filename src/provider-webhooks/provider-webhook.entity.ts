@@ -1,0 +1,66 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+
+export type ProviderWebhookApi = 'processing' | 'wallet';
+export type ProviderWebhookTopic = 'InvoicesTopic' | 'CustomersTopic' | 'WithdrawalsTopic' | 'DestinationsTopic';
+
+/**
+ * One webhook the daemon keeps registered at the provider, and the public key its deliveries are signed with.
+ * The row is its own registration job on the work engine: due at `next_attempt_at` until the provider has it.
+ */
+@Entity('provider_webhooks')
+@Unique('provider_webhooks_scope_uq', ['api', 'topic', 'scopeKey', 'url'])
+@Index('provider_webhooks_due_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
+export class ProviderWebhook {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'varchar', length: 12 })
+  api: ProviderWebhookApi;
+
+  @Column({ type: 'varchar', length: 20 })
+  topic: ProviderWebhookTopic;
+
+  /** What the webhook is scoped to: the shop (processing), or identity and wallet (wallet). */
+  @Column({ type: 'varchar', length: 100 })
+  scopeKey: string;
+
+  @Column({ type: 'varchar', length: 1000 })
+  url: string;
+
+  /** `registering` until the provider has it (found by listing, or created). */
+  @Column({ type: 'varchar', length: 12 })
+  status: 'registering' | 'active';
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  providerWebhookId: string | null;
+
+  /** Standard base64 of the DER SubjectPublicKeyInfo, as the provider answers it: public, kept in clear. */
+  @Column({ type: 'text', nullable: true })
+  publicKey: string | null;
+
+  /** Real time of the last verified event of this topic: while events arrive, polling slows down. */
+  @Column({ type: 'timestamptz', nullable: true })
+  lastEventAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  nextAttemptAt: Date | null;
+
+  @Column({ type: 'int', default: 0 })
+  failures: number;
+
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  lastError: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  leaseOwner: string | null;
+
+  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
+  fence: number;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { LeasedQueue } from '../work/leased-queue';
+import { WorkMetricsService } from '../work/work-metrics.service';
+import { WorkerRegistryService } from '../work/worker-registry.service';
+import { ProviderWebhook, ProviderWebhookApi, ProviderWebhookTopic } from './provider-webhook.entity';
+
+/** A webhook the daemon wants registered at the provider. */
+export interface WantedWebhook {
+  api: ProviderWebhookApi;
+  topic: ProviderWebhookTopic;
+  scopeKey: string;
+  url: string;
+}
+
+/** Every statement on `provider_webhooks`. */
+@Injectable()
+export class ProviderWebhooksRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Registrations as jobs of the shared engine: due at `next_attempt_at` (real time) until the provider has them. */
+  createQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<ProviderWebhook> {
+    return new LeasedQueue(this.dataSource, registry, metrics, {
+      name: 'provider-webhooks',
+      entity: ProviderWebhook,
+      dueColumn: 'next_attempt_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+    });
+  }
+
+  /** Adds the wanted webhooks not recorded yet, due for registration now; replicas racing add each once. */
+  async want(webhooks: WantedWebhook[]): Promise<number> {
+    if (webhooks.length === 0) return 0;
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO provider_webhooks (api, topic, scope_key, url, status, next_attempt_at)
+       SELECT w.api, w.topic, w.scope_key, w.url, 'registering', now()
+         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[]) AS w(api, topic, scope_key, url)
+       ON CONFLICT ON CONSTRAINT provider_webhooks_scope_uq DO NOTHING
+       RETURNING id`,
+      [webhooks.map((w) => w.api), webhooks.map((w) => w.topic), webhooks.map((w) => w.scopeKey), webhooks.map((w) => w.url)],
+    );
+    return rows.length;
+  }
+
+  /** The provider has it: its id and key are kept, the job ends. Only under `fence`. */
+  async recordRegistered(id: string, fence: number, providerWebhookId: string, publicKey: string): Promise<boolean> {
+    const [, affected] = (await this.dataSource.query(
+      `UPDATE provider_webhooks SET status = 'active', provider_webhook_id = $3, public_key = $4, next_attempt_at = NULL,
+              failures = 0, last_error = NULL, lease_owner = NULL, updated_at = now()
+        WHERE id = $1 AND fence = $2`,
+      [id, fence, providerWebhookId, publicKey],
+    )) as [unknown, number];
+    return affected > 0;
+  }
+
+  /** Registration failed: tried again after `delayMs`. Only under `fence`. */
+  async recordFailure(id: string, fence: number, delayMs: number, error: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE provider_webhooks SET failures = failures + 1, last_error = $4, lease_owner = NULL, updated_at = now(),
+              next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
+        WHERE id = $1 AND fence = $2`,
+      [id, fence, delayMs, error.slice(0, 300)],
+    );
+  }
+
+  /** Every public key the provider gave us: deliveries are verified against them. */
+  async publicKeys(): Promise<string[]> {
+    const rows: { public_key: string }[] = await this.dataSource.query(`SELECT DISTINCT public_key FROM provider_webhooks WHERE public_key IS NOT NULL`);
+    return rows.map((r) => r.public_key);
+  }
+
+  /** A verified event of `topic` arrived now. */
+  async touchTopic(topic: ProviderWebhookTopic): Promise<void> {
+    await this.dataSource.query(`UPDATE provider_webhooks SET last_event_at = now() WHERE topic = $1 AND status = 'active'`, [topic]);
+  }
+
+  /** How long ago (seconds, database time) each topic's newest event arrived. */
+  async eventAges(): Promise<Map<ProviderWebhookTopic, number>> {
+    const rows: { topic: ProviderWebhookTopic; age: number }[] = await this.dataSource.query(
+      `SELECT topic, extract(epoch FROM now() - max(last_event_at))::float8 AS age FROM provider_webhooks
+        WHERE last_event_at IS NOT NULL GROUP BY topic`,
+    );
+    return new Map(rows.map((r) => [r.topic, Number(r.age)]));
+  }
+
+  findAll(): Promise<ProviderWebhook[]> {
+    return this.dataSource.getRepository(ProviderWebhook).find({ order: { createdAt: 'ASC' } });
+  }
+}

@@ -1,0 +1,116 @@
+import { Client } from 'pg';
+import type { SandboxHandle } from '../../src/sandbox/sandbox-server';
+import { createCustomer, getCustomer } from '../customers/customer-test-helpers';
+import { startTestSandbox } from '../support/sandbox-client';
+import { SandboxControl } from '../support/sandbox-control';
+import { CARD_EXP_DATE, CARDS } from '../support/test-cards';
+import { startTestApp, TestApp } from '../support/test-app';
+import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { waitFor } from '../support/wait';
+
+const PLAN = { name: 'Hooks', product: 'Hooks', currency: 'RUB', interval: 'month', lines: [{ product: 'Seat', price: 1000 }] };
+/** A provider that takes its time to settle a payment: polling has to ask again and again. */
+const SLOW_PAYMENT_MS = 1_500;
+
+/**
+ * With the provider's webhooks, the daemon hears outcomes instead of asking for them: a bound card makes its customer
+ * ready at once, even while the follower's polls are spaced out, and a slow payment is read about once, not a dozen
+ * times. Polling stays as the safety net.
+ */
+describe('the provider webhooks drive the state machines', () => {
+  let sandbox: SandboxHandle;
+  let control: SandboxControl;
+  let db: Client;
+  let t: TestApp | undefined;
+
+  beforeAll(async () => {
+    await resetDatabase();
+    sandbox = await startTestSandbox({ delays: { bindingMs: 20, paymentMs: 5, authorizeDestinationMs: 20, withdrawalMs: 10 } });
+    control = new SandboxControl(sandbox.url);
+    db = new Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+  });
+
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  afterAll(async () => {
+    await db?.end();
+    await sandbox?.close();
+  });
+
+  const start = (webhooks: boolean) =>
+    startTestApp({ sandbox, env: { SCHEDULER_ENABLED: 'true' }, ...(webhooks ? { providerWebhooksAt: true as const } : {}) }).then((app) => (t = app));
+
+  async function bindOnHostedForm(app: TestApp, customer: { providerCustomerId: string; customerAccessToken: string | null }): Promise<void> {
+    const page = await control.submitHostedForm({
+      customerID: customer.providerCustomerId,
+      customerAccessToken: customer.customerAccessToken as string,
+      cardNumber: CARDS.success,
+      expDate: CARD_EXP_DATE,
+      cvv: '123',
+      cardHolder: 'IVAN PETROV',
+      consent: 'yes',
+    });
+    expect(page.status).toBe(200);
+  }
+
+  const until = <T>(read: () => Promise<T>, done: (value: T) => boolean) => waitFor(read, done, { timeoutMs: 20_000, everyMs: 20 });
+
+  /** Runs billing for `count` new subscriptions of a ready customer; answers the provider's payment reads per charge. */
+  async function chargeAndCountReads(app: TestApp, customerId: string, planId: string, count: number): Promise<number> {
+    const readsBefore = (await control.requests('getPayment')).length;
+    const succeededBefore = await succeededCharges(app);
+    for (let i = 0; i < count; i++) await app.api().post('/api/v1/subscriptions').send({ customerId, planId }).expect(201);
+    await app.api().post('/api/v1/billing/run').send({}).expect(200);
+    await until(() => succeededCharges(app), (n) => n === succeededBefore + count);
+    return ((await control.requests('getPayment')).length - readsBefore) / count;
+  }
+
+  const succeededCharges = async (app: TestApp) => ((await app.api().get('/api/v1/charges?status=succeeded&limit=200').expect(200)).body as { items: unknown[] }).items.length;
+
+  it('reads a slow payment about once per charge with webhooks, where polling alone reads it many times', async () => {
+    // Polling only (no PUBLIC_URL with a real provider): the worker polls the payment until it settles.
+    let app = await start(false);
+    const customer = await createCustomer(app, { email: 'hooks@example.com' });
+    await bindOnHostedForm(app, customer as never);
+    await until(() => getCustomer(app, customer.id), (c) => c.status === 'ready');
+    const plan = (await app.api().post('/api/v1/plans').send(PLAN).expect(201)).body as { id: string };
+    await control.setDelays({ paymentMs: SLOW_PAYMENT_MS });
+    const polled = await chargeAndCountReads(app, customer.id, plan.id, 3);
+    await app.close();
+    t = undefined;
+
+    // With webhooks: once the first invoice event has arrived, an open payment waits for its event (polling is the safety net).
+    app = await start(true);
+    await chargeAndCountReads(app, customer.id, plan.id, 1);
+    const withWebhooks = await chargeAndCountReads(app, customer.id, plan.id, 3);
+
+    expect(withWebhooks).toBeLessThanOrEqual(2);
+    expect(polled).toBeGreaterThanOrEqual(4);
+    const ledger = await control.ledger();
+    expect(ledger.payments.filter((p) => p.status === 'captured')).toHaveLength(7);
+  });
+
+  it('makes a customer ready within 2 s of its binding, while the follower would read it only seconds later', async () => {
+    await control.setDelays({ paymentMs: 5 });
+    const app = await start(true);
+    // A first binding: customer events now arrive, so the follower spaces its polls out (the safety net).
+    const first = await createCustomer(app, { email: 'first@example.com' });
+    await bindOnHostedForm(app, first as never);
+    await until(() => getCustomer(app, first.id), (c) => c.status === 'ready');
+
+    const customer = await createCustomer(app, { email: 'second@example.com' });
+    // The follower has read the new customer and will not read it again for a while.
+    const nextRead = async () =>
+      (await db.query<{ in_ms: number }>(`SELECT extract(epoch FROM next_sync_at - now()) * 1000 AS in_ms FROM customers WHERE id = $1`, [customer.id])).rows[0].in_ms;
+    await until(nextRead, (ms) => ms > 5_000);
+
+    const bound = Date.now();
+    await bindOnHostedForm(app, customer as never);
+    await until(() => getCustomer(app, customer.id), (c) => c.status === 'ready');
+    expect(Date.now() - bound).toBeLessThan(2_000);
+  });
+});
