@@ -23,20 +23,6 @@ export class ChargeAttemptsRepository {
     return byCharge;
   }
 
-  /**
-   * The payment intent: a new attempt with its externalID, written before the payment is created and only while
-   * `fence` still holds the charge. Answers its id, or undefined when the fence no longer holds.
-   */
-  async open(chargeId: string, fence: number, attempt: { number: number; externalId: string; attemptedAt: Date }): Promise<string | undefined> {
-    const inserted: { id: string }[] = await this.dataSource.query(
-      `INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at)
-       SELECT $1, $2, $3, 'pending', $4 WHERE EXISTS (SELECT 1 FROM charges WHERE id = $1 AND fence = $5)
-       RETURNING id`,
-      [chargeId, attempt.number, attempt.externalId, attempt.attemptedAt, fence],
-    );
-    return inserted[0]?.id;
-  }
-
   /** The create's outcome is unknown; only from pending, so a worker that lost its claim never overwrites an outcome. */
   async markUnknown(attemptId: string): Promise<void> {
     await this.dataSource.getRepository(ChargeAttempt).update({ id: attemptId, status: 'pending' }, { status: 'unknown' });

@@ -65,6 +65,11 @@ export class ChargeProcessorService {
     const charge = claim.charge;
     try {
       if (charge.step === 'awaiting_card') return await this.settlement.applyFinalAction(claim);
+      // No payment is in flight unless the charge is `processing`: one of an ended subscription is dropped instead.
+      if ((charge.step === 'create_invoice' || charge.step === 'create_payment') && charge.status !== 'processing' && (await this.subscriptionEnded(claim))) {
+        await this.queue.release(claim, { status: 'canceled', step: 'done', nextAttemptAt: null, notBefore: null });
+        return 'skipped';
+      }
       if (charge.step === 'create_invoice') await this.createInvoice(claim);
       if (charge.step === 'create_payment') {
         const outcome = await this.createPayment(claim);
@@ -78,6 +83,10 @@ export class ChargeProcessorService {
     } finally {
       if (!['create_payment', 'await_payment'].includes(charge.step)) this.tokens.delete(charge.id);
     }
+  }
+
+  private async subscriptionEnded(claim: ClaimedCharge): Promise<boolean> {
+    return (await this.contexts.of(claim)).subscription.status === 'canceled';
   }
 
   private async createInvoice(claim: ClaimedCharge): Promise<void> {
@@ -133,8 +142,9 @@ export class ChargeProcessorService {
         // leaves a replayable externalID behind.
         const number = attempts.length + 1;
         const intent = { number, externalId: paymentExternalId(charge.id, number), attemptedAt: now };
-        const id = await this.attempts.open(charge.id, claim.fence, intent);
+        const id = await this.charges.openAttempt(charge.id, claim.fence, intent);
         if (!id) throw new LeaseLostError('charge', charge.id);
+        Object.assign(charge, { status: 'processing', updatedAt: now });
         attempt = Object.assign(new ChargeAttempt(), { id, chargeId: charge.id, ...intent, status: 'pending' as const, providerPaymentId: null, errorCode: null });
         if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });
       }

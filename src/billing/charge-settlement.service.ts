@@ -99,6 +99,8 @@ export class ChargeSettlementService {
     const dunningStartedAt = charge.dunningStartedAt ?? attemptedAt;
     const kind = classifyDecline(code);
     this.metrics.charges.inc({ outcome: kind === 'hard' ? 'declined_hard' : 'declined_soft' });
+    // The subscription ended while this payment was in flight: no further attempt, whatever the ladder says.
+    if (await this.lifecycle.hasEnded(charge.subscriptionId)) return this.exhaust(claim, code, dunning.finalAction, declined);
 
     if (kind === 'soft') {
       const retryAt = nextRetryAt(dunning.retryDelaysMs, declines, attemptedAt);

@@ -166,11 +166,29 @@ export class ChargesRepository {
 
   /** A subscription that ended drops its charges with no payment in flight (but `keepChargeId`), in its transaction. */
   async cancelOpen(em: EntityManager, subscriptionId: string, at: Date, keepChargeId?: string): Promise<void> {
+    // The fence moves too: a worker holding one of them (about to create its invoice or payment) loses it at its
+    // next write, which comes before any payment is created, so nothing is charged for an ended subscription.
     await em.update(
       Charge,
       { subscriptionId, status: In([...CANCELABLE_CHARGE_STATUSES]), ...(keepChargeId ? { id: Not(keepChargeId) } : {}) },
-      { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null, updatedAt: at },
+      { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null, updatedAt: at, fence: () => 'fence + 1' },
     );
+  }
+
+  /**
+   * A new payment attempt's intent (its externalID) and the charge marked `processing` (a payment may be in flight
+   * from here on: cancelling the subscription no longer drops it), in one statement, only under `fence`. Answers the
+   * attempt's id, or undefined when the fence no longer holds.
+   */
+  async openAttempt(chargeId: string, fence: number, attempt: { number: number; externalId: string; attemptedAt: Date }): Promise<string | undefined> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `WITH c AS (UPDATE charges SET status = 'processing', updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
+       INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
+       SELECT $1, $2, $3, 'pending', $4, $4, $4 FROM c
+       RETURNING id`,
+      [chargeId, attempt.number, attempt.externalId, attempt.attemptedAt, fence],
+    );
+    return rows[0]?.id;
   }
 
   /**

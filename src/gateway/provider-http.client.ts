@@ -85,6 +85,8 @@ export class ProviderHttpClient implements OnModuleDestroy {
   private readonly requestDuration: Histogram<Labels>;
   private readonly retriesTotal: Counter<Labels>;
   private readonly inFlight: Gauge<never>;
+  private readonly requestIdPrefix = randomBytes(10).toString('hex');
+  private requestCounter = 0;
 
   constructor(
     config: AppConfig,
@@ -197,8 +199,17 @@ export class ProviderHttpClient implements OnModuleDestroy {
     this.close();
   }
 
+  /**
+   * A fresh X-Request-ID per try: this process's random prefix and a counter, 32 characters at most (the provider's
+   * limit). Unique without a call into the random generator per request.
+   */
+  private nextRequestId(): string {
+    this.requestCounter += 1;
+    return `${this.requestIdPrefix}${this.requestCounter.toString(36).padStart(12, '0')}`;
+  }
+
   private async send<T>(request: ProviderRequest, attempts: number): Promise<T> {
-    const ctx: AttemptContext = { operation: request.operation, requestId: randomBytes(16).toString('hex'), attempts };
+    const ctx: AttemptContext = { operation: request.operation, requestId: this.nextRequestId(), attempts };
     const credential = request.credential ?? this.apiKey;
     // A bearer credential is visible ASCII; anything else would be altered on the wire (axios strips CR/LF), so refuse it.
     if (!BEARER_CREDENTIAL.test(credential)) {

@@ -45,6 +45,11 @@ export class SubscriptionLifecycleService {
     this.cancelListeners.push(listener);
   }
 
+  /** Whether the subscription has ended (canceled): billing starts no further payment for it. */
+  async hasEnded(subscriptionId: string): Promise<boolean> {
+    return (await this.subscriptions.findById(subscriptionId))?.status === 'canceled';
+  }
+
   /** Incomplete subscriptions whose customer became ready start now (or at their start, if later). */
   async activateReady(em: EntityManager, now: Date, limit: number): Promise<number> {
     const rows = await this.subscriptions.lockIncompleteOfReadyCustomers(em, limit);

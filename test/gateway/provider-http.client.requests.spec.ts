@@ -37,6 +37,8 @@ describe('ProviderHttpClient against a scripted local server', () => {
       const ids = server.requests.map((r) => r.headers['x-request-id']);
       expect(ids).toHaveLength(4);
       expect(new Set(ids).size).toBe(4);
+      // The provider takes at most 32 characters.
+      for (const id of ids) expect(String(id).length).toBeLessThanOrEqual(32);
     });
 
     it('URL-encodes path parameters so an id cannot change the path', async () => {
