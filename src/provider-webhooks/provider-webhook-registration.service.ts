@@ -14,6 +14,8 @@ import { ProviderWebhooksRepository, WantedWebhook } from './provider-webhooks.r
 
 const QUEUE = 'provider-webhooks';
 export const PROVIDER_WEBHOOK_PATH = '/webhooks/provider';
+/** A registered webhook is looked for at the provider again this often, and registered again if it is gone. */
+const RECHECK_MS = 3_600_000;
 
 /** The event types the daemon listens to: the ones that move its state machines. */
 const EVENT_TYPES = {
@@ -99,7 +101,7 @@ export class ProviderWebhookRegistrationService {
     const row = claim.row;
     try {
       const { id, publicKey } = row.api === 'processing' ? await this.registerProcessing(row) : await this.registerWallet(row);
-      if (await this.webhooks.recordRegistered(row.id, claim.fence, id, publicKey)) {
+      if ((await this.webhooks.recordRegistered(row.id, claim.fence, id, publicKey, RECHECK_MS)) && row.status !== 'active') {
         this.logger.log(`Provider webhook ${row.topic} is registered (${id})`);
       }
     } catch (error) {

@@ -44,13 +44,17 @@ export class ProviderWebhooksRepository {
     return rows.length;
   }
 
-  /** The provider has it: its id and key are kept, the job ends. Only under `fence`. */
-  async recordRegistered(id: string, fence: number, providerWebhookId: string, publicKey: string): Promise<boolean> {
+  /**
+   * The provider has it: its id and key are kept, and it is checked again after `recheckMs` (a provider that lost
+   * it gets it back). Only under `fence`.
+   */
+  async recordRegistered(id: string, fence: number, providerWebhookId: string, publicKey: string, recheckMs: number): Promise<boolean> {
     const [, affected] = (await this.dataSource.query(
-      `UPDATE provider_webhooks SET status = 'active', provider_webhook_id = $3, public_key = $4, next_attempt_at = NULL,
+      `UPDATE provider_webhooks SET status = 'active', provider_webhook_id = $3, public_key = $4,
+              next_attempt_at = now() + make_interval(secs => $5::float8 / 1000),
               failures = 0, last_error = NULL, lease_owner = NULL, updated_at = now()
         WHERE id = $1 AND fence = $2`,
-      [id, fence, providerWebhookId, publicKey],
+      [id, fence, providerWebhookId, publicKey, recheckMs],
     )) as [unknown, number];
     return affected > 0;
   }
