@@ -21,6 +21,9 @@ import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { EventsModule } from './events/events.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+import { WebhookTuning } from './webhooks/webhook-tuning';
 import { WorkModule } from './work/work.module';
 import { WorkTuning } from './work/work-tuning';
 
@@ -35,6 +38,8 @@ export interface AppModuleOptions {
   payoutTuning?: Partial<PayoutTuning>;
   /** Heartbeats, takeover and backoff of the work engine; tests shorten them. */
   workTuning?: Partial<WorkTuning>;
+  /** Merchant webhook retry schedule, timeout and caps; tests shorten the schedule. */
+  webhookTuning?: Partial<WebhookTuning>;
   /** Further modules to mount; tests use it to prove that a route nobody thought about is still protected. */
   extraImports?: NonNullable<DynamicModule['imports']>;
 }
@@ -57,8 +62,9 @@ export class AppModule {
             { provide: BillingTuning, useValue: BillingTuning.defaults(options.config, options.billingTuning) },
             { provide: PayoutTuning, useValue: PayoutTuning.defaults(options.config, options.payoutTuning) },
             { provide: WorkTuning, useValue: new WorkTuning(options.workTuning) },
+            { provide: WebhookTuning, useValue: new WebhookTuning(options.webhookTuning) },
           ],
-          exports: [RuntimeSettings, BillingTuning, PayoutTuning, WorkTuning],
+          exports: [RuntimeSettings, BillingTuning, PayoutTuning, WorkTuning, WebhookTuning],
         },
         LoggerModule.forRoot(buildLoggerParams(options.config.logLevel, options.logDestination)),
         CommonModule,
@@ -73,6 +79,8 @@ export class AppModule {
         BillingModule,
         PayoutsModule,
         ProviderWebhooksModule,
+        EventsModule,
+        WebhooksModule,
         ...(options.extraImports ?? []),
       ],
       providers: [

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CustomersModule } from '../customers/customers.module';
+import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { PlansModule } from '../plans/plans.module';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
@@ -22,7 +23,7 @@ import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule],
+  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule],
   controllers: [BillingController, ChargesController],
   providers: [
     ChargesRepository,

@@ -8,9 +8,9 @@ import { ChargeAttempt } from './charge-attempt.entity';
 export class ChargeAttemptsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The charge's attempts, oldest first. */
-  ofCharge(chargeId: string): Promise<ChargeAttempt[]> {
-    return this.dataSource.getRepository(ChargeAttempt).find({ where: { chargeId }, order: { number: 'ASC' } });
+  /** The charge's attempts, oldest first (in `em`'s transaction when given). */
+  ofCharge(chargeId: string, em: EntityManager = this.dataSource.manager): Promise<ChargeAttempt[]> {
+    return em.getRepository(ChargeAttempt).find({ where: { chargeId }, order: { number: 'ASC' } });
   }
 
   /** Attempts of several charges, grouped by charge. */

@@ -1,15 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
+import type { EventType } from '../events/event-types';
+import { isoTextSql } from '../events/events.repository';
+import { EventsService } from '../events/events.service';
 import { ProviderError } from '../gateway/provider-error';
 import { PlansService } from '../plans/plans.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { backoffDelayMs } from '../work/backoff';
 import { WorkTuning } from '../work/work-tuning';
 import { BillingMetricsService } from './billing-metrics.service';
+import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
 import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
+import { toChargeResponse } from './charge-response';
 import { ChargesRepository } from './charges.repository';
 import { classifyDecline, dunningDeadline, nextRetryAt } from './dunning-policy';
 
@@ -28,7 +34,8 @@ type ChargeChanges = Parameters<ChargeQueueService['release']>[1];
 /**
  * How a charge's outcome is recorded: paid, declined (the dunning ladder decides what next), exhausted, refused
  * by the provider, or backed off after a technical failure. Each outcome is one fenced write, together with the
- * subscription's change and audit event in the same transaction; the lease is released in that write.
+ * merchant events (charge.succeeded, charge.declined, charge.failed) and the subscription's change and audit event
+ * in the same transaction; the lease is released in that write.
  */
 @Injectable()
 export class ChargeSettlementService {
@@ -42,6 +49,7 @@ export class ChargeSettlementService {
     private readonly clock: Clock,
     private readonly work: WorkTuning,
     private readonly metrics: BillingMetricsService,
+    private readonly events: EventsService,
   ) {}
 
   /** The attempt's payment was captured (its provider payment id may not be recorded yet: it is written here). */
@@ -51,12 +59,17 @@ export class ChargeSettlementService {
     const { plan, subscription } = await this.contexts.of(claim);
     const event = { chargeId: charge.id, amount: charge.amount, currency: charge.currency };
     const attemptCount = charge.attemptCount + 1;
-    if (subscription.status === 'active') {
-      // The common case in one round trip: the charge and its attempt settled and the audit event appended.
+    if (subscription.status === 'active' && attempt.number === 1) {
+      // The common case in one round trip: the charge and its attempt settled, the audit event appended and
+      // charge.succeeded recorded (its only attempt is this one; updatedAt is the statement's own).
+      const paid = { ...charge, status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, lastErrorCode: null } as Charge;
+      const object = toChargeResponse(paid, [{ ...attempt, status: 'succeeded' } as ChargeAttempt]);
+      const first = ChargesRepository.SETTLE_FOLLOW_UP_FIRST_PARAM;
+      const audit = this.lifecycle.chargeSucceededAuditSql('c', event, now, first);
+      const merchant = this.events.recordOverSql('c', { type: 'charge.succeeded', data: { object } }, { updatedAt: isoTextSql('c.updated_at') }, first + audit.params.length);
       const settled = await this.charges.settleSucceeded(
         { chargeId: charge.id, fence: claim.fence, attemptCount, attemptId: attempt.id, paymentId: attempt.providerPaymentId, at: now },
-        this.lifecycle.chargeSucceededEventSql('c', '$7', '$8'),
-        [JSON.stringify(event), now],
+        { ctes: [audit.ctes, merchant.ctes], params: [...audit.params, ...merchant.params] },
       );
       if (!settled) this.queue.lost(claim);
       Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, updatedAt: now });
@@ -64,6 +77,7 @@ export class ChargeSettlementService {
       await this.charges.transaction(async (em) => {
         await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, em);
         await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'succeeded' });
+        await this.announce(em, charge.id, ['charge.succeeded']);
         await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, event, now);
       });
     }
@@ -119,6 +133,7 @@ export class ChargeSettlementService {
     await this.charges.transaction(async (em) => {
       await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, em);
       if (attempt) await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'declined', errorCode: code });
+      await this.announce(em, charge.id, ['charge.failed']);
       await this.lifecycle.chargeNeedsOperator(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code }, now);
     });
     this.metrics.charges.inc({ outcome: 'failed' });
@@ -152,6 +167,8 @@ export class ChargeSettlementService {
         em,
       );
       if (declined) await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
+      // The last declined attempt is announced, then that no automatic attempt follows.
+      await this.announce(em, charge.id, declined ? ['charge.declined', 'charge.failed'] : ['charge.failed']);
       await this.lifecycle.dunningExhausted(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code, finalAction }, now);
     });
     this.metrics.charges.inc({ outcome: 'failed' });
@@ -163,6 +180,8 @@ export class ChargeSettlementService {
     await this.charges.transaction(async (em) => {
       await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null, technicalFailures: 0 }, em);
       await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
+      // A hard decline too is only a decline: collection resumes by itself once a new card is bound.
+      await this.announce(em, charge.id, ['charge.declined']);
       await this.lifecycle.chargeDeclined(
         em,
         charge.subscriptionId,
@@ -175,5 +194,16 @@ export class ChargeSettlementService {
         now,
       );
     });
+  }
+
+  /** Records `types` for the charge as GET shows it now, read in the settling transaction. */
+  private async announce(em: EntityManager, chargeId: string, types: EventType[]): Promise<void> {
+    const charge = await this.charges.findById(chargeId, em);
+    if (!charge) return;
+    const object = toChargeResponse(charge, await this.attempts.ofCharge(chargeId, em));
+    await this.events.record(
+      em,
+      types.map((type) => ({ type, data: { object } })),
+    );
   }
 }

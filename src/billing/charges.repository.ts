@@ -139,25 +139,27 @@ export class ChargesRepository {
     return rows.length > 0;
   }
 
+  /** Parameters of settleSucceeded's own CTEs; follow-ups number theirs from here. */
+  static readonly SETTLE_FOLLOW_UP_FIRST_PARAM = 7;
+
   /**
    * The common success in one round trip: the charge settled and released, its attempt succeeded (with the
-   * provider's payment id, when this claim has not recorded it yet), and `followUpSql` (an INSERT over the CTE
-   * `c`, which yields subscription_id) run with `followUpParams` as $7…, all only while `fence` holds.
-   * Answers whether it did.
+   * provider's payment id, when this claim has not recorded it yet), both stamped `at`, and `followUps` (CTEs over
+   * the CTE `c`, which yields subscription_id and updated_at, with their parameters numbered from
+   * SETTLE_FOLLOW_UP_FIRST_PARAM) run, all only while `fence` holds. Answers whether it did.
    */
   async settleSucceeded(
     claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null; at: Date },
-    followUpSql: string,
-    followUpParams: unknown[],
+    followUps: { ctes: string[]; params: unknown[] },
   ): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
                          attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = $6
-                   WHERE id = $1 AND fence = $2 RETURNING subscription_id),
+                   WHERE id = $1 AND fence = $2 RETURNING subscription_id, updated_at),
             a AS (UPDATE charge_attempts SET status = 'succeeded', provider_payment_id = COALESCE($5, provider_payment_id), updated_at = $6
-                   WHERE id = $4 AND EXISTS (SELECT 1 FROM c))
-       ${followUpSql} RETURNING id`,
-      [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, claim.at, ...followUpParams],
+                   WHERE id = $4 AND EXISTS (SELECT 1 FROM c))${followUps.ctes.map((cte) => `,\n       ${cte}`).join('')}
+       SELECT 1 FROM c`,
+      [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, claim.at, ...followUps.params],
     );
     return rows.length > 0;
   }
@@ -194,8 +196,8 @@ export class ChargesRepository {
     return row.waiting ? 'busy' : 'settled';
   }
 
-  findById(id: string): Promise<Charge | null> {
-    return this.dataSource.getRepository(Charge).findOneBy({ id });
+  findById(id: string, em: EntityManager = this.dataSource.manager): Promise<Charge | null> {
+    return em.getRepository(Charge).findOneBy({ id });
   }
 
   list(query: ListChargesQueryDto): Promise<Page<Charge>> {

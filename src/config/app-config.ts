@@ -4,6 +4,8 @@ export class AppConfig {
   readonly adminToken: string;
   /** True when ADMIN_TOKEN was not set and a random one was made for this run. */
   readonly adminTokenGenerated: boolean;
+  /** SECRETS_KEY: what the key that encrypts stored secrets is derived from; unset, the admin token is. */
+  readonly secretsKey: string | undefined;
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   /** Unset: the built-in sandbox is started in-process and the gateway points at it. */

@@ -44,6 +44,13 @@ export class EnvSchema {
 
   @Transform(emptyToUndefined)
   @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'SECRETS_KEY must be at least 16 characters (generate one with: openssl rand -hex 32)' })
+  @MaxLength(512, { message: 'SECRETS_KEY must be at most 512 characters' })
+  SECRETS_KEY?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
   @Matches(/^postgres(ql)?:\/\/.+/, {
     message: 'DATABASE_URL must look like postgres://user:password@host:5432/dbname (or unset it to use the embedded database)',
   })

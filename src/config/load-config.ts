@@ -19,7 +19,7 @@ function flatten(errors: ValidationError[]): string[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new EnvSchema());
   const raw: Record<string, unknown> = {};
-  for (const key of [...known, 'ADMIN_TOKEN', 'DATABASE_URL', 'PROVIDER_URL', 'PROVIDER_API_KEY', 'PROVIDER_SHOP_ID', 'PAYOUT_IDENTITY_ID', 'PAYOUT_WALLET_ID', 'NODE_ENV', 'SANDBOX_PORT']) {
+  for (const key of [...known, 'ADMIN_TOKEN', 'SECRETS_KEY', 'DATABASE_URL', 'PROVIDER_URL', 'PROVIDER_API_KEY', 'PROVIDER_SHOP_ID', 'PAYOUT_IDENTITY_ID', 'PAYOUT_WALLET_ID', 'NODE_ENV', 'SANDBOX_PORT']) {
     if (env[key] !== undefined) raw[key] = env[key];
   }
   const schema = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
@@ -50,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: schema.PORT,
     adminToken: schema.ADMIN_TOKEN ?? randomBytes(24).toString('hex'),
     adminTokenGenerated,
+    secretsKey: schema.SECRETS_KEY,
     databaseUrl: schema.DATABASE_URL,
     dataDir: schema.DATA_DIR,
     providerUrl: schema.PROVIDER_URL?.replace(/\/+$/, ''),

@@ -28,9 +28,9 @@ export class CustomerBindingsRepository {
   }
 
   /** Per customer, the newest binding whose outcome is not known yet (customers with none are absent). */
-  async newestOpenByCustomer(customerIds: string[]): Promise<Map<string, CustomerBinding>> {
+  async newestOpenByCustomer(customerIds: string[], em: EntityManager = this.dataSource.manager): Promise<Map<string, CustomerBinding>> {
     if (customerIds.length === 0) return new Map();
-    const rows = await this.dataSource
+    const rows = await em
       .getRepository(CustomerBinding)
       .createQueryBuilder('binding')
       .distinctOn(['binding.customerId'])
@@ -66,15 +66,16 @@ export class CustomerBindingsRepository {
     await this.dataSource.query(`UPDATE customer_bindings SET status = 'unknown', updated_at = $2 WHERE id = $1 AND status = 'pending'`, [id, now]);
   }
 
-  /** Records the provider's answer to create-binding; only a row still in progress takes it. */
-  async recordCreateAnswer(id: string, answer: BindingPatch, now: Date): Promise<void> {
-    await this.dataSource
+  /** Records the provider's answer to create-binding; only a row still in progress takes it. Answers whether it did. */
+  async recordCreateAnswer(id: string, answer: BindingPatch, now: Date, em: EntityManager): Promise<boolean> {
+    const result = await em
       .getRepository(CustomerBinding)
       .createQueryBuilder()
       .update()
       .set({ ...answer, updatedAt: now })
       .where('id = :id AND status IN (:...open)', { id, open: OPEN_STATUSES })
       .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   /** The local row of an observed binding: by provider id, else (an API binding) by the externalID we sent. */
@@ -106,15 +107,17 @@ export class CustomerBindingsRepository {
 
   /**
    * Fails the customer's intents the provider never saw that are older than `olderThanMs` of real time (the payment
-   * tool token's life is real time); `now` (business time) becomes their updatedAt.
+   * tool token's life is real time); `now` (business time) becomes their updatedAt. Answers their ids.
    */
-  async failUnstarted(customerId: string, errorCode: string, olderThanMs: number, now: Date, em: EntityManager): Promise<void> {
-    await em.query(
+  async failUnstarted(customerId: string, errorCode: string, olderThanMs: number, now: Date, em: EntityManager): Promise<string[]> {
+    const [rows] = (await em.query(
       `UPDATE customer_bindings SET status = 'failed', error_code = $2, updated_at = $4
        WHERE customer_id = $1 AND provider_binding_id IS NULL AND status IN ('pending', 'unknown')
-         AND real_created_at < now() - $3::float8 * interval '1 millisecond'`,
+         AND real_created_at < now() - $3::float8 * interval '1 millisecond'
+       RETURNING id`,
       [customerId, errorCode, olderThanMs, now],
-    );
+    )) as [{ id: string }[], number];
+    return rows.map((r) => r.id);
   }
 
   /** Database now and when (real time) the customer's newest binding still in progress was created (null: none). */

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
+import { BindingFailure, CustomerAnnouncerService } from './customer-announcer.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { BindingObservation, bindingPatch, newObservedBinding, ProviderView } from './customer-event-fold';
 import type { CustomerStatus } from './customer.entity';
@@ -14,8 +15,8 @@ const SAFETY_NET_SLOWDOWN = 5;
 
 /**
  * Records what one read of a customer at the provider learned: binding rows, the customer's status, readyAt and
- * active card, the event cursor, and when to read it next. All in one short transaction, never across a provider
- * call; the claim is ended with its fence.
+ * active card, the event cursor, when to read it next, and the merchant events of what changed (a binding failed,
+ * a card was bound). All in one short transaction, never across a provider call; the claim is ended with its fence.
  */
 @Injectable()
 export class CustomerSyncWriterService {
@@ -26,6 +27,7 @@ export class CustomerSyncWriterService {
     private readonly bindings: CustomerBindingsRepository,
     private readonly clock: Clock,
     private readonly webhooks: WebhookHealthService,
+    private readonly announcer: CustomerAnnouncerService,
   ) {}
 
   /** Records the view in one short transaction. Returns true when the customer has just become ready. */
@@ -37,12 +39,18 @@ export class CustomerSyncWriterService {
 
       // Every time the API shows is business time; the poll schedule below stays on real time.
       const now = this.clock.now();
-      for (const observation of view.observations.values()) await this.applyObservation(em, target.id, observation, now);
-      await this.bindings.failUnstarted(target.id, BINDING_NOT_STARTED_CODE, UNSTARTED_BINDING_GIVE_UP_MS, now, em);
+      const failures: BindingFailure[] = [];
+      for (const observation of view.observations.values()) {
+        const failure = await this.applyObservation(em, target.id, observation, now);
+        if (failure) failures.push(failure);
+      }
+      const unstarted = await this.bindings.failUnstarted(target.id, BINDING_NOT_STARTED_CODE, UNSTARTED_BINDING_GIVE_UP_MS, now, em);
+      failures.push(...unstarted.map((bindingId) => ({ bindingId, code: BINDING_NOT_STARTED_CODE })));
 
       // A slower concurrent reader (refresh racing the follower) must not put back an older picture.
       const behind = !view.restarted && current.last_event_id !== null && (view.lastEventId ?? 0) < current.last_event_id;
       let becameReady = false;
+      let cardChanged = false;
       let activeBindingId = current.active_binding_id;
       if (!behind) {
         const patch: CustomerSyncPatch = {};
@@ -58,6 +66,7 @@ export class CustomerSyncWriterService {
           patch.cardBin = card?.bin ?? null;
           patch.cardLastDigits = card?.lastDigits ?? null;
           patch.cardPaymentSystem = card?.paymentSystem ?? null;
+          cardChanged = view.activeCard.providerBindingId !== current.active_binding_id;
           activeBindingId = view.activeCard.providerBindingId;
           if (card) await this.bindings.recordCard(view.activeCard.providerBindingId, card, now, em);
         }
@@ -75,25 +84,31 @@ export class CustomerSyncWriterService {
       }
 
       const status = behind ? current.status : view.status;
+      await this.announcer.announce(em, target.id, { ready: status === 'ready' && (becameReady || cardChanged), failures });
       const delayMs = await this.nextDelay(em, target.id, status, activeBindingId, current.real_created_at, view.moreEvents);
       await this.customers.scheduleNextSync(target, delayMs, em);
       return becameReady;
     });
   }
 
-  /** Inserts or updates the local row of one provider binding; an API binding is matched by the externalID we sent. */
-  private async applyObservation(em: EntityManager, customerId: string, observation: BindingObservation, now: Date): Promise<void> {
+  /**
+   * Inserts or updates the local row of one provider binding; an API binding is matched by the externalID we sent.
+   * Answers the failure when the binding has just become failed.
+   */
+  private async applyObservation(em: EntityManager, customerId: string, observation: BindingObservation, now: Date): Promise<BindingFailure | undefined> {
     // Without a row it was not started through our API (the hosted form): a new row without an externalId.
-    const row =
-      (await this.bindings.findObserved(customerId, observation, em)) ??
-      (await this.bindings.insertObserved(newObservedBinding(customerId, observation), now, em));
-    if (!row) return;
+    const existing = await this.bindings.findObserved(customerId, observation, em);
+    const row = existing ?? (await this.bindings.insertObserved(newObservedBinding(customerId, observation), now, em));
+    if (!row) return undefined;
     if (row.customerId !== customerId) {
       this.logger.error(`Provider binding ${observation.providerBindingId} is already recorded for another customer (${row.customerId}); ignored`);
-      return;
+      return undefined;
     }
     const patch = bindingPatch(row, observation);
     if (Object.keys(patch).length > 0) await this.bindings.update(row.id, patch, now, em);
+    // The customer is locked, so a row this call did not find was inserted by it, with the observed status.
+    const failedNow = patch.status === 'failed' || (!existing && row.status === 'failed');
+    return failedNow ? { bindingId: row.id, code: patch.errorCode ?? row.errorCode } : undefined;
   }
 
   /**

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
+import { CustomerAnnouncerService } from './customer-announcer.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { CustomerProviderReaderService } from './customer-provider-reader.service';
 import { CustomerSyncWriterService } from './customer-sync-writer.service';
@@ -15,11 +17,12 @@ import { HostedFormLinkService } from './hosted-form-link.service';
 
 /** Customers, card bindings and the follower that keeps them in step with the provider. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule, ProviderWebhooksModule],
+  imports: [TypeOrmModule.forFeature([Customer, CustomerBinding]), GatewayModule, ProviderWebhooksModule, EventsModule],
   controllers: [CustomersController],
   providers: [
     CustomersRepository,
     CustomerBindingsRepository,
+    CustomerAnnouncerService,
     CustomerProviderReaderService,
     CustomerSyncWriterService,
     CustomersService,

@@ -100,8 +100,9 @@ export class CustomersRepository {
     };
   }
 
-  findById(id: string): Promise<Customer | null> {
-    return this.dataSource.getRepository(Customer).findOneBy({ id });
+  /** In `em`'s transaction when given (a write-back reading what it just wrote). */
+  findById(id: string, em: EntityManager = this.dataSource.manager): Promise<Customer | null> {
+    return em.getRepository(Customer).findOneBy({ id });
   }
 
   /** What charging needs of several customers, in one read. */

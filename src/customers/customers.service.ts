@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
+import { CustomerAnnouncerService } from './customer-announcer.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import type { CustomerBinding } from './customer-binding.entity';
 import { CustomerSyncService } from './customer-sync.service';
@@ -49,6 +50,7 @@ export class CustomersService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly hostedForm: HostedFormLinkService,
+    private readonly announcer: CustomerAnnouncerService,
   ) {}
 
   /**
@@ -188,13 +190,23 @@ export class CustomersService {
     }
 
     const card = cardSummaryFrom(binding.paymentResource?.paymentToolDetails);
-    // Only a row still in progress takes the answer: the follower may already have recorded a later status.
-    await this.bindings.recordCreateAnswer(bindingId, {
-      providerBindingId: binding.id,
-      status: binding.status,
-      errorCode: binding.status === 'failed' ? (binding.error?.code ?? null) : null,
-      ...(card && { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem }),
-    }, this.clock.now());
+    const errorCode = binding.status === 'failed' ? (binding.error?.code ?? null) : null;
+    await this.customers.transaction(async (em) => {
+      // Only a row still in progress takes the answer: the follower may already have recorded a later status (and
+      // announced it); a failure answered at once is announced here, with the row that records it.
+      const recorded = await this.bindings.recordCreateAnswer(
+        bindingId,
+        {
+          providerBindingId: binding.id,
+          status: binding.status,
+          errorCode,
+          ...(card && { cardBin: card.bin, cardLastDigits: card.lastDigits, cardPaymentSystem: card.paymentSystem }),
+        },
+        this.clock.now(),
+        em,
+      );
+      if (recorded && binding.status === 'failed') await this.announcer.announce(em, customer.id, { ready: false, failures: [{ bindingId, code: errorCode }] });
+    });
     await this.customers.followNow(customer.id);
     return { id: bindingId, status: 'pending' };
   }

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
+import { EventsService } from '../events/events.service';
 import { failureCodePath } from '../gateway/failure-code';
 import type { Withdrawal } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
@@ -11,7 +12,9 @@ import { PayoutDestinationsService } from './payout-destinations.service';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { PayoutMetricsService } from './payout-metrics.service';
 import { ClaimedPayout, PayoutQueueService } from './payout-queue.service';
+import { toPayoutResponse } from './payout-responses';
 import { PayoutTuning } from './payout-tuning';
+import { PayoutsRepository } from './payouts.repository';
 import { backoffDelayMs } from '../work/backoff';
 import { WorkTuning } from '../work/work-tuning';
 
@@ -55,6 +58,8 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     private readonly shutdown: ShutdownSignal,
     // Only for the times the API shows (completedAt, updatedAt, a destination's authorizedAt): the billing clock.
     private readonly businessClock: Clock,
+    private readonly payouts: PayoutsRepository,
+    private readonly events: EventsService,
   ) {}
 
   get isRunning(): boolean {
@@ -188,21 +193,27 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     return this.finish(claim, 'failed', { providerWithdrawalId: withdrawal.id, failureCode: failureCodePath(withdrawal.failure) });
   }
 
+  /** The final state and its merchant event (payout.succeeded or payout.failed, the payout as GET shows it), in one transaction. */
   private async finish(claim: ClaimedPayout, outcome: FinalOutcome, details: { providerWithdrawalId?: string; failureCode?: string }): Promise<FinalOutcome> {
     const now = this.clock.now();
     const shownNow = this.businessClock.now();
-    await this.queue.write(
-      claim,
-      {
-        status: outcome,
-        ...(details.providerWithdrawalId ? { providerWithdrawalId: details.providerWithdrawalId, submittedAt: claim.payout.submittedAt ?? now } : {}),
-        failureCode: details.failureCode ?? null,
-        nextAttemptAt: null,
-        notBefore: null,
-        completedAt: shownNow,
-      },
-      true,
-    );
+    await this.payouts.transaction(async (em) => {
+      await this.queue.write(
+        claim,
+        {
+          status: outcome,
+          ...(details.providerWithdrawalId ? { providerWithdrawalId: details.providerWithdrawalId, submittedAt: claim.payout.submittedAt ?? now } : {}),
+          failureCode: details.failureCode ?? null,
+          nextAttemptAt: null,
+          notBefore: null,
+          completedAt: shownNow,
+        },
+        true,
+        em,
+      );
+      const payout = await this.payouts.findById(claim.payout.id, em);
+      if (payout) await this.events.record(em, { type: `payout.${outcome}`, data: { object: toPayoutResponse(payout) } });
+    });
     this.metrics.payouts.inc({ outcome });
     if (outcome === 'failed') this.logger.log(`Payout ${claim.payout.id} failed: ${details.failureCode ?? 'unknown'}`);
     return outcome;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
@@ -39,12 +40,12 @@ export class PayoutQueueService {
   }
 
   /**
-   * Writes `changes` (stamped with updatedAt) only while this process still holds the payout; throws LeaseLostError
-   * otherwise. The module's one way to write a claimed payout.
+   * Writes `changes` (stamped with updatedAt) only while this process still holds the payout (in `em`'s transaction
+   * when given); throws LeaseLostError otherwise. The module's one way to write a claimed payout.
    */
-  async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false): Promise<void> {
+  async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false, em?: EntityManager): Promise<void> {
     const stamped = { ...changes, updatedAt: this.businessClock.now() };
-    const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...stamped, leaseOwner: null } : stamped);
+    const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...stamped, leaseOwner: null } : stamped, em);
     if (!written) {
       this.queue.leaseLost();
       throw new LeaseLostError('payout', claim.payout.id);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { PayoutBatch } from './payout-batch.entity';
@@ -25,7 +26,7 @@ import { PayoutProviderEventsService } from './payout-provider-events.service';
 
 /** Card payouts from the corporate wallet: setup, destinations, single and mass payouts, and their processor. */
 @Module({
-  imports: [TypeOrmModule.forFeature([PayoutSetup, PayoutDestination, PayoutBatch, Payout]), GatewayModule, ProviderWebhooksModule],
+  imports: [TypeOrmModule.forFeature([PayoutSetup, PayoutDestination, PayoutBatch, Payout]), GatewayModule, ProviderWebhooksModule, EventsModule],
   // Order matters: PayoutsController's `:id` route comes last so it does not catch /setup, /destinations, /batches.
   controllers: [PayoutSetupController, PayoutDestinationsController, PayoutBatchesController, PayoutsController],
   providers: [

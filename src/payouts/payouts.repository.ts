@@ -83,8 +83,8 @@ export class PayoutsRepository {
    * Writes `changes` only while the row still carries `fence` (the claim's); false when it does not, i.e. another
    * process took the payout over.
    */
-  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<Payout>): Promise<boolean> {
-    const result = await this.dataSource.getRepository(Payout).update({ id, fence }, changes);
+  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<Payout>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const result = await em.getRepository(Payout).update({ id, fence }, changes);
     return Boolean(result.affected);
   }
 

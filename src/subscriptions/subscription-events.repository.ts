@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { SqlPart } from '../events/events.service';
 import { invalidField } from '../common/errors/coded-error';
 import { DEFAULT_PAGE_SIZE, Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
@@ -26,14 +27,19 @@ export class SubscriptionEventsRepository {
     await this.recordMany(em, [event], occurredAt);
   }
 
-  /** Appends several events in one statement, in the given order, in the caller's transaction. */
-  async recordMany(em: EntityManager, events: AuditEvent[], occurredAt: Date): Promise<void> {
-    if (events.length === 0) return;
+  /**
+   * Appends several events in one statement, in the given order, in the caller's transaction; `also` adds CTEs (with
+   * parameters numbered from the number it is given) to that same statement, e.g. the merchant events.
+   */
+  async recordMany(em: EntityManager, events: AuditEvent[], occurredAt: Date, also?: (firstParam: number) => SqlPart): Promise<void> {
+    const extra = also?.(7);
+    if (events.length === 0 && !extra) return;
     await em.query(
-      `INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at, created_at)
+      `WITH subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at, created_at)
        SELECT e.subscription_id, e.type, e.from_status, e.to_status, e.data, $6, $6
          FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[]) WITH ORDINALITY AS e(subscription_id, type, from_status, to_status, data, n)
-        ORDER BY e.n`,
+        ORDER BY e.n)${extra ? `,\n${extra.ctes}` : ''}
+       SELECT 1`,
       [
         events.map((e) => e.subscriptionId),
         events.map((e) => e.type),
@@ -41,17 +47,22 @@ export class SubscriptionEventsRepository {
         events.map((e) => e.to ?? null),
         events.map((e) => JSON.stringify(e.data ?? {})),
         occurredAt,
+        ...(extra?.params ?? []),
       ],
     );
   }
 
   /**
-   * The audit insert of a paid charge, as SQL over a CTE `source` that yields the subscription_id: billing settles
-   * the charge and records this in one statement on its hot path.
+   * The audit insert of a paid charge, as a CTE over a CTE `source` that yields the subscription_id, with the data
+   * and time as parameters numbered from `firstParam`: billing settles the charge and records this in one statement
+   * on its hot path.
    */
-  chargeSucceededSql(source: string, dataParam: string, atParam: string): string {
-    return `INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
-            SELECT subscription_id, 'charge_succeeded', ${dataParam}::jsonb, ${atParam}, ${atParam} FROM ${source}`;
+  chargeSucceededSql(source: string, data: Record<string, unknown>, at: Date, firstParam: number): SqlPart {
+    return {
+      ctes: `subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
+             SELECT subscription_id, 'charge_succeeded', $${firstParam}::jsonb, $${firstParam + 1}::timestamptz, $${firstParam + 1}::timestamptz FROM ${source})`,
+      params: [JSON.stringify(data), at],
+    };
   }
 
   /** The trail of one subscription, newest first, in the order the events were written. */

@@ -1,9 +1,12 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
+import { EventsService, SqlPart } from '../events/events.service';
 import type { Plan } from '../plans/plan.entity';
 import { firstPeriodIndexAtOrAfter, periodStart } from './billing-calendar';
+import { subscriptionChangeEvent, SubscriptionView } from './subscription-change-event';
 import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
+import { toSubscriptionResponse } from './subscription-response';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionsRepository } from './subscriptions.repository';
 
@@ -24,7 +27,8 @@ export interface StartedPeriod {
 
 /**
  * The one owner of a subscription's status. Every change (user actions, billing outcomes) goes through here
- * and writes its audit event in the caller's transaction, so a change and its record commit together.
+ * and writes its audit event, and the merchant event a change of status, period or cancel-at-period-end makes, in
+ * the caller's transaction, so a change and its records commit together.
  */
 @Injectable()
 export class SubscriptionLifecycleService {
@@ -34,6 +38,7 @@ export class SubscriptionLifecycleService {
     private readonly subscriptions: SubscriptionsRepository,
     private readonly audit: SubscriptionEventsRepository,
     private readonly clock: Clock,
+    private readonly events: EventsService,
   ) {}
 
   onCancel(listener: CancelListener): void {
@@ -44,6 +49,7 @@ export class SubscriptionLifecycleService {
   async activateReady(em: EntityManager, now: Date, limit: number): Promise<number> {
     const rows = await this.subscriptions.lockIncompleteOfReadyCustomers(em, limit);
     for (const s of rows) {
+      const before = toSubscriptionResponse(s);
       s.status = 'active';
       s.billingAnchor = s.startAt > now ? s.startAt : now;
       s.nextBillingAt = s.billingAnchor;
@@ -51,6 +57,7 @@ export class SubscriptionLifecycleService {
       s.updatedAt = now;
       await this.subscriptions.save(em, s);
       await this.audit.record(em, { subscriptionId: s.id, type: 'activated', from: 'incomplete', to: 'active', data: { billingAnchor: s.billingAnchor.toISOString() } }, now);
+      await this.announce(em, before, s);
     }
     return rows.length;
   }
@@ -62,6 +69,7 @@ export class SubscriptionLifecycleService {
 
   /** A subscription set to cancel at its period end reached that end. */
   async endAtPeriodBoundary(em: EntityManager, s: Subscription, now: Date): Promise<void> {
+    const before = toSubscriptionResponse(s);
     const from = s.status;
     s.status = 'canceled';
     s.canceledAt = s.nextBillingAt;
@@ -70,15 +78,18 @@ export class SubscriptionLifecycleService {
     s.updatedAt = now;
     await this.subscriptions.save(em, s);
     await this.audit.record(em, { subscriptionId: s.id, type: 'canceled', from, to: 'canceled', data: { reason: 'canceled at period end' } }, now);
+    await this.announce(em, before, s);
   }
 
   /**
    * Subscriptions enter their next period (a trial that ended becomes active), a whole batch in two statements:
-   * one update of the subscriptions, one insert of their audit events.
+   * one update of the subscriptions, one insert of their audit events and merchant events (a renewal is a
+   * `subscription.updated`).
    */
   async startPeriods(em: EntityManager, started: { subscription: Subscription; period: StartedPeriod }[], now: Date): Promise<void> {
     if (started.length === 0) return;
     const events: AuditEvent[] = [];
+    const before = started.map((x) => toSubscriptionResponse(x.subscription));
     for (const { subscription: s, period } of started) {
       const from = s.status;
       s.nextPeriodIndex = period.index + 1;
@@ -98,7 +109,8 @@ export class SubscriptionLifecycleService {
     const rows = started.map((x) => x.subscription);
     await this.subscriptions.updatePeriods(em, rows, now);
     for (const s of rows) s.updatedAt = now;
-    await this.audit.recordMany(em, events, now);
+    const merchant = rows.map((s, i) => subscriptionChangeEvent(before[i], toSubscriptionResponse(s))).filter((e) => e !== null);
+    await this.audit.recordMany(em, events, now, merchant.length > 0 ? (first) => this.events.recordSql(merchant, first) : undefined);
   }
 
   /**
@@ -115,11 +127,12 @@ export class SubscriptionLifecycleService {
   }
 
   /**
-   * The audit insert of a paid charge for an active subscription, as SQL over a CTE `source` that yields the
-   * subscription_id: billing settles the charge and records this in one statement on its hot path.
+   * The audit insert of a paid charge for an active subscription (whose status does not change), as a CTE over a
+   * CTE `source` that yields the subscription_id, with its parameters numbered from `firstParam`: billing settles
+   * the charge and records this in one statement on its hot path.
    */
-  chargeSucceededEventSql(source: string, dataParam: string, atParam: string): string {
-    return this.audit.chargeSucceededSql(source, dataParam, atParam);
+  chargeSucceededAuditSql(source: string, data: Record<string, unknown>, now: Date, firstParam: number): SqlPart {
+    return this.audit.chargeSucceededSql(source, data, now, firstParam);
   }
 
   /** A charge was paid: a subscription in trouble (or still trialing) becomes active again. */
@@ -127,6 +140,7 @@ export class SubscriptionLifecycleService {
     const s = await this.lock(em, subscriptionId);
     if (!s) return;
     if (s.status === 'past_due' || s.status === 'trialing' || s.status === 'unpaid') {
+      const before = toSubscriptionResponse(s);
       const from = s.status;
       s.status = 'active';
       if (from === 'unpaid' && s.billingAnchor) {
@@ -136,6 +150,7 @@ export class SubscriptionLifecycleService {
       s.updatedAt = now;
       await this.subscriptions.save(em, s);
       await this.audit.record(em, { subscriptionId: s.id, type: from === 'trialing' ? 'activated' : 'recovered', from, to: 'active', data: { chargeId: data.chargeId } }, now);
+      await this.announce(em, before, s);
     }
     await this.audit.record(em, { subscriptionId: s.id, type: 'charge_succeeded', data }, now);
   }
@@ -150,11 +165,13 @@ export class SubscriptionLifecycleService {
     const s = await this.lock(em, subscriptionId);
     if (!s) return;
     if (s.status === 'active' || s.status === 'trialing') {
+      const before = toSubscriptionResponse(s);
       const from = s.status;
       s.status = 'past_due';
       s.updatedAt = now;
       await this.subscriptions.save(em, s);
       await this.audit.record(em, { subscriptionId: s.id, type: 'past_due', from, to: 'past_due', data: { chargeId: data.chargeId } }, now);
+      await this.announce(em, before, s);
     }
     await this.audit.record(em, { subscriptionId: s.id, type: 'charge_declined', data }, now);
   }
@@ -163,6 +180,7 @@ export class SubscriptionLifecycleService {
   async dunningExhausted(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string; finalAction: 'cancel' | 'unpaid' }, now: Date): Promise<void> {
     const s = await this.lock(em, subscriptionId);
     if (!s || s.status === 'canceled') return;
+    const before = toSubscriptionResponse(s);
     await this.audit.record(em, { subscriptionId: s.id, type: 'dunning_exhausted', data }, now);
     if (data.finalAction === 'cancel') {
       await this.cancelNow(em, s, now, 'canceled_unpaid', data.chargeId);
@@ -174,6 +192,7 @@ export class SubscriptionLifecycleService {
       await this.audit.record(em, { subscriptionId: s.id, type: 'unpaid', from, to: 'unpaid' }, now);
     }
     await this.subscriptions.save(em, s);
+    await this.announce(em, before, s);
   }
 
   /** The provider refused a charge itself: recorded for an operator; the status stays (the payer did nothing wrong). */
@@ -232,6 +251,7 @@ export class SubscriptionLifecycleService {
   /** A new subscription's first audit event, in the transaction that creates it. */
   async created(em: EntityManager, s: Subscription, status: SubscriptionStatus, data: Record<string, unknown>, now: Date): Promise<void> {
     await this.audit.record(em, { subscriptionId: s.id, type: 'created', to: status, data }, now);
+    await this.announce(em, null, s);
   }
 
   private async cancelNow(em: EntityManager, s: Subscription, now: Date, type: string, keepChargeId?: string): Promise<void> {
@@ -245,6 +265,12 @@ export class SubscriptionLifecycleService {
     await this.audit.record(em, { subscriptionId: s.id, type, from, to: 'canceled' }, now);
   }
 
+  /** The merchant event of the change from `before` to `s` (as saved, so its updatedAt is what GET shows), if any. */
+  private async announce(em: EntityManager, before: SubscriptionView | null, s: Subscription): Promise<void> {
+    const event = subscriptionChangeEvent(before, toSubscriptionResponse(s));
+    if (event) await this.events.record(em, event);
+  }
+
   private lock(em: EntityManager, id: string): Promise<Subscription | null> {
     return this.subscriptions.lock(em, id);
   }
@@ -255,8 +281,10 @@ export class SubscriptionLifecycleService {
     return this.subscriptions.transaction(async (em) => {
       const s = await this.lock(em, id);
       if (!s) throw new NotFoundException(`No subscription ${id}`);
+      const before = toSubscriptionResponse(s);
       await apply(em, s, now);
       await this.subscriptions.save(em, s);
+      await this.announce(em, before, s);
       return s;
     });
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CustomersModule } from '../customers/customers.module';
+import { EventsModule } from '../events/events.module';
 import { PlansModule } from '../plans/plans.module';
 import { Subscription } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
@@ -11,7 +12,7 @@ import { SubscriptionEventsRepository } from './subscription-events.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent]), PlansModule, CustomersModule],
+  imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent]), PlansModule, CustomersModule, EventsModule],
   controllers: [SubscriptionsController],
   providers: [SubscriptionsRepository, SubscriptionEventsRepository, SubscriptionsService, SubscriptionLifecycleService],
   exports: [SubscriptionsService, SubscriptionLifecycleService],

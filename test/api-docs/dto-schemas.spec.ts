@@ -17,6 +17,8 @@ const QUERY_DTOS: Record<string, string> = {
   ListSubscriptionsQueryDto: 'GET /api/v1/subscriptions',
   ListChargesQueryDto: 'GET /api/v1/charges',
   ListPayoutsQueryDto: 'GET /api/v1/payouts',
+  ListEventsQueryDto: 'GET /api/v1/events',
+  ListWebhookAttemptsQueryDto: 'GET /api/v1/webhook-endpoints/{id}/deliveries',
 };
 
 /** Every *.dto.ts of the daemon (the sandbox is a separate app with an API of its own). */

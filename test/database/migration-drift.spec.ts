@@ -21,8 +21,9 @@ describe('schema migrations', () => {
 
   it('describe exactly the entities the modules register: no drift (generate a migration when this fails)', async () => {
     expect(dataSource.entityMetadatas.map((m) => m.tableName).sort()).toEqual([
-      'charge_attempts', 'charges', 'customer_bindings', 'customers', 'idempotency_records', 'payout_batches', 'payout_destinations', 'payout_setup',
-      'payouts', 'plans', 'provider_events', 'provider_webhooks', 'subscription_events', 'subscriptions', 'test_clock', 'workers',
+      'charge_attempts', 'charges', 'customer_bindings', 'customers', 'events', 'idempotency_records', 'payout_batches', 'payout_destinations', 'payout_setup',
+      'payouts', 'plans', 'provider_events', 'provider_webhooks', 'subscription_events', 'subscriptions', 'test_clock', 'webhook_attempts', 'webhook_deliveries',
+      'webhook_endpoints', 'workers',
     ]);
     const pending = await dataSource.driver.createSchemaBuilder().log();
     const statements = pending.upQueries.map((q) => q.query);

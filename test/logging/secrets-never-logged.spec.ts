@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
 import { ProcessingGateway } from '../../src/gateway/processing.gateway';
+import { WebhookDeliveryService } from '../../src/webhooks/webhook-delivery.service';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
@@ -29,7 +30,9 @@ describe('secrets and card data', () => {
 
   beforeAll(async () => {
     await resetDatabase();
-    t = await startTestApp({ env: { LOG_LEVEL: 'trace' }, logDestination: logs });
+    t = await startTestApp({ env: { LOG_LEVEL: 'trace' }, logDestination: logs, webhookTuning: { retryDelaysMs: [10], repeatDelayMs: 10, timeoutMs: 300 } });
+    // Service log lines are buffered until the app listens; the daemon flushes them then, and so does this test.
+    t.app.flushLogs();
   });
 
   afterAll(async () => {
@@ -59,7 +62,35 @@ describe('secrets and card data', () => {
       .catch(() => undefined);
     await t.api().post('/api/v1/customers').set('Authorization', 'Bearer wrong-token-but-secret').send({}).expect(401);
 
-    const secrets = [PAN, CARDS.badChecksum, CVV, customerAccessToken, renewedToken, resource.paymentToolToken, resource.paymentSession, 'sandbox-api-key', TEST_ADMIN_TOKEN, 'wrong-token-but-secret'];
+    // Webhook endpoints: a secret in the create answer, another from a rotation, deliveries that fail and are logged.
+    const endpoint = await t.api().post('/api/v1/webhook-endpoints').set('Idempotency-Key', 'secret-endpoint').send({ url: 'http://127.0.0.1:9/hooks?token=abc' }).expect(201);
+    const rotated = await t.api().post(`/api/v1/webhook-endpoints/${endpoint.body.id}/rotate-secret`).send({}).expect(200);
+    await t.api().patch(`/api/v1/webhook-endpoints/${endpoint.body.id}`).send({ description: 'refuses connections' }).expect(200);
+    const plan = await t.api().post('/api/v1/plans').send({ name: 'P', product: 'P', currency: 'RUB', interval: 'month', lines: [{ product: 'x', price: 100 }] }).expect(201);
+    await t.api().post('/api/v1/subscriptions').send({ customerId: customer.body.id, planId: plan.body.id }).expect(201);
+    const deliveries = t.app.get(WebhookDeliveryService);
+    for (let i = 0; i < 8; i++) {
+      await deliveries.drain();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(logs.text).toContain('keeps failing');
+    // Only the host of a merchant URL is logged: its path or query may carry a token of the merchant's.
+    expect(logs.text).not.toContain('token=abc');
+    const webhookSecrets = [endpoint.body.secret as string, rotated.body.secret as string].flatMap((secret) => [secret, secret.slice('whsec_'.length)]);
+
+    const secrets = [
+      PAN,
+      CARDS.badChecksum,
+      CVV,
+      customerAccessToken,
+      renewedToken,
+      resource.paymentToolToken,
+      resource.paymentSession,
+      'sandbox-api-key',
+      TEST_ADMIN_TOKEN,
+      'wrong-token-but-secret',
+      ...webhookSecrets,
+    ];
     expect(logs.lines.length).toBeGreaterThan(0);
     for (const secret of secrets) {
       expect({ secret, found: logs.text.includes(secret) }).toEqual({ secret, found: false });

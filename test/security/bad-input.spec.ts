@@ -81,7 +81,18 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
     const destination = await authorizedDestination(t, CARDS.success);
     const payout = await t.api().post('/api/v1/payouts').send({ destinationId: destination.id, amount: 100, currency: 'RUB' }).expect(202);
     const batch = await t.api().post('/api/v1/payouts/batches').send({ items: [{ destinationId: destination.id, amount: 100, currency: 'RUB' }] }).expect(202);
-    Object.assign(ids, { plan: plan.body.id, customer: customer.body.id, subscription: subscription.body.id, destination: destination.id, payout: payout.body.id, batch: batch.body.id });
+    const endpoint = await t.api().post('/api/v1/webhook-endpoints').send({ url: 'https://merchant.example/hooks' }).expect(201);
+    const [event] = (await t.api().get('/api/v1/events?limit=1').expect(200)).body.items;
+    Object.assign(ids, {
+      plan: plan.body.id,
+      customer: customer.body.id,
+      subscription: subscription.body.id,
+      destination: destination.id,
+      payout: payout.body.id,
+      batch: batch.body.id,
+      endpoint: endpoint.body.id,
+      event: event.id,
+    });
   });
   afterAll(async () => {
     await db?.end();
@@ -89,7 +100,7 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
   });
 
   function allCases(): Case[] {
-    const { plan, customer, subscription, destination, payout, batch } = ids;
+    const { plan, customer, subscription, destination, payout, batch, endpoint, event } = ids;
     const unknown = '0b8f3c8e-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
     const bodyRoutes: [string, string][] = [
       ['POST', '/api/v1/plans'],
@@ -109,6 +120,10 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       ['POST', '/api/v1/payouts/destinations'],
       ['POST', '/api/v1/payouts'],
       ['POST', '/api/v1/payouts/batches'],
+      ['POST', '/api/v1/webhook-endpoints'],
+      ['PATCH', `/api/v1/webhook-endpoints/${endpoint}`],
+      ['POST', `/api/v1/webhook-endpoints/${endpoint}/rotate-secret`],
+      ['POST', `/api/v1/events/${event}/redeliver`],
     ];
     const cases = bodyRoutes.flatMap(([method, path]) => transportCases(method, path));
     const payoutBody = { destinationId: destination, amount: 100, currency: 'RUB' };
@@ -159,15 +174,54 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       field('plan with a price beyond 2^53', 'POST', '/api/v1/plans', `{"name":"n","product":"p","currency":"RUB","interval":"month","lines":[{"product":"x","price":1e300}]}`),
       field('cancel with a string flag', 'POST', `/api/v1/subscriptions/${subscription}/cancel`, { atPeriodEnd: 'yes' }),
       field('billing run with a field', 'POST', '/api/v1/billing/run', { force: true }),
+      field('webhook endpoint without a url', 'POST', '/api/v1/webhook-endpoints', { events: ['charge.failed'] }),
+      field('webhook endpoint with an ftp url', 'POST', '/api/v1/webhook-endpoints', { url: 'ftp://merchant.example/hooks' }),
+      field('webhook endpoint with a relative url', 'POST', '/api/v1/webhook-endpoints', { url: '/hooks' }),
+      field('webhook endpoint url with NUL', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/\u0000' }),
+      field('webhook endpoint url of 3000 characters', 'POST', '/api/v1/webhook-endpoints', { url: `https://merchant.example/${'a'.repeat(3000)}` }),
+      field('webhook endpoint url as a number', 'POST', '/api/v1/webhook-endpoints', { url: 42 }),
+      field('webhook endpoint with * and a type', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/h', events: ['*', 'charge.failed'] }),
+      field('webhook endpoint with an unknown type', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/h', events: ['charge.refunded'] }),
+      field('webhook endpoint with no types', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/h', events: [] }),
+      field('webhook endpoint types not a list', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/h', events: 'charge.failed' }),
+      field('webhook endpoint with a repeated type', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/h', events: ['charge.failed', 'charge.failed'] }),
+      field('webhook endpoint types null', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/h', events: null }),
+      field('webhook endpoint description with NUL', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/h', description: 'a\u0000' }),
+      field('webhook endpoint description of 1001 characters', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/h', description: 'd'.repeat(1001) }),
+      field('webhook endpoint with its own secret', 'POST', '/api/v1/webhook-endpoints', { url: 'https://merchant.example/h', secret: 'whsec_AAAA' }),
+      field('webhook endpoint patch enabling with a string', 'PATCH', `/api/v1/webhook-endpoints/${endpoint}`, { enabled: 'yes' }),
+      field('webhook endpoint patch with a lone surrogate url', 'PATCH', `/api/v1/webhook-endpoints/${endpoint}`, { url: 'https://merchant.example/\ud800' }),
+      field('webhook endpoint patch with url null', 'PATCH', `/api/v1/webhook-endpoints/${endpoint}`, { url: null }),
+      field('webhook endpoint patch of an unknown one', 'PATCH', `/api/v1/webhook-endpoints/${unknown}`, { enabled: false }, 404),
+      field('rotating the secret with a body', 'POST', `/api/v1/webhook-endpoints/${endpoint}/rotate-secret`, { secret: 'whsec_AAAA' }),
+      field('rotating the secret of an unknown endpoint', 'POST', `/api/v1/webhook-endpoints/${unknown}/rotate-secret`, {}, 404),
+      field('redelivery to a malformed endpoint id', 'POST', `/api/v1/events/${event}/redeliver`, { endpointId: 'not-a-uuid' }),
+      field('redelivery to an unknown endpoint', 'POST', `/api/v1/events/${event}/redeliver`, { endpointId: unknown }, 404),
+      field('redelivery of an unknown event', 'POST', `/api/v1/events/${unknown}/redeliver`, {}, 404),
+      field('redelivery with an unknown field', 'POST', `/api/v1/events/${event}/redeliver`, { all: true }),
       { name: 'an Idempotency-Key of 65 characters', method: 'POST', path: '/api/v1/plans', headers: { 'idempotency-key': 'k'.repeat(65) }, body: json({}), status: 400 },
     );
-    const lists = ['/api/v1/plans', '/api/v1/customers', '/api/v1/subscriptions', '/api/v1/charges', '/api/v1/payouts', `/api/v1/subscriptions/${subscription}/charges`, `/api/v1/subscriptions/${subscription}/events`, `/api/v1/customers/${customer}/bindings`, '/api/v1/payouts/destinations', '/api/v1/payouts/batches'];
+    const lists = [
+      '/api/v1/plans',
+      '/api/v1/customers',
+      '/api/v1/subscriptions',
+      '/api/v1/charges',
+      '/api/v1/payouts',
+      `/api/v1/subscriptions/${subscription}/charges`,
+      `/api/v1/subscriptions/${subscription}/events`,
+      `/api/v1/customers/${customer}/bindings`,
+      '/api/v1/payouts/destinations',
+      '/api/v1/payouts/batches',
+      '/api/v1/events',
+      '/api/v1/webhook-endpoints',
+      `/api/v1/webhook-endpoints/${endpoint}/deliveries`,
+    ];
     for (const list of lists) {
       for (const query of ['limit=0', 'limit=201', 'limit=abc', 'limit=1.5', 'limit=1&limit=2', 'cursor=not-a-cursor', 'cursor=%00', 'status=bogus', 'unknown=1']) {
         cases.push({ name: `list ${query}`, method: 'GET', path: `${list}?${query}`, status: 400 });
       }
     }
-    for (const one of ['plans', 'customers', 'subscriptions', 'charges', 'payouts', 'payouts/destinations', 'payouts/batches']) {
+    for (const one of ['plans', 'customers', 'subscriptions', 'charges', 'payouts', 'payouts/destinations', 'payouts/batches', 'events', 'webhook-endpoints']) {
       cases.push({ name: `${one} by a malformed id`, method: 'GET', path: `/api/v1/${one}/not-a-uuid`, status: 400 });
       cases.push({ name: `${one} by an unknown id`, method: 'GET', path: `/api/v1/${one}/${unknown}`, status: 404 });
     }
@@ -175,6 +229,11 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       { name: 'payouts of a malformed batch', method: 'GET', path: '/api/v1/payouts?batchId=not-a-uuid', status: 400 },
       { name: 'a payout by an upper-case id with junk', method: 'GET', path: `/api/v1/payouts/${payout.toUpperCase()}x`, status: 400 },
       { name: 'a batch by its id with junk', method: 'GET', path: `/api/v1/payouts/batches/${batch}%00`, status: 400 },
+      { name: 'events of a type that does not exist', method: 'GET', path: '/api/v1/events?type=charge.refunded', status: 400 },
+      { name: 'deliveries of a malformed event id', method: 'GET', path: `/api/v1/webhook-endpoints/${endpoint}/deliveries?eventId=x`, status: 400 },
+      { name: 'deliveries of an unknown endpoint', method: 'GET', path: `/api/v1/webhook-endpoints/${unknown}/deliveries`, status: 404 },
+      { name: 'deleting a malformed webhook endpoint id', method: 'DELETE', path: '/api/v1/webhook-endpoints/not-a-uuid', status: 400 },
+      { name: 'deleting an unknown webhook endpoint', method: 'DELETE', path: `/api/v1/webhook-endpoints/${unknown}`, status: 404 },
     );
     return cases;
   }

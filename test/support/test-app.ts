@@ -40,6 +40,8 @@ export async function startTestApp(
     payoutTuning?: Partial<PayoutTuning>;
     extraImports?: AppModuleOptions['extraImports'];
     workTuning?: AppModuleOptions['workTuning'];
+    /** Merchant webhook timings (a shortened retry schedule). */
+    webhookTuning?: AppModuleOptions['webhookTuning'];
     /** Another database than the run's shared one (a test's own throwaway cluster). */
     databaseUrl?: string;
     /** Listen on a loopback port (the sandbox can then reach the app, e.g. its provider webhook endpoint). */
@@ -61,6 +63,7 @@ export async function startTestApp(
     payoutTuning: options.payoutTuning,
     extraImports: options.extraImports,
     workTuning: { ...FAST_WORK_TUNING, ...options.workTuning },
+    webhookTuning: options.webhookTuning,
   });
   await app.init();
   const server = app.getHttpServer();

@@ -13,6 +13,10 @@ describe('redaction', () => {
     expect(redactText('connect postgres://billing:s3cret@db:5432/x failed')).toBe(`connect postgres://billing:${REDACTED}@db:5432/x failed`);
   });
 
+  it('masks webhook signing secrets in free text', () => {
+    expect(redactText('secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+x/y= was used')).toBe(`secret ${REDACTED} was used`);
+  });
+
   it('drops secret keys at any depth and keeps the rest', () => {
     const out = redactValue({
       headers: { authorization: 'Bearer k', 'x-request-id': 'r1' },

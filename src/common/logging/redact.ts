@@ -17,6 +17,9 @@ const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
 /** Bearer and Basic credentials inside free text (error messages, URLs). */
 const CREDENTIAL = /(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]+/gi;
 
+/** Standard Webhooks signing secrets, wherever they turn up in text. */
+const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9+/=_-]+/g;
+
 /** Passwords inside connection URLs (postgres://user:secret@host). */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
 
@@ -86,7 +89,8 @@ export function redactText(text: string): string {
     .replace(/\uE000(\d+)\uE000/g, (_, i: string) => uuids[Number(i)])
     .replace(CREDENTIAL, `$1${REDACTED}`)
     .replace(URL_PASSWORD, `$1${REDACTED}@`)
-    .replace(QUERY_PARAMETER, (whole, separator: string, name: string) => (isSecretKey(safeDecode(name)) ? `${separator}${name}=${REDACTED}` : whole));
+    .replace(QUERY_PARAMETER, (whole, separator: string, name: string) => (isSecretKey(safeDecode(name)) ? `${separator}${name}=${REDACTED}` : whole))
+    .replace(WEBHOOK_SECRET, REDACTED);
 }
 
 function safeDecode(text: string): string {

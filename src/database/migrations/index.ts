@@ -9,6 +9,7 @@ import { ListOrderAndFilters1795593530175 } from './1795593530175-ListOrderAndFi
 import { BusinessTimestamps1795593859416 } from './1795593859416-BusinessTimestamps';
 import { BindingInteraction1795594114811 } from './1795594114811-BindingInteraction';
 import { ProviderWebhooks1795596379473 } from './1795596379473-ProviderWebhooks';
+import { MerchantEventsAndWebhooks1795598240433 } from './1795598240433-MerchantEventsAndWebhooks';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -24,4 +25,5 @@ export const MIGRATIONS: Function[] = [
   BusinessTimestamps1795593859416,
   BindingInteraction1795594114811,
   ProviderWebhooks1795596379473,
+  MerchantEventsAndWebhooks1795598240433,
 ];

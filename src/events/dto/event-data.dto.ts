@@ -1,0 +1,30 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { SAMPLE_ID, SAMPLE_TIME } from '../../common/api-docs/api-properties';
+
+/** Documentation of `data`: the object as its GET shows it, and what changed or failed. */
+@ApiSchema({ name: 'EventData' })
+export class EventDataDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The customer, subscription, charge or payout exactly as its admin GET showed it when the event happened.',
+    example: { id: SAMPLE_ID, subscriptionId: SAMPLE_ID, status: 'succeeded', amount: 2500, currency: 'RUB', updatedAt: SAMPLE_TIME },
+  })
+  object: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'subscription.updated and subscription.canceled: the former values of the fields that changed.',
+    example: { status: 'active' },
+  })
+  previous?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: "customer.binding_failed: `code`, the provider's reason, and `bindingId`.",
+    example: { code: 'preauthorization_failed', bindingId: SAMPLE_ID },
+  })
+  error?: Record<string, unknown>;
+}

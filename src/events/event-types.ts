@@ -1,0 +1,28 @@
+/** Every event a merchant can receive (the contract's table); the webhook `events` filter names these or `*`. */
+export const EVENT_TYPES = [
+  'customer.ready',
+  'customer.binding_failed',
+  'subscription.created',
+  'subscription.updated',
+  'subscription.canceled',
+  'charge.succeeded',
+  'charge.declined',
+  'charge.failed',
+  'payout.succeeded',
+  'payout.failed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** `object` is the object as its admin GET shows it; `previous` the changed fields' former values; `error` why it failed. */
+export interface EventData {
+  object: object;
+  previous?: Record<string, unknown>;
+  error?: Record<string, unknown>;
+}
+
+/** An event a producer records in the transaction of the change it describes. */
+export interface NewEvent {
+  type: EventType;
+  data: EventData;
+}

@@ -1,0 +1,96 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { SystemClock } from '../common/clock/system-clock';
+import { Page } from '../common/http/pagination';
+import { MerchantEvent } from './event.entity';
+import { NewEvent } from './event-types';
+import { EVENTS_CTE, EventsRepository } from './events.repository';
+import { ListEventsQueryDto } from './dto/list-events-query.dto';
+import { timeOrderedId } from './time-ordered-id';
+
+/**
+ * Given the name of the CTE that inserted events (it returns `id` and `type`), answers a CTE (`name AS (...)`)
+ * that acts on them in the same statement: the webhooks module fans each event out to its endpoints this way.
+ */
+export type EventFanOut = (eventsCte: string) => string;
+
+/** A piece of a caller's statement: CTEs to add to its WITH list, and their parameters in order. */
+export interface SqlPart {
+  ctes: string;
+  params: unknown[];
+}
+
+/**
+ * The outbox every producer writes to: events are recorded in the producer's transaction, each fanned out at once
+ * (one delivery per subscribed endpoint) in the same single statement. Event times are real time, never the test
+ * clock: retention and webhook timestamps are about the real world.
+ */
+@Injectable()
+export class EventsService {
+  private readonly fanOuts: EventFanOut[] = [];
+
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly clock: SystemClock,
+  ) {}
+
+  /** Registers a fan-out run with every event recorded from now on (at module init, before any work). */
+  addFanOut(fanOut: EventFanOut): void {
+    this.fanOuts.push(fanOut);
+  }
+
+  /** Records `events` (in this order) in the caller's transaction, fanned out, in one statement. */
+  async record(em: EntityManager, events: NewEvent | NewEvent[]): Promise<void> {
+    const list = Array.isArray(events) ? events : [events];
+    if (list.length === 0) return;
+    const part = this.recordSql(list, 1);
+    await em.query(`WITH ${part.ctes} SELECT 1`, part.params);
+  }
+
+  /** CTEs recording `events` for a statement of the caller's, with parameters numbered from `firstParam`. */
+  recordSql(events: NewEvent[], firstParam: number): SqlPart {
+    const now = this.clock.now();
+    return {
+      ctes: this.events.insertCtes(this.events.unnestRowsSql(firstParam), this.fanOutCtes()),
+      params: [events.map(() => timeOrderedId(now)), events.map((e) => e.type), events.map(() => now), events.map((e) => JSON.stringify(e.data))],
+    };
+  }
+
+  /**
+   * CTEs recording `event` once for each row of the CTE `source` (none when the source is empty, e.g. a fence that
+   * no longer held), for a hot path that settles in one statement. `objectSql` sets fields of `data.object` from SQL
+   * text expressions over `source` (e.g. an updatedAt only the statement knows).
+   */
+  recordOverSql(source: string, event: NewEvent, objectSql: Record<string, string>, firstParam: number): SqlPart {
+    const now = this.clock.now();
+    let data = `$${firstParam + 3}::jsonb`;
+    for (const [field, expression] of Object.entries(objectSql)) {
+      if (!/^[A-Za-z]+$/.test(field)) throw new Error(`Not a field name: ${field}`);
+      data = `jsonb_set(${data}, '{object,${field}}', to_jsonb((${expression})::text))`;
+    }
+    const rows = `SELECT $${firstParam}::uuid, $${firstParam + 1}::varchar, $${firstParam + 2}::timestamptz, ${data} FROM ${source}`;
+    return {
+      ctes: this.events.insertCtes(rows, this.fanOutCtes()),
+      params: [timeOrderedId(now), event.type, now, JSON.stringify(event.data)],
+    };
+  }
+
+  async get(id: string): Promise<MerchantEvent> {
+    const event = await this.events.findById(id);
+    if (!event) throw new NotFoundException(`No event ${id}`);
+    return event;
+  }
+
+  /** Several events in one read (a batch of deliveries); ids no longer kept are left out. */
+  findMany(ids: string[]): Promise<MerchantEvent[]> {
+    return this.events.findByIds(ids);
+  }
+
+  list(query: ListEventsQueryDto): Promise<Page<MerchantEvent>> {
+    return this.events.list(query);
+  }
+
+  private fanOutCtes(): string[] {
+    return this.fanOuts.map((fanOut) => fanOut(EVENTS_CTE));
+  }
+}

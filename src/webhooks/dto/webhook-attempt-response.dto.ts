@@ -1,0 +1,36 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiIdProperty, ApiNullableText, ApiTimeProperty } from '../../common/api-docs/api-properties';
+
+/** Documentation of one delivery attempt (webhook-responses.ts). */
+@ApiSchema({ name: 'WebhookDeliveryAttempt' })
+export class WebhookAttemptResponseDto {
+  @ApiIdProperty('The attempt id.')
+  id: string;
+
+  @ApiIdProperty('The delivery it belongs to (one per event and endpoint, and one per redelivery).')
+  deliveryId: string;
+
+  @ApiIdProperty('The event sent (its webhook-id).')
+  eventId: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: '1 for the first attempt of its delivery.', example: 1 })
+  attempt: number;
+
+  @ApiProperty({ enum: ['succeeded', 'failed'], description: 'succeeded: a 2xx came within 10 s.', example: 'failed' })
+  status: 'succeeded' | 'failed';
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The HTTP status answered; null when none came (timeout, refused connection).', example: 503 })
+  responseStatus: number | null;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'From sending to the answer (or the timeout).', example: 84 })
+  durationMs: number;
+
+  @ApiNullableText('Why it failed: a transport error, or the status and at most the first 120 characters of the answer.', 'HTTP 503: maintenance, try later')
+  error: string | null;
+
+  @ApiTimeProperty('When the delivery is tried again after this attempt; null after a success or once the retry window is over.', { nullable: true })
+  nextAttemptAt: string | null;
+
+  @ApiTimeProperty('When it was sent (real time).')
+  createdAt: string;
+}

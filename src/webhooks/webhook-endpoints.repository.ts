@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Page, paginate } from '../common/http/pagination';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+
+export type NewWebhookEndpoint = Pick<WebhookEndpoint, 'id' | 'url' | 'events' | 'description' | 'secretCiphertext'>;
+
+/** Every statement on the `webhook_endpoints` table. */
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(values: NewWebhookEndpoint): Promise<WebhookEndpoint> {
+    const repository = this.dataSource.getRepository(WebhookEndpoint);
+    return repository.save(repository.create({ ...values, enabled: true }));
+  }
+
+  findById(id: string): Promise<WebhookEndpoint | null> {
+    return this.dataSource.getRepository(WebhookEndpoint).findOneBy({ id });
+  }
+
+  findByIds(ids: string[]): Promise<WebhookEndpoint[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.dataSource.getRepository(WebhookEndpoint).findBy({ id: In(ids) });
+  }
+
+  page(query: ListQueryDto): Promise<Page<WebhookEndpoint>> {
+    return paginate(this.dataSource.getRepository(WebhookEndpoint).createQueryBuilder('endpoint'), query);
+  }
+
+  /** Answers the endpoint as it is after the change; null when there is none. */
+  async update(id: string, changes: QueryDeepPartialEntity<WebhookEndpoint>): Promise<WebhookEndpoint | null> {
+    if (Object.keys(changes).length > 0) await this.dataSource.getRepository(WebhookEndpoint).update({ id }, changes);
+    return this.findById(id);
+  }
+
+  /** Answers whether there was one to delete. */
+  async delete(id: string): Promise<boolean> {
+    const result = await this.dataSource.getRepository(WebhookEndpoint).delete({ id });
+    return (result.affected ?? 0) > 0;
+  }
+}

@@ -1,0 +1,109 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { SystemClock } from '../common/clock/system-clock';
+import { ListQueryDto } from '../common/http/list-query.dto';
+import { Page } from '../common/http/pagination';
+import { EventsService } from '../events/events.service';
+import { WorkRunnerService } from '../work/work-runner.service';
+import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
+import { ListWebhookAttemptsQueryDto } from './dto/list-webhook-attempts-query.dto';
+import { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
+import { SecretBoxService } from './secret-box.service';
+import { WebhookAttempt } from './webhook-attempt.entity';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { newWebhookSecret } from './webhook-secret';
+
+/** After a rotation, deliveries are signed with the old secret too for this long, so receivers can switch over. */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
+
+/** The delivery loop's name on the work engine. */
+export const WEBHOOKS_QUEUE = 'webhooks';
+
+/** Webhook endpoints (their secrets sealed at rest), their attempt history, and redelivery on request. */
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly events: EventsService,
+    private readonly secrets: SecretBoxService,
+    private readonly clock: SystemClock,
+    private readonly runner: WorkRunnerService,
+  ) {}
+
+  /** Answers the endpoint and its secret, in clear this once. */
+  async create(dto: CreateWebhookEndpointDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const id = randomUUID();
+    const secret = newWebhookSecret();
+    const endpoint = await this.endpoints.insert({
+      id,
+      url: dto.url,
+      events: dto.events ?? ['*'],
+      description: dto.description ?? null,
+      secretCiphertext: this.secrets.seal(secret, id),
+    });
+    return { endpoint, secret };
+  }
+
+  list(query: ListQueryDto): Promise<Page<WebhookEndpoint>> {
+    return this.endpoints.page(query);
+  }
+
+  async get(id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.findById(id);
+    if (!endpoint) throw new NotFoundException(`No webhook endpoint ${id}`);
+    return endpoint;
+  }
+
+  async update(id: string, dto: UpdateWebhookEndpointDto): Promise<WebhookEndpoint> {
+    const changes: Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'description' | 'enabled'>> = {};
+    if (dto.url !== undefined) changes.url = dto.url;
+    if (dto.events !== undefined) changes.events = dto.events;
+    if (dto.description !== undefined) changes.description = dto.description;
+    if (dto.enabled !== undefined) changes.enabled = dto.enabled;
+    const endpoint = await this.endpoints.update(id, changes);
+    if (!endpoint) throw new NotFoundException(`No webhook endpoint ${id}`);
+    return endpoint;
+  }
+
+  /** Deliveries still queued for it are dropped with it (their sender finds no endpoint). */
+  async remove(id: string): Promise<void> {
+    if (!(await this.endpoints.delete(id))) throw new NotFoundException(`No webhook endpoint ${id}`);
+  }
+
+  /** A new secret, answered in clear this once; the old one keeps signing too for PREVIOUS_SECRET_GRACE_MS. */
+  async rotateSecret(id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const current = await this.get(id);
+    const secret = newWebhookSecret();
+    const endpoint = await this.endpoints.update(id, {
+      secretCiphertext: this.secrets.seal(secret, id),
+      previousSecretCiphertext: current.secretCiphertext,
+      previousSecretExpiresAt: new Date(this.clock.now().getTime() + PREVIOUS_SECRET_GRACE_MS),
+    });
+    if (!endpoint) throw new NotFoundException(`No webhook endpoint ${id}`);
+    return { endpoint, secret };
+  }
+
+  async attempts(id: string, query: ListWebhookAttemptsQueryDto): Promise<Page<WebhookAttempt>> {
+    await this.get(id);
+    return this.deliveries.attempts(id, query);
+  }
+
+  /**
+   * Sends an event again (the same body) to one endpoint, or to every enabled endpoint subscribed to its type.
+   * A disabled endpoint is refused: enable it first.
+   */
+  async redeliver(eventId: string, endpointId: string | undefined): Promise<{ eventId: string; deliveries: { id: string; endpointId: string }[] }> {
+    const event = await this.events.get(eventId);
+    if (endpointId !== undefined) {
+      const endpoint = await this.endpoints.findById(endpointId);
+      if (!endpoint) throw new NotFoundException(`endpointId ${endpointId} names no webhook endpoint`);
+      if (!endpoint.enabled) throw new ConflictException('The webhook endpoint is disabled; enable it before redelivering to it');
+    }
+    const made = await this.deliveries.redeliver(event.id, event.type, endpointId ?? null);
+    this.runner.kick(WEBHOOKS_QUEUE);
+    return { eventId: event.id, deliveries: made.map((d) => ({ id: d.id, endpointId: d.endpoint_id })) };
+  }
+}

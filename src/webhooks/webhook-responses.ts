@@ -1,0 +1,38 @@
+import type { WebhookAttempt } from './webhook-attempt.entity';
+import type { WebhookEndpoint } from './webhook-endpoint.entity';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** An endpoint as every answer shows it: never its secret (see toCreatedWebhookEndpointResponse). */
+export function toWebhookEndpointResponse(endpoint: WebhookEndpoint) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.events,
+    description: endpoint.description,
+    enabled: endpoint.enabled,
+    consecutiveFailures: endpoint.consecutiveFailures,
+    createdAt: endpoint.createdAt.toISOString(),
+    updatedAt: endpoint.updatedAt.toISOString(),
+  };
+}
+
+/** The creation (and rotation) answer: the only place the signing secret appears in clear. */
+export function toCreatedWebhookEndpointResponse(endpoint: WebhookEndpoint, secret: string) {
+  return { ...toWebhookEndpointResponse(endpoint), secret, previousSecretExpiresAt: iso(endpoint.previousSecretExpiresAt) };
+}
+
+export function toWebhookAttemptResponse(attempt: WebhookAttempt) {
+  return {
+    id: attempt.id,
+    deliveryId: attempt.deliveryId,
+    eventId: attempt.eventId,
+    attempt: attempt.number,
+    status: attempt.status,
+    responseStatus: attempt.responseStatus,
+    durationMs: attempt.durationMs,
+    error: attempt.error,
+    nextAttemptAt: iso(attempt.nextAttemptAt),
+    createdAt: attempt.createdAt.toISOString(),
+  };
+}
