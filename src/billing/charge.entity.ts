@@ -7,8 +7,6 @@ export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' |
 /** Where the engine is inside one charge; each step is resumable after a crash. */
 export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' | 'awaiting_card' | 'done';
 
-/** Statuses the engine still works on. */
-export const OPEN_CHARGE_STATUSES: ChargeStatus[] = ['pending', 'processing', 'retrying', 'failed'];
 
 /**
  * One billing period of one subscription, charged at most once: the unique (subscription, period)

@@ -24,7 +24,7 @@ export function classifyDecline(codePath: string): DeclineKind {
 }
 
 /** Card-network rule: at most this many attempts per charge in a rolling window, whatever the ladder says. */
-export const MAX_ATTEMPTS_IN_WINDOW = 15;
+const MAX_ATTEMPTS_IN_WINDOW = 15;
 export const ATTEMPT_WINDOW_MS = 30 * 86_400_000;
 
 /**

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { AppConfig } from './app-config';
 
 /** The generated admin token, kept outside production so it survives restarts (mode 0600: only the owner reads it). */
-export const ADMIN_TOKEN_FILE = 'admin-token';
+const ADMIN_TOKEN_FILE = 'admin-token';
 /** The built-in sandbox's port, kept so hosted form links survive restarts. */
-export const SANDBOX_PORT_FILE = 'sandbox-port';
+const SANDBOX_PORT_FILE = 'sandbox-port';
 
 const TOKEN_SHAPE = /^[\x21-\x7e]{16,512}$/;
 

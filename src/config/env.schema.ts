@@ -25,7 +25,7 @@ const toBool = ({ value }: { value: unknown }) => {
 const emptyToUndefined = ({ value }: { value: unknown }) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
-export const DURATION_LIST_PATTERN = /^\s*(\d+\s*[smhdw])(\s*,\s*\d+\s*[smhdw])*\s*$/;
+const DURATION_LIST_PATTERN = /^\s*(\d+\s*[smhdw])(\s*,\s*\d+\s*[smhdw])*\s*$/;
 
 /** The raw environment as the contract names it; validated once at boot. */
 export class EnvSchema {

@@ -17,7 +17,7 @@ import { RETRY_AFTER_FAILURE_MS } from './sync-schedule';
 import type { SyncTarget } from './sync-target';
 
 /** What one read of a customer at the provider ended in; also the `result` label of the metric. */
-export type SyncOutcome = 'synced' | 'became_ready' | 'provider_retry' | 'not_found' | 'error';
+type SyncOutcome = 'synced' | 'became_ready' | 'provider_retry' | 'not_found' | 'error';
 
 export interface SyncResult {
   outcome: SyncOutcome;

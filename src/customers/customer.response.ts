@@ -2,14 +2,14 @@ import { BindingInteraction, presentInteraction } from './binding-interaction';
 import type { CustomerBinding } from './customer-binding.entity';
 import type { Customer } from './customer.entity';
 
-export interface CardResponse {
+interface CardResponse {
   bin: string | null;
   lastDigits: string | null;
   paymentSystem: string | null;
 }
 
 /** The customer's newest binding still in progress, and what it waits for from the payer (3-D Secure), if anything. */
-export interface PendingBindingResponse {
+interface PendingBindingResponse {
   id: string;
   status: 'pending';
   interaction: BindingInteraction | null;

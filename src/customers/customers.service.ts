@@ -28,8 +28,8 @@ import { httpErrorForProvider } from './provider-failure';
 import { cardSummaryFrom } from './sync-schedule';
 
 /** Stable provider externalIDs (≤ 40 characters) derived from our own ids, so a repeated call finds the same object. */
-export const customerExternalId = (customerId: string): string => `c${customerId.replace(/-/g, '')}`;
-export const bindingExternalId = (bindingId: string): string => `b${bindingId.replace(/-/g, '')}`;
+const customerExternalId = (customerId: string): string => `c${customerId.replace(/-/g, '')}`;
+const bindingExternalId = (bindingId: string): string => `b${bindingId.replace(/-/g, '')}`;
 
 /** Until the follower first looks at a new binding; it is moved to "now" once the provider has answered. */
 const FIRST_LOOK_AFTER_INTENT_SECONDS = 10;

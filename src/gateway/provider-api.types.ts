@@ -38,7 +38,7 @@ export interface CustomerAndToken {
   customerAccessToken: AccessToken;
 }
 
-export interface PaymentResourceRef {
+interface PaymentResourceRef {
   paymentToolToken: string;
   paymentSession: string;
 }
@@ -93,7 +93,7 @@ export interface UserInteraction {
 
 // ---- Payment resources (card tokenization for bindings) ----
 
-export interface CardData {
+interface CardData {
   paymentToolType: 'CardData';
   cardNumber: string;
   expDate: string;
@@ -162,7 +162,7 @@ export interface InvoiceAndToken {
   invoiceAccessToken: AccessToken;
 }
 
-export interface CustomerPayer {
+interface CustomerPayer {
   payerType: 'CustomerPayer';
   customerID: string;
   /** Read-only: the provider adds the bound card's public details to payments it returns. */
@@ -277,7 +277,7 @@ export interface DestinationParams {
   externalID?: string;
 }
 
-export type DestinationStatus = 'Unauthorized' | 'Authorized';
+type DestinationStatus = 'Unauthorized' | 'Authorized';
 
 export interface Destination {
   id: string;
@@ -293,7 +293,7 @@ export interface Destination {
   validUntil?: string;
 }
 
-export interface Asset {
+interface Asset {
   amount: number;
   currency: string;
 }
@@ -329,28 +329,6 @@ export interface WithdrawalEvent {
   eventID: number;
   occuredAt: string;
   changes: { type: 'WithdrawalStatusChanged'; status: WithdrawalStatus; failure?: WithdrawalFailure }[];
-}
-
-// ---- Error bodies ----
-
-/** CAPI 400. */
-export interface CapiErrorBody {
-  code: string;
-  message: string;
-}
-
-/** Wallet API 400. */
-export interface WalletBadRequestBody {
-  errorType: string;
-  name?: string;
-  description?: string;
-}
-
-/** 409 on both APIs. */
-export interface ExternalIdConflictBody {
-  externalID: string;
-  id?: string;
-  message?: string;
 }
 
 // ---- Event paging (query parameters) ----

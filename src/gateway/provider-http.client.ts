@@ -50,7 +50,7 @@ type Labels = 'operation' | 'result';
 const FREE_SOCKET_TIMEOUT_MS = 4_000;
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 /** networkCode of the error a call gets when the wait queue for a call slot is full. */
-export const QUEUE_FULL = 'QUEUE_FULL';
+const QUEUE_FULL = 'QUEUE_FULL';
 const USER_AGENT = 'recurring-billing-daemon';
 const BEARER_CREDENTIAL = /^[\x21-\x7e]+$/;
 

@@ -57,10 +57,10 @@ export interface Webhook extends WebhookParams {
 // ---- Wallet webhooks (/wallet/v0/webhooks) ----
 
 export const WITHDRAWAL_WEBHOOK_EVENT_TYPES = ['WithdrawalStarted', 'WithdrawalSucceeded', 'WithdrawalFailed'] as const;
-export type WithdrawalWebhookEventType = (typeof WITHDRAWAL_WEBHOOK_EVENT_TYPES)[number];
+type WithdrawalWebhookEventType = (typeof WITHDRAWAL_WEBHOOK_EVENT_TYPES)[number];
 
 export const DESTINATION_WEBHOOK_EVENT_TYPES = ['DestinationCreated', 'DestinationUnauthorized', 'DestinationAuthorized'] as const;
-export type DestinationWebhookEventType = (typeof DESTINATION_WEBHOOK_EVENT_TYPES)[number];
+type DestinationWebhookEventType = (typeof DESTINATION_WEBHOOK_EVENT_TYPES)[number];
 
 export type WalletWebhookScope =
   | { topic: 'WithdrawalsTopic'; walletID?: string; eventTypes: WithdrawalWebhookEventType[] }
@@ -129,7 +129,7 @@ interface ProcessingEventHead {
   occuredAt: string;
 }
 
-export type InvoicesTopicEvent = ProcessingEventHead & { topic: 'InvoicesTopic' } & (
+type InvoicesTopicEvent = ProcessingEventHead & { topic: 'InvoicesTopic' } & (
     | { eventType: 'InvoiceCreated' | 'InvoicePaid' | 'InvoiceCancelled' | 'InvoiceFulfilled'; invoice: WebhookInvoice }
     | {
         eventType: 'PaymentStarted' | 'PaymentProcessed' | 'PaymentCaptured' | 'PaymentCancelled' | 'PaymentRefunded' | 'PaymentFailed';
@@ -138,12 +138,12 @@ export type InvoicesTopicEvent = ProcessingEventHead & { topic: 'InvoicesTopic' 
       }
   );
 
-export type CustomersTopicEvent = ProcessingEventHead & { topic: 'CustomersTopic' } & (
+type CustomersTopicEvent = ProcessingEventHead & { topic: 'CustomersTopic' } & (
     | { eventType: 'CustomerCreated' | 'CustomerDeleted' | 'CustomerReady'; customer: WebhookCustomer }
     | { eventType: 'CustomerBindingStarted' | 'CustomerBindingSucceeded' | 'CustomerBindingFailed'; customer: WebhookCustomer; binding: WebhookCustomerBinding }
   );
 
-export type ProcessingWebhookEvent = InvoicesTopicEvent | CustomersTopicEvent;
+type ProcessingWebhookEvent = InvoicesTopicEvent | CustomersTopicEvent;
 
 // ---- Delivered wallet events ----
 
@@ -156,15 +156,18 @@ interface WalletEventHead {
   occuredAt: string;
 }
 
-export type WithdrawalTopicEvent = WalletEventHead & { topic: 'WithdrawalTopic' } & (
+type WithdrawalTopicEvent = WalletEventHead & { topic: 'WithdrawalTopic' } & (
     | { eventType: 'WithdrawalStarted'; withdrawal: Withdrawal }
     /** No failure details: read the withdrawal to learn why it failed. */
     | { eventType: 'WithdrawalSucceeded' | 'WithdrawalFailed'; withdrawalID: string; externalID?: string }
   );
 
-export type DestinationTopicEvent = WalletEventHead & { topic: 'DestinationTopic' } & (
+type DestinationTopicEvent = WalletEventHead & { topic: 'DestinationTopic' } & (
     | { eventType: 'DestinationCreated'; destination: Destination }
     | { eventType: 'DestinationAuthorized' | 'DestinationUnauthorized'; destinationID: string; externalID?: string }
   );
 
-export type WalletWebhookEvent = WithdrawalTopicEvent | DestinationTopicEvent;
+type WalletWebhookEvent = WithdrawalTopicEvent | DestinationTopicEvent;
+
+/** Any event the provider delivers to a registered webhook. */
+export type ProviderWebhookEvent = ProcessingWebhookEvent | WalletWebhookEvent;

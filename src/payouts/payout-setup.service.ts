@@ -12,8 +12,8 @@ import { withErrorCode } from '../common/errors/coded-error';
  * Fixed externalIDs: the identity and the wallet are made once per provider account, so a repeat (after an unknown
  * outcome, a crash between the call and the insert, or on another replica) gets the same objects back.
  */
-export const PAYOUT_IDENTITY_EXTERNAL_ID = 'payouts-identity-v1';
-export const PAYOUT_WALLET_EXTERNAL_ID = 'payouts-wallet-v1';
+const PAYOUT_IDENTITY_EXTERNAL_ID = 'payouts-identity-v1';
+const PAYOUT_WALLET_EXTERNAL_ID = 'payouts-wallet-v1';
 
 /** Setup order steps 1 and 2 of the spec: one identity and one corporate wallet, made once or adopted. */
 @Injectable()

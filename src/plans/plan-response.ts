@@ -1,6 +1,6 @@
 import type { Plan, PlanDunning, PlanInterval, PlanStatus, TaxRate } from './plan.entity';
 
-export interface PlanLineResponse {
+interface PlanLineResponse {
   product: string;
   price: number;
   quantity: number;

@@ -3,6 +3,7 @@ import type { Counter } from 'prom-client';
 import { withErrorCode } from '../common/errors/coded-error';
 import { MetricsService } from '../common/metrics/metrics.service';
 import { SystemClock } from '../common/clock/system-clock';
+import type { ProviderWebhookEvent } from '../gateway/provider-webhook.types';
 import { verifyProviderSignature } from '../gateway/provider-webhook-signature';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { PROVIDER_EVENTS_QUEUE } from './provider-event-applier.service';
@@ -102,7 +103,7 @@ export class ProviderEventIntakeService {
     if (typeof topic !== 'string' || !(topic in TOPICS)) throw problem('the event names no known topic');
     if (typeof eventType !== 'string' || eventType.length === 0 || eventType.length > 40) throw problem('the event has no eventType');
     if (!(typeof eventID === 'number' && Number.isSafeInteger(eventID)) && !idOf(eventID)) throw problem('the event has no eventID');
-    const objectId = objectIdOf(topic, payload);
+    const objectId = objectIdOf(payload as unknown as ProviderWebhookEvent);
     if (!objectId) throw problem(`the ${topic} event names no object`);
     return { dedupeKey: `${topic}|${objectId}|${String(eventID)}`, topic, eventType, objectId, payload };
   }
@@ -112,11 +113,17 @@ export class ProviderEventIntakeService {
   }
 }
 
-/** The provider's id of the object an event is about: invoice, customer, withdrawal or destination. */
-function objectIdOf(topic: string, payload: Record<string, unknown>): string | undefined {
-  const nested = (key: string) => (isRecord(payload[key]) ? idOf(payload[key].id) : undefined);
-  if (topic === 'InvoicesTopic') return nested('invoice');
-  if (topic === 'CustomersTopic') return nested('customer');
-  if (topic === 'WithdrawalTopic') return nested('withdrawal') ?? idOf(payload.withdrawalID);
-  return nested('destination') ?? idOf(payload.destinationID);
+/** The provider's id of the object an event is about: invoice, customer, withdrawal or destination (checked, not trusted). */
+function objectIdOf(event: ProviderWebhookEvent): string | undefined {
+  const nested = (value: unknown) => (isRecord(value) ? idOf(value.id) : undefined);
+  switch (event.topic) {
+    case 'InvoicesTopic':
+      return nested(event.invoice);
+    case 'CustomersTopic':
+      return nested(event.customer);
+    case 'WithdrawalTopic':
+      return 'withdrawal' in event ? nested(event.withdrawal) : idOf(event.withdrawalID);
+    case 'DestinationTopic':
+      return 'destination' in event ? nested(event.destination) : idOf(event.destinationID);
+  }
 }

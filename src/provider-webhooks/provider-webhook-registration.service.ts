@@ -13,7 +13,7 @@ import { ProviderWebhook } from './provider-webhook.entity';
 import { ProviderWebhooksRepository, WantedWebhook } from './provider-webhooks.repository';
 
 const QUEUE = 'provider-webhooks';
-export const PROVIDER_WEBHOOK_PATH = '/webhooks/provider';
+const PROVIDER_WEBHOOK_PATH = '/webhooks/provider';
 /** A registered webhook is looked for at the provider again this often, and registered again if it is gone. */
 const RECHECK_MS = 3_600_000;
 

@@ -1,5 +1,5 @@
 /** Which error dialect an operation speaks: CAPI (/v1, /v2 processing) or the Wallet API (/wallet, /payres). */
-export type ProviderApi = 'capi' | 'wallet';
+type ProviderApi = 'capi' | 'wallet';
 
 interface OperationSpec {
   api: ProviderApi;
@@ -11,7 +11,7 @@ interface OperationSpec {
  * Every provider operation the sandbox serves. The names are the keys fault rules and the request log use.
  * Operations beyond the spec's fourteen (reads, token renewal) exist because the real API has them.
  */
-export const PROVIDER_OPERATIONS = {
+const PROVIDER_OPERATIONS = {
   createCustomer: { api: 'capi', bodyName: 'CustomerParams' },
   getCustomer: { api: 'capi' },
   createCustomerAccessToken: { api: 'capi' },

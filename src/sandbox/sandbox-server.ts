@@ -7,8 +7,6 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_SANDBOX_DELAYS, SandboxConfig, SandboxDelays } from './sandbox-config';
 import { SandboxModule } from './sandbox.module';
 
-export type { SandboxDelays } from './sandbox-config';
-
 export interface SandboxOptions {
   /** 0 or absent: any free port. */
   port?: number;

@@ -16,7 +16,7 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { newWebhookSecret } from './webhook-secret';
 
 /** After a rotation, deliveries are signed with the old secret too for this long, so receivers can switch over. */
-export const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
+const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
 
 /** The delivery loop's name on the work engine. */
 export const WEBHOOKS_QUEUE = 'webhooks';

@@ -7,7 +7,7 @@ import { withSharedErrorResponses } from './shared-responses';
 export const API_DOCS_PATH = '/docs';
 export const API_DOCUMENT_PATH = '/openapi.json';
 
-export const ADMIN_TOKEN_SCHEME = 'adminToken';
+const ADMIN_TOKEN_SCHEME = 'adminToken';
 
 /** The committed copy of the document (`npm run openapi` writes it; a test keeps it in step with the code). */
 export const COMMITTED_DOCUMENT_PATH = 'docs/openapi.json';

@@ -9,7 +9,7 @@ import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../http/json-body-rules';
 const ADMIN_ERRORS: ErrorCode[] = ['unauthorized', 'database_unavailable'];
 
 /** What the JSON body rules refuse on every route that takes a body. */
-export const BODY_ERRORS: ErrorCode[] = [
+const BODY_ERRORS: ErrorCode[] = [
   'validation_failed',
   'invalid_json',
   'body_too_deep',
@@ -20,7 +20,7 @@ export const BODY_ERRORS: ErrorCode[] = [
 ];
 
 /** What a malformed or unknown `:id` gets. */
-export const ID_ERRORS: ErrorCode[] = ['validation_failed', 'malformed_request', 'not_found'];
+const ID_ERRORS: ErrorCode[] = ['validation_failed', 'malformed_request', 'not_found'];
 
 /** A provider call made while answering. */
 export const PROVIDER_ERRORS: ErrorCode[] = ['provider_refused', 'provider_conflict', 'provider_unavailable', 'provider_error', 'provider_timeout'];
@@ -48,7 +48,7 @@ function errorBody(code: ErrorCode, status: number) {
 }
 
 /** One documented answer per status, each listing its codes with a named example of each. */
-export function ApiErrors(codes: ErrorCode[]): MethodDecorator {
+function ApiErrors(codes: ErrorCode[]): MethodDecorator {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const status = ERROR_CODES[code].status;

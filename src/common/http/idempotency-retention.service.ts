@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 
 /** Idempotency records are kept this long: well past the 24 hours a client may rely on for its retries. */
-export const IDEMPOTENCY_RETENTION_DAYS = 7;
+const IDEMPOTENCY_RETENTION_DAYS = 7;
 const PRUNE_EVERY_MS = 3_600_000;
 
 /** Deletes idempotency records past their retention, hourly, in the processes that run the scheduler. */

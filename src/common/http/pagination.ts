@@ -25,11 +25,11 @@ interface CursorPosition {
 
 const BAD_CURSOR = 'cursor must be a nextCursor value returned by this list';
 
-export function encodeCursor(position: CursorPosition): string {
+function encodeCursor(position: CursorPosition): string {
   return Buffer.from(`${position.createdAt.toISOString()}|${position.seq}`).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): CursorPosition {
+function decodeCursor(cursor: string): CursorPosition {
   const [createdAt, seq, extra] = Buffer.from(cursor, 'base64url').toString().split('|');
   const date = new Date(createdAt);
   if (extra !== undefined || !/^\d{1,15}$/.test(seq ?? '') || Number.isNaN(date.getTime())) throw invalidField('cursor', BAD_CURSOR);

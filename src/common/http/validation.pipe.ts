@@ -9,7 +9,7 @@ const MAX_FIELDS = 100;
  * parent; a top-level property with children is reported through them only), so `fields[0]` is the field of
  * the first message.
  */
-export function failingFieldPaths(errors: ValidationError[], parent?: string): string[] {
+function failingFieldPaths(errors: ValidationError[], parent?: string): string[] {
   const paths: string[] = [];
   for (const error of errors) {
     const path = parent === undefined ? error.property : `${parent}.${error.property}`;

@@ -41,7 +41,7 @@ export function StorableText(options?: ValidationOptions): PropertyDecorator {
 }
 
 /** Why a metadata value is refused, or null when it is fine. */
-export function metadataProblem(value: unknown): string | null {
+function metadataProblem(value: unknown): string | null {
   if (!isPlainObject(value)) return 'must be a JSON object (not an array or null)';
   const keys = Object.keys(value);
   if (keys.length > METADATA_MAX_KEYS) return `must have at most ${METADATA_MAX_KEYS} keys`;

@@ -52,7 +52,7 @@ export function isSecretKey(key: string): boolean {
  * An http(s) URL without its secret query parameters (a hosted form link carries a customer access token): the
  * link as someone without the token may see it. Any other text is returned as it is.
  */
-export function withoutSecretQueryParameters(text: string): string {
+function withoutSecretQueryParameters(text: string): string {
   if (!/^https?:\/\//i.test(text) || !text.includes('?')) return text;
   let url: URL;
   try {

@@ -3,7 +3,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import { ListQueryDto } from '../../common/http/list-query.dto';
 import type { CustomerStatus } from '../customer.entity';
 
-export const CUSTOMER_STATUSES: readonly CustomerStatus[] = ['unready', 'ready'];
+const CUSTOMER_STATUSES: readonly CustomerStatus[] = ['unready', 'ready'];
 
 /** `GET /api/v1/customers?status=&createdAfter=&createdBefore=&limit=&cursor=`. */
 export class ListCustomersQueryDto extends ListQueryDto {

@@ -13,7 +13,7 @@ import type { ProviderReply } from './provider-reply';
 import type { QueryParams } from './query-params';
 import { SchemaViolation } from './schema-violation';
 
-export interface ExchangeContext {
+interface ExchangeContext {
   body: unknown;
   credential: Credential;
   query: QueryParams;

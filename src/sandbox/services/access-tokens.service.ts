@@ -6,7 +6,7 @@ import { opaqueToken } from '../state/ids';
 import { SandboxStateService } from '../state/sandbox-state.service';
 
 /** Invoice and customer access tokens live 3 days, as CAPI's DEFAULT_*_ACCESS_TOKEN_LIFETIME (259200 s). */
-export const ACCESS_TOKEN_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
+const ACCESS_TOKEN_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** Issues access tokens and turns an Authorization header into a credential. */
 @Injectable()

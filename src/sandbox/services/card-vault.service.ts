@@ -12,7 +12,7 @@ import { SandboxStateService } from '../state/sandbox-state.service';
 import { IdempotencyService } from './idempotency.service';
 
 /** Payment tool tokens (CAPI) and card tokens (payres) are valid 64 minutes, as the provider's default. */
-export const CARD_TOKEN_LIFETIME_MS = 64 * 60 * 1000;
+const CARD_TOKEN_LIFETIME_MS = 64 * 60 * 1000;
 /** Expired tokens are forgotten a day later, so long benchmarks do not grow the vault without end. */
 const PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY = 1000;

@@ -2,7 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { isPlainObject } from '../http/body-reader';
 import { isProviderOperation, ProviderOperation } from '../sandbox-operations';
 
-export const FAULT_KINDS = ['latency', 'unavailable', 'timeout_after_effect', 'reset_after_effect', 'reset_before_effect'] as const;
+const FAULT_KINDS = ['latency', 'unavailable', 'timeout_after_effect', 'reset_after_effect', 'reset_before_effect'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 /** A fault that decides how the request ends; latency only delays it. */
 export type TerminalFaultKind = Exclude<FaultKind, 'latency'>;

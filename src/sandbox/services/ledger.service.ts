@@ -16,7 +16,7 @@ export interface LedgerPayment {
   capturedAt?: string;
 }
 
-export interface LedgerBindingCharge {
+interface LedgerBindingCharge {
   customerID: string;
   bindingID: string;
   amount: number;

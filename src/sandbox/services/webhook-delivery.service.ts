@@ -34,7 +34,7 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 /** Deliveries on the wire at once, across all queues. */
 const MAX_IN_FLIGHT = 8;
 /** Pending deliveries beyond this are dropped at once (a receiver down under heavy load must not eat the memory). */
-export const MAX_PENDING_DELIVERIES = 10_000;
+const MAX_PENDING_DELIVERIES = 10_000;
 export const DELIVERY_HISTORY_CAPACITY = 2000;
 
 /**

@@ -9,7 +9,7 @@ import { readEventTypes, readWebhookUrl } from '../webhooks/webhook-params';
 import { WebhookKeysService } from './webhook-keys.service';
 
 /** Webhooks one party may have at once; the provider answers 429 beyond its limit (the sandbox's own number). */
-export const PROCESSING_WEBHOOK_LIMIT = 20;
+const PROCESSING_WEBHOOK_LIMIT = 20;
 
 /** Processing webhooks (/v2/processing/webhooks): registration, reads and deletion for the sandbox's one party. */
 @Injectable()

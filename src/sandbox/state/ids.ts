@@ -3,7 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** A 10-character base62 id in the style of the provider's snowflake ids (e.g. "u7o9gfIwPA"). */
-export function snowflakeId(): string {
+function snowflakeId(): string {
   let id = '';
   for (let i = 0; i < 10; i++) id += BASE62[randomInt(62)];
   return id;

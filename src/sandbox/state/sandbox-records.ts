@@ -59,7 +59,7 @@ export interface CustomerRecord {
 }
 
 /** A 3-D Secure check waiting for the payer at the ACS page. */
-export interface PendingInteraction {
+interface PendingInteraction {
   /** Sent as PaReq and asked back by the ACS page: only the holder of the redirect can confirm. */
   secret: string;
   /** When the wait ends and the binding fails (epoch ms). */

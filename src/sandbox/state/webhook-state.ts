@@ -11,7 +11,7 @@ export interface WebhookKeyPair {
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dropped' | 'dead';
 
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
   at: string;
   /** The receiver's status code; null when no response came (refused, reset, timed out). */
   httpStatus: number | null;

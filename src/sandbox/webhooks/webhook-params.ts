@@ -1,7 +1,7 @@
 import type { BodyReader } from '../http/body-reader';
 
 /** The provider's limit on a webhook URL. */
-export const MAX_WEBHOOK_URL_LENGTH = 1000;
+const MAX_WEBHOOK_URL_LENGTH = 1000;
 
 /** `eventTypes`: an array of names from the topic's list (the schema's enum), kept in the order given. */
 export function readEventTypes<T extends string>(scope: BodyReader, allowed: readonly T[]): T[] {

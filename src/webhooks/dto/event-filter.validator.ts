@@ -4,7 +4,7 @@ import { EVENT_TYPES } from '../../events/event-types';
 const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
 
 /** Why an endpoint's `events` list is refused, or null: `["*"]`, or 1..10 distinct known types. */
-export function eventFilterProblem(value: unknown): string | null {
+function eventFilterProblem(value: unknown): string | null {
   if (!Array.isArray(value) || value.length === 0) return 'must be a non-empty list of event types, or ["*"] for every type';
   if (value.length > EVENT_TYPES.length) return `must list at most ${EVENT_TYPES.length} types`;
   if (value.some((v) => typeof v !== 'string')) return 'must hold only strings';
