@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { WorkerRegistryService } from '../../src/work/worker-registry.service';
 import { FAST_WORK_TUNING } from '../support/fast-work-tuning';
 import { SandboxClient } from '../support/sandbox-client';
 import type { FaultKind, ProviderOperation } from '../support/sandbox-control';
@@ -122,6 +123,13 @@ describe('exactly-once charging', () => {
         // while it still works, and the fence refuses its late writes.
         const racers = [await engine(), await engine(), await engine(FAST_TUNING, { ...FAST_WORK_TUNING, heartbeatMs: 3_600_000 })];
         const { plan, subscriptionIds } = await setUpSubscriptions(racers[0], sandbox, 30);
+        // The race starts once the stalled engine counts as silent, so the others may take its claims from the first one.
+        const stalled = racers[2].app.get(WorkerRegistryService).workerId;
+        await waitFor(
+          async () => (await racers[0].app.get(DataSource).query(`SELECT heartbeat_at < now() - make_interval(secs => $2) AS lapsed FROM workers WHERE id = $1`, [stalled, (FAST_WORK_TUNING.lapseMs as number) / 1000]))[0]?.lapsed,
+          (lapsed) => lapsed === true,
+          { timeoutMs: 10_000, everyMs: 100, what: 'the stalled engine counts as silent' },
+        );
         for (const operation of ['createInvoice', 'createPayment', 'getPayment'] as const) {
           await sandbox.control.addFault({ operation, kind: 'latency', latencyMs: 15 });
         }
