@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Page, paginate } from '../common/http/pagination';
+import { hotQuery } from '../database/prepared-statements';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
@@ -113,7 +114,7 @@ export class ChargesRepository {
    */
   async recordInvoice(chargeId: string, fence: number, invoiceId: string, firstAttempt: { externalId: string; attemptedAt: Date }): Promise<string | null | undefined> {
     // The attempt's business time is also the charge's update time: every time an answer shows comes from one clock.
-    const [row]: { held: boolean; attempt_id: string | null }[] = await this.dataSource.query(
+    const { rows: [row] } = await hotQuery<{ held: boolean; attempt_id: string | null }>(this.dataSource,
       `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = $5
                    WHERE id = $1 AND fence = $2 RETURNING id),
             a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
@@ -129,7 +130,8 @@ export class ChargesRepository {
 
   /** The provider's payment id on the attempt and the charge in its awaiting step, only under `fence`. */
   async recordPayment(chargeId: string, fence: number, attemptId: string, paymentId: string, at: Date): Promise<boolean> {
-    const [rows]: [unknown[], number] = await this.dataSource.query(
+    const { rows } = await hotQuery(
+      this.dataSource,
       `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = $5
                    WHERE id = $1 AND fence = $2 RETURNING id)
        UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = $5
@@ -152,7 +154,7 @@ export class ChargesRepository {
     claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null; at: Date },
     followUps: { ctes: string[]; params: unknown[] },
   ): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    const { rows } = await hotQuery(this.dataSource,
       `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
                          attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = $6
                    WHERE id = $1 AND fence = $2 RETURNING subscription_id, updated_at),
@@ -181,7 +183,8 @@ export class ChargesRepository {
    * attempt's id, or undefined when the fence no longer holds.
    */
   async openAttempt(chargeId: string, fence: number, attempt: { number: number; externalId: string; attemptedAt: Date }): Promise<string | undefined> {
-    const rows: { id: string }[] = await this.dataSource.query(
+    const { rows } = await hotQuery<{ id: string }>(
+      this.dataSource,
       `WITH c AS (UPDATE charges SET status = 'processing', updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
        INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
        SELECT $1, $2, $3, 'pending', $4, $4, $4 FROM c

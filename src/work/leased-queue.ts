@@ -1,4 +1,5 @@
 import { DataSource, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
+import { hotQuery } from '../database/prepared-statements';
 import { drainQueue } from './worker-pool';
 import { WorkMetricsService } from './work-metrics.service';
 import { WorkerRegistryService } from './worker-registry.service';
@@ -144,13 +145,13 @@ export class LeasedQueue<T extends ObjectLiteral> {
   async claim(limit: number, options: { dueAt?: Date; onlyId?: string } = {}): Promise<Claim<T>[]> {
     if (this.definition.dueClock === 'business' && !options.dueAt) throw new Error(`${this.name}: a claim needs the business time it is due at`);
     await this.registry.ensureRegistered();
-    const [rows] = (await this.dataSource.query(this.claimSql, [
+    const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, this.claimSql, [
       options.dueAt ?? null,
       limit,
       this.registry.workerId,
       this.registry.lapseSeconds,
       options.onlyId ?? null,
-    ])) as [Record<string, unknown>[], number];
+    ]);
     if (rows.length === 0) return [];
     const claims = rows.map((raw) => ({
       row: this.hydrate(raw),

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import type { Pool, QueryResult, QueryResultRow } from 'pg';
+import type { DataSource } from 'typeorm';
+
+const names = new Map<string, string>();
+const preparable = new WeakMap<DataSource, Promise<boolean>>();
+
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `hot_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * The embedded database (PGlite) serves every connection from one session, so a statement name prepared by one
+ * connection would clash on another: named statements only on a real server.
+ */
+function canPrepare(dataSource: DataSource): Promise<boolean> {
+  let known = preparable.get(dataSource);
+  if (!known) {
+    known = dataSource
+      .query<{ version: string }[]>('SELECT version() AS version')
+      .then(([row]) => !/PGlite|emscripten/i.test(row.version))
+      .catch(() => false);
+    preparable.set(dataSource, known);
+  }
+  return known;
+}
+
+/**
+ * Runs a statement of a hot path (claims, the steps of a charge) as a named prepared statement, so PostgreSQL parses
+ * and plans it once per connection instead of at every call; on the embedded database, as a plain parameterized
+ * query. `text` must be the same string for every call of one statement (values go in `values`).
+ */
+export async function hotQuery<R extends QueryResultRow>(dataSource: DataSource, text: string, values: unknown[]): Promise<QueryResult<R>> {
+  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  return pool.query<R>((await canPrepare(dataSource)) ? { name: nameOf(text), text, values } : { text, values });
+}
