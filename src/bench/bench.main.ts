@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     const floor = (concurrency: number) =>
       runBareClient(sandbox, { apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, renewals: DUE, concurrency, customers: customers.map((c) => c.providerId) });
 
-    await pass(Math.ceil(DUE / 4)); // warm-up: JIT, pools, sandbox; not reported
+    await pass(DUE); // warm-up: JIT, pools, sandbox; not reported
     for (const [latencyMs, concurrency] of [
       [0, 16],
       [50, 16],
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
       if (concurrency !== 16) {
         await app.close();
         app = await startApp(url, sandbox, concurrency);
-        await pass(Math.ceil(DUE / 4));
+        await pass(DUE);
       }
       await sandbox.setLatency(latencyMs);
       const daemon = await pass(DUE);
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     await sandbox.setLatency(0);
     await app.close();
     app = await startApp(url, sandbox, 16);
-    await pass(Math.ceil(DUE / 4));
+    await pass(DUE);
 
     if (!QUICK) {
       const small = await pass(DUE, 0);
