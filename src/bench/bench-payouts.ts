@@ -7,7 +7,7 @@ import { PayoutsService } from '../payouts/payouts.service';
 const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
 
 /** One batch of payouts to an authorized destination, worked until every payout is final. */
-export async function benchPayouts(app: NestExpressApplication, count: number): Promise<void> {
+export async function benchPayouts(app: NestExpressApplication, count: number, statements: { count: number }): Promise<void> {
   await app.get(PayoutSetupService).setUp({ identityName: 'Bench', provider: 'test', class: 'person', walletName: 'Bench', currency: 'RUB' });
   const destinations = app.get(PayoutDestinationsService);
   const destination = await destinations.create({ name: 'Bench card', currency: 'RUB', card: { cardNumber: '4242424242424242', expDate: '12/30', cardHolder: 'BENCH' } });
@@ -20,6 +20,7 @@ export async function benchPayouts(app: NestExpressApplication, count: number): 
   const accepted = process.hrtime.bigint();
   const batch = await app.get(PayoutsService).createBatch(items);
   const started = process.hrtime.bigint();
+  const statementsBefore = statements.count;
   const processor = app.get(PayoutProcessorService);
   let settled = 0;
   for (let idle = 0; settled < count && idle < 1000; ) {
@@ -32,6 +33,6 @@ export async function benchPayouts(app: NestExpressApplication, count: number): 
   const counts = (await app.get(PayoutsService).getBatch(batch.batch.id)).counts;
   console.log(
     `payouts: ${count} accepted in ${(Number(started - accepted) / 1e9).toFixed(2)} s, settled in ${seconds.toFixed(2)} s = ` +
-      `${(settled / seconds).toFixed(1)} payouts/s (${JSON.stringify(counts)}; rss ${mb(process.memoryUsage().rss)} MB)`,
+      `${(settled / seconds).toFixed(1)} payouts/s, ${((statements.count - statementsBefore) / count).toFixed(1)} statements/payout (${JSON.stringify(counts)}; rss ${mb(process.memoryUsage().rss)} MB)`,
   );
 }

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       const big = await pass(BIG_PASS);
       console.log(`memory: a ${BIG_PASS}-charge pass peaked at ${big.peakRssMb} MB RSS (target <= 300) at ${(big.charges / big.seconds).toFixed(0)} charges/s`);
     }
-    await benchPayouts(app, 1000);
+    await benchPayouts(app, 1000, statements);
   } finally {
     await db.end();
     await app.close();

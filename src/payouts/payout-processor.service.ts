@@ -14,6 +14,7 @@ import { PayoutMetricsService } from './payout-metrics.service';
 import { ClaimedPayout, PayoutQueueService } from './payout-queue.service';
 import { toPayoutResponse } from './payout-responses';
 import { PayoutTuning } from './payout-tuning';
+import type { Payout } from './payout.entity';
 import { PayoutsRepository } from './payouts.repository';
 import { backoffDelayMs } from '../work/backoff';
 import { WorkTuning } from '../work/work-tuning';
@@ -193,27 +194,26 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     return this.finish(claim, 'failed', { providerWithdrawalId: withdrawal.id, failureCode: failureCodePath(withdrawal.failure) });
   }
 
-  /** The final state and its merchant event (payout.succeeded or payout.failed, the payout as GET shows it), in one transaction. */
+  /**
+   * The final state and its merchant event (payout.succeeded or payout.failed, the payout as GET shows it, built from
+   * the row this process holds) in one statement, only while it holds the payout.
+   */
   private async finish(claim: ClaimedPayout, outcome: FinalOutcome, details: { providerWithdrawalId?: string; failureCode?: string }): Promise<FinalOutcome> {
     const now = this.clock.now();
     const shownNow = this.businessClock.now();
-    await this.payouts.transaction(async (em) => {
-      await this.queue.write(
-        claim,
-        {
-          status: outcome,
-          ...(details.providerWithdrawalId ? { providerWithdrawalId: details.providerWithdrawalId, submittedAt: claim.payout.submittedAt ?? now } : {}),
-          failureCode: details.failureCode ?? null,
-          nextAttemptAt: null,
-          notBefore: null,
-          completedAt: shownNow,
-        },
-        true,
-        em,
-      );
-      const payout = await this.payouts.findById(claim.payout.id, em);
-      if (payout) await this.events.record(em, { type: `payout.${outcome}`, data: { object: toPayoutResponse(payout) } });
-    });
+    const held = claim.payout;
+    const final = {
+      status: outcome,
+      providerWithdrawalId: details.providerWithdrawalId ?? held.providerWithdrawalId,
+      submittedAt: details.providerWithdrawalId ? (held.submittedAt ?? now) : held.submittedAt,
+      failureCode: details.failureCode ?? null,
+      completedAt: shownNow,
+      updatedAt: shownNow,
+    };
+    const object = toPayoutResponse({ ...held, ...final } as Payout);
+    const event = this.events.recordOverSql('p', { type: `payout.${outcome}`, data: { object } }, {}, 8);
+    if (!(await this.payouts.finishFenced(held.id, claim.fence, final, { ctes: [event.ctes], params: event.params }))) this.queue.lost(claim);
+    Object.assign(held, final, { nextAttemptAt: null, notBefore: null, leaseOwner: null });
     this.metrics.payouts.inc({ outcome });
     if (outcome === 'failed') this.logger.log(`Payout ${claim.payout.id} failed: ${details.failureCode ?? 'unknown'}`);
     return outcome;

@@ -46,14 +46,17 @@ export class PayoutQueueService {
   async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false, em?: EntityManager): Promise<void> {
     const stamped = { ...changes, updatedAt: this.businessClock.now() };
     const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...stamped, leaseOwner: null } : stamped, em);
-    if (!written) {
-      this.queue.leaseLost();
-      throw new LeaseLostError('payout', claim.payout.id);
-    }
+    if (!written) this.lost(claim);
     for (const [key, value] of Object.entries(stamped)) {
       // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.
       if (typeof value !== 'function') (claim.payout as unknown as Record<string, unknown>)[key] = value;
     }
+  }
+
+  /** Counts a write the fence refused and throws, so the step stops at once. */
+  lost(claim: ClaimedPayout): never {
+    this.queue.leaseLost();
+    throw new LeaseLostError('payout', claim.payout.id);
   }
 
   /** Works every payout due at `now` on the engine's pool; answers how many steps were worked. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { hotQuery } from '../database/prepared-statements';
 import { Page, paginate } from '../common/http/pagination';
 import { LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
@@ -83,6 +84,27 @@ export class PayoutsRepository {
    * Writes `changes` only while the row still carries `fence` (the claim's); false when it does not, i.e. another
    * process took the payout over.
    */
+  /**
+   * A payout's final state, released, with `followUps` (CTEs over `p`, the updated row, with parameters numbered from
+   * 8: the merchant event) in one statement, only under `fence`. Answers whether it was written.
+   */
+  async finishFenced(
+    id: string,
+    fence: number,
+    final: Pick<Payout, 'status' | 'providerWithdrawalId' | 'submittedAt' | 'failureCode' | 'completedAt' | 'updatedAt'>,
+    followUps: { ctes: string[]; params: unknown[] },
+  ): Promise<boolean> {
+    const { rows } = await hotQuery(
+      this.dataSource,
+      `WITH p AS (UPDATE payouts SET status = $3, provider_withdrawal_id = $4, submitted_at = $5, failure_code = $6, completed_at = $7, updated_at = $7,
+                         next_attempt_at = NULL, not_before = NULL, lease_owner = NULL
+                   WHERE id = $1 AND fence = $2 RETURNING id)${followUps.ctes.map((cte) => `,\n       ${cte}`).join('')}
+       SELECT 1 FROM p`,
+      [id, fence, final.status, final.providerWithdrawalId, final.submittedAt, final.failureCode, final.updatedAt, ...followUps.params],
+    );
+    return rows.length > 0;
+  }
+
   async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<Payout>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
     const result = await em.getRepository(Payout).update({ id, fence }, changes);
     return Boolean(result.affected);
