@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SystemClock } from '../common/clock/system-clock';
+import { RetentionService } from '../common/retention/retention.service';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { Claim, LeasedQueue } from '../work/leased-queue';
 import { WorkMetricsService } from '../work/work-metrics.service';
@@ -36,14 +36,13 @@ const RETENTION_DAYS = 30;
 export class ProviderEventApplierService implements OnApplicationBootstrap {
   private readonly logger = new Logger(ProviderEventApplierService.name);
   private readonly queue: LeasedQueue<ProviderEvent>;
-  private lastPruneAt = 0;
 
   constructor(
     private readonly events: ProviderEventsRepository,
     private readonly router: ProviderEventRouter,
     private readonly runner: WorkRunnerService,
     private readonly shutdown: ShutdownSignal,
-    private readonly clock: SystemClock,
+    private readonly retention: RetentionService,
     registry: WorkerRegistryService,
     metrics: WorkMetricsService,
   ) {
@@ -52,11 +51,11 @@ export class ProviderEventApplierService implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.runner.start(PROVIDER_EVENTS_QUEUE, () => this.applyDue());
+    this.retention.register('applied provider events', () => this.events.pruneApplied(RETENTION_DAYS));
   }
 
   /** Applies every due event; answers how many it worked. */
-  async applyDue(): Promise<number> {
-    await this.pruneDaily();
+  applyDue(): Promise<number> {
     return this.queue.drain(
       (limit) => this.queue.claim(limit),
       (claim) => this.apply(claim),
@@ -77,13 +76,5 @@ export class ProviderEventApplierService implements OnApplicationBootstrap {
     if (outcome === 'busy' && event.attempts < MAX_BUSY_RETRIES) return this.events.retryLater(event.id, claim.fence, BUSY_RETRY_MS);
     if (outcome === 'unknown_object' && event.attempts < MAX_UNKNOWN_RETRIES) return this.events.retryLater(event.id, claim.fence, UNKNOWN_RETRY_MS);
     await this.events.recordApplied(event.id, claim.fence, outcome);
-  }
-
-  private async pruneDaily(): Promise<void> {
-    const now = this.clock.now().getTime();
-    if (now - this.lastPruneAt < 86_400_000) return;
-    this.lastPruneAt = now;
-    const pruned = await this.events.pruneApplied(RETENTION_DAYS).catch(() => 0);
-    if (pruned > 0) this.logger.log(`Forgot ${pruned} applied provider event(s) older than ${RETENTION_DAYS} days`);
   }
 }

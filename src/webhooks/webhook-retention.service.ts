@@ -1,40 +1,25 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { SystemClock } from '../common/clock/system-clock';
-import { AppConfig } from '../config/app-config';
+import { RetentionService } from '../common/retention/retention.service';
 import { EVENT_RETENTION_DAYS } from '../events/event-retention.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
-const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-/** Deletes attempts and finished deliveries as old as the events they were about, hourly, where the scheduler runs. */
+/** Deletes attempts and finished deliveries as old as the events they were about, at the hourly retention sweep. */
 @Injectable()
-export class WebhookRetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(WebhookRetentionService.name);
-  private timer: NodeJS.Timeout | undefined;
-
+export class WebhookRetentionService implements OnModuleInit {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly config: AppConfig,
+    private readonly retention: RetentionService,
     private readonly clock: SystemClock,
   ) {}
 
-  onApplicationBootstrap(): void {
-    if (!this.config.schedulerEnabled) return;
-    this.timer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
-    this.timer.unref();
+  onModuleInit(): void {
+    this.retention.register('webhook attempts and deliveries', () => this.prune());
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  async prune(): Promise<number> {
-    try {
-      return await this.deliveries.pruneBefore(new Date(this.clock.now().getTime() - EVENT_RETENTION_DAYS * DAY_MS));
-    } catch (error) {
-      this.logger.warn({ err: error }, 'Could not prune old webhook attempts; the next hour tries again');
-      return 0;
-    }
+  prune(): Promise<number> {
+    return this.deliveries.pruneBefore(new Date(this.clock.now().getTime() - EVENT_RETENTION_DAYS * DAY_MS));
   }
 }

@@ -4,12 +4,13 @@ import { WorkMetricsService } from './work-metrics.service';
 import { WorkRunnerService } from './work-runner.service';
 import { Worker } from './worker.entity';
 import { WorkerRegistryService } from './worker-registry.service';
+import { WorkersRepository } from './workers.repository';
 
 /** The work engine every domain queue runs on: process registry and heartbeat, metrics, runner loops. */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Worker])],
-  providers: [WorkerRegistryService, WorkMetricsService, WorkRunnerService],
+  providers: [WorkersRepository, WorkerRegistryService, WorkMetricsService, WorkRunnerService],
   exports: [WorkerRegistryService, WorkMetricsService, WorkRunnerService],
 })
 export class WorkModule {}

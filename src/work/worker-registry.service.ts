@@ -1,10 +1,9 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { DataSource } from 'typeorm';
 import { WorkMetricsService } from './work-metrics.service';
 import { WorkTuning } from './work-tuning';
+import { WorkersRepository } from './workers.repository';
 
 /** What the registry asks of each leased queue. */
 export interface RegisteredQueue {
@@ -29,7 +28,7 @@ export class WorkerRegistryService implements OnApplicationBootstrap, BeforeAppl
   private registered: Promise<void> | undefined;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly workers: WorkersRepository,
     private readonly tuning: WorkTuning,
     private readonly metrics: WorkMetricsService,
   ) {}
@@ -68,7 +67,7 @@ export class WorkerRegistryService implements OnApplicationBootstrap, BeforeAppl
     await Promise.allSettled([...this.activities]);
     try {
       for (const queue of this.queues) await queue.releaseAll(this.workerId);
-      await this.dataSource.query('DELETE FROM workers WHERE id = $1', [this.workerId]);
+      await this.workers.remove(this.workerId);
     } catch (error) {
       // The heartbeat stops anyway, so the claims are taken over once it lapses.
       this.logger.warn({ err: error }, 'Could not hand back claims at shutdown; other processes take them over when the heartbeat lapses');
@@ -77,11 +76,7 @@ export class WorkerRegistryService implements OnApplicationBootstrap, BeforeAppl
 
   private async beat(): Promise<void> {
     try {
-      await this.dataSource.query(
-        `INSERT INTO workers (id, host, pid) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`,
-        [this.workerId, hostname().slice(0, 255), process.pid],
-      );
+      await this.workers.beat(this.workerId, hostname().slice(0, 255), process.pid);
     } catch (error) {
       this.metrics.heartbeatFailures.inc();
       this.logger.warn({ err: error }, 'Heartbeat failed; claims of this process may be taken over, fencing keeps them safe');

@@ -1,9 +1,6 @@
 import { ConflictException, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock } from './clock';
-import { TestClockState } from './test-clock.entity';
-
-const ROW_ID = 1;
+import { TestClockRepository } from './test-clock.repository';
 
 /**
  * A clock that stands still until moved, persisted in the database so every replica reads the same
@@ -13,7 +10,7 @@ const ROW_ID = 1;
 export class TestClockService extends Clock {
   private current: Date | undefined;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(private readonly clock: TestClockRepository) {
     super();
   }
 
@@ -23,19 +20,13 @@ export class TestClockService extends Clock {
   }
 
   override async refresh(): Promise<void> {
-    await this.dataSource.query('INSERT INTO test_clock (id, now) VALUES ($1, now()) ON CONFLICT (id) DO NOTHING', [ROW_ID]);
-    const row = await this.dataSource.getRepository(TestClockState).findOneByOrFail({ id: ROW_ID });
-    this.current = row.now;
+    this.current = await this.clock.read();
   }
 
   /** Moves the shared clock to `target`; refuses to go back (409). */
   async set(target: Date): Promise<Date> {
     await this.refresh();
-    const result: [unknown[], number] = await this.dataSource.query(
-      'UPDATE test_clock SET now = $2, updated_at = now() WHERE id = $1 AND now <= $2',
-      [ROW_ID, target],
-    );
-    if (result[1] === 0) {
+    if (!(await this.clock.moveForward(target))) {
       throw new ConflictException(`The test clock only moves forward: it is ${this.now().toISOString()}, ${target.toISOString()} is earlier`);
     }
     await this.refresh();

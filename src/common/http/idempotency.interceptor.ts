@@ -9,9 +9,8 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
-import { DataSource } from 'typeorm';
 import { withoutSecrets } from '../logging/redact';
-import { IdempotencyRecord } from './idempotency-record.entity';
+import { IdempotencyRecordsRepository } from './idempotency-records.repository';
 import { idempotencyBodyHash, idempotencyScopeHash } from './idempotency-scope';
 import { invalidField, withErrorCode } from '../errors/coded-error';
 
@@ -23,7 +22,7 @@ import { invalidField, withErrorCode } from '../errors/coded-error';
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly records: IdempotencyRecordsRepository,
     private readonly reflector: Reflector,
   ) {}
 
@@ -36,38 +35,26 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const scopeHash = idempotencyScopeHash(request.method, this.routeTemplate(context), request.params ?? {}, key);
     const bodyHash = idempotencyBodyHash(request.body);
-    const repository = this.dataSource.getRepository(IdempotencyRecord);
     const response = context.switchToHttp().getResponse<Response>();
 
     return from(
       // A first request that died mid-way (crash) leaves an unanswered record: after five minutes a
       // repeat with the same body takes it over instead of being refused forever.
-      this.dataSource.query(
-        `INSERT INTO idempotency_records (scope_hash, body_hash) VALUES ($1, $2)
-         ON CONFLICT (scope_hash) DO UPDATE SET created_at = now()
-          WHERE idempotency_records.status_code IS NULL AND idempotency_records.body_hash = EXCLUDED.body_hash
-            AND idempotency_records.created_at < now() - interval '5 minutes'
-         RETURNING scope_hash`,
-        [scopeHash, bodyHash],
-      ) as Promise<unknown[]>,
+      this.records.claim(scopeHash, bodyHash),
     ).pipe(
-      mergeMap((inserted) => {
-        if (inserted.length > 0) {
+      mergeMap((first) => {
+        if (first) {
           return next.handle().pipe(
             mergeMap(async (body: unknown) => {
               // Nest sets the route's status before the handler runs, so this is the code the client gets.
-              await this.dataSource.query('UPDATE idempotency_records SET status_code = $2, response_body = $3 WHERE scope_hash = $1', [
-                scopeHash,
-                response.statusCode,
-                // Tokens are answered once and never stored: a replay answers them as null.
-                JSON.stringify(withoutSecrets(body ?? null)),
-              ]);
+              // Tokens are answered once and never stored: a replay answers them as null.
+              await this.records.recordAnswer(scopeHash, response.statusCode, withoutSecrets(body ?? null));
               return body;
             }),
-            catchError((error: unknown) => from(repository.delete({ scopeHash })).pipe(mergeMap(() => throwError(() => error)))),
+            catchError((error: unknown) => from(this.records.forget(scopeHash)).pipe(mergeMap(() => throwError(() => error)))),
           );
         }
-        return from(repository.findOneByOrFail({ scopeHash })).pipe(
+        return from(this.records.find(scopeHash)).pipe(
           mergeMap((record) => {
             if (record.bodyHash !== bodyHash) {
               throw withErrorCode(new ConflictException('This Idempotency-Key was used with another request body'), 'idempotency_key_reused');
