@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { LeasedRow } from '../work/leased-row';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /** `skipped`: a period missed beyond the catch-up cap after downtime, never sent to the provider. */
@@ -6,7 +7,6 @@ export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' |
 
 /** Where the engine is inside one charge; each step is resumable after a crash. */
 export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' | 'awaiting_card' | 'done';
-
 
 /**
  * One billing period of one subscription, charged at most once: the unique (subscription, period)
@@ -27,7 +27,7 @@ export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' |
 // Provider events name the invoice: its charge is found through this index.
 @Index('charges_provider_invoice_idx', ['providerInvoiceId'], { where: 'provider_invoice_id IS NOT NULL' })
 @Index('charges_awaiting_card_idx', ['customerId'], { where: "step = 'awaiting_card'" })
-export class Charge {
+export class Charge extends LeasedRow {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
@@ -94,14 +94,6 @@ export class Charge {
   /** Business time when dunning started (the first decline); the ladder is counted from the attempts. */
   @Column({ type: 'timestamptz', nullable: true })
   dunningStartedAt: Date | null;
-
-  /** The process (workers.id) working on this row; free when NULL or when that process stopped heartbeating. */
-  @Column({ type: 'varchar', length: 100, nullable: true })
-  leaseOwner: string | null;
-
-  /** Bumped on every claim; every write checks it, so a worker that lost its claim cannot write. */
-  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
-  fence: number;
 
   /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER })

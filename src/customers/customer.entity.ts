@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { LeasedRow } from '../work/leased-row';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 export type CustomerStatus = 'unready' | 'ready';
@@ -14,7 +15,7 @@ export type CustomerStatus = 'unready' | 'ready';
 @Index('customers_created_idx', ['createdAt', 'seq'])
 @Index('customers_status_idx', ['status', 'createdAt', 'seq'])
 @Index('customers_sync_due_idx', ['nextSyncAt'], { where: 'next_sync_at IS NOT NULL' })
-export class Customer {
+export class Customer extends LeasedRow {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
@@ -60,14 +61,6 @@ export class Customer {
 
   @Column({ type: 'timestamptz', nullable: true })
   readyAt: Date | null;
-
-  /** The process (workers.id) following this row now; free when NULL or when that process stopped heartbeating. */
-  @Column({ type: 'varchar', length: 100, nullable: true })
-  leaseOwner: string | null;
-
-  /** Bumped on every claim, so a follower that lost its claim can tell. */
-  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
-  fence: number;
 
   /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER })

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { LeasedRow } from '../work/leased-row';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /**
@@ -20,7 +21,7 @@ export type PayoutDestinationStatus = 'creating' | 'Unauthorized' | 'Authorized'
 // Provider events name the destination: it is found through this index.
 @Index('payout_destinations_provider_idx', ['providerDestinationId'], { where: 'provider_destination_id IS NOT NULL' })
 @Index('payout_destinations_sync_due_idx', ['nextSyncAt'], { where: 'next_sync_at IS NOT NULL' })
-export class PayoutDestination {
+export class PayoutDestination extends LeasedRow {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
@@ -58,14 +59,6 @@ export class PayoutDestination {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;
-
-  /** The process (workers.id) following this row now; free when NULL or when that process stopped heartbeating. */
-  @Column({ type: 'varchar', length: 100, nullable: true })
-  leaseOwner: string | null;
-
-  /** Bumped on every claim, so a follower that lost its claim can tell. */
-  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
-  fence: number;
 
   /** Business time it was seen Authorized (the API shows it). */
   @Column({ type: 'timestamptz', nullable: true })

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn, Unique } from 'typeorm';
+import { LeasedRow } from '../work/leased-row';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /**
@@ -28,7 +29,7 @@ export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['pending', 'processing'
 @Index('payouts_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
 // Payouts waiting for a destination are woken together when it becomes Authorized.
 @Index('payouts_destination_pending_idx', ['destinationId'], { where: "status = 'pending'" })
-export class Payout {
+export class Payout extends LeasedRow {
   /** Made by the daemon before the insert, so the externalID can be derived from it. */
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -81,14 +82,6 @@ export class Payout {
   /** Business time it became final (the API shows it). */
   @Column({ type: 'timestamptz', nullable: true })
   completedAt: Date | null;
-
-  /** The process (workers.id) working on this row; free when NULL or when that process stopped heartbeating. */
-  @Column({ type: 'varchar', length: 100, nullable: true })
-  leaseOwner: string | null;
-
-  /** Bumped on every claim; every write checks it, so a worker that lost its claim cannot write. */
-  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
-  fence: number;
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
-import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+import { LeasedRow } from '../work/leased-row';
 
 /**
  * A verified event the provider pushed, stored before it is answered and applied by the work engine: the row is
@@ -9,7 +9,7 @@ import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 @Unique('provider_events_dedupe_uq', ['dedupeKey'])
 @Index('provider_events_due_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
 @Index('provider_events_received_idx', ['receivedAt'])
-export class ProviderEvent {
+export class ProviderEvent extends LeasedRow {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
@@ -47,9 +47,4 @@ export class ProviderEvent {
   @Column({ type: 'int', default: 0 })
   attempts: number;
 
-  @Column({ type: 'varchar', length: 100, nullable: true })
-  leaseOwner: string | null;
-
-  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
-  fence: number;
 }

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
-import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+import { LeasedRow } from '../work/leased-row';
 
 export type ProviderWebhookApi = 'processing' | 'wallet';
 export type ProviderWebhookTopic = 'InvoicesTopic' | 'CustomersTopic' | 'WithdrawalsTopic' | 'DestinationsTopic';
@@ -11,7 +11,7 @@ export type ProviderWebhookTopic = 'InvoicesTopic' | 'CustomersTopic' | 'Withdra
 @Entity('provider_webhooks')
 @Unique('provider_webhooks_scope_uq', ['api', 'topic', 'scopeKey', 'url'])
 @Index('provider_webhooks_due_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
-export class ProviderWebhook {
+export class ProviderWebhook extends LeasedRow {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
@@ -51,12 +51,6 @@ export class ProviderWebhook {
 
   @Column({ type: 'varchar', length: 300, nullable: true })
   lastError: string | null;
-
-  @Column({ type: 'varchar', length: 100, nullable: true })
-  leaseOwner: string | null;
-
-  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
-  fence: number;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

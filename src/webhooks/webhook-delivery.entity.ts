@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+import { LeasedRow } from '../work/leased-row';
 
 /** `pending` until an attempt succeeds or the retry window ends; `canceled` when its endpoint was disabled. */
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'canceled';
@@ -15,7 +15,7 @@ export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancel
 @Index('webhook_deliveries_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
 @Index('webhook_deliveries_event_idx', ['eventId'])
 @Index('webhook_deliveries_endpoint_idx', ['endpointId'])
-export class WebhookDelivery {
+export class WebhookDelivery extends LeasedRow {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
@@ -34,14 +34,6 @@ export class WebhookDelivery {
   /** When to try next (real time); null once it succeeded, failed or was canceled. */
   @Column({ type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;
-
-  /** The process (workers.id) sending it now; free when NULL or when that process stopped heartbeating. */
-  @Column({ type: 'varchar', length: 100, nullable: true })
-  leaseOwner: string | null;
-
-  /** Bumped on every claim; every write checks it, so a sender that lost its claim cannot write. */
-  @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
-  fence: number;
 
   // Millisecond precision: list cursors carry milliseconds, so rows never fall between pages.
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
