@@ -143,7 +143,7 @@ export class ChargeProcessorService {
         const number = attempts.length + 1;
         const intent = { number, externalId: paymentExternalId(charge.id, number), attemptedAt: now };
         const id = await this.charges.openAttempt(charge.id, claim.fence, intent);
-        if (!id) throw new LeaseLostError('charge', charge.id);
+        if (!id) this.queue.lost(claim);
         Object.assign(charge, { status: 'processing', updatedAt: now });
         attempt = Object.assign(new ChargeAttempt(), { id, chargeId: charge.id, ...intent, status: 'pending' as const, providerPaymentId: null, errorCode: null });
         if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });

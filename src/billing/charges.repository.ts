@@ -5,6 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { Page, paginate } from '../common/http/pagination';
 import { hotQuery } from '../database/prepared-statements';
 import { LeasedQueue } from '../work/leased-queue';
+import { ownerIsLiveSql } from '../work/owner-liveness';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
 import { Charge } from './charge.entity';
@@ -205,7 +206,7 @@ export class ChargesRepository {
             woken AS (UPDATE charges c SET not_before = NULL, next_attempt_at = LEAST(COALESCE(c.next_attempt_at, $2), $2)
                         FROM target t
                        WHERE c.id = t.id AND t.status = 'processing' AND t.step IN ('create_payment', 'await_payment')
-                         AND (t.lease_owner IS NULL OR NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = t.lease_owner AND w.heartbeat_at > now() - make_interval(secs => $3)))
+                         AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', '$3')})
                       RETURNING c.id)
        SELECT EXISTS (SELECT 1 FROM woken) AS woken,
               EXISTS (SELECT 1 FROM target) AS known,

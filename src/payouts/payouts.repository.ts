@@ -5,6 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { hotQuery } from '../database/prepared-statements';
 import { Page, paginate } from '../common/http/pagination';
 import { LeasedQueue } from '../work/leased-queue';
+import { ownerIsLiveSql } from '../work/owner-liveness';
 import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkerRegistryService } from '../work/worker-registry.service';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
@@ -121,7 +122,7 @@ export class PayoutsRepository {
             woken AS (UPDATE payouts p SET not_before = NULL, next_attempt_at = LEAST(COALESCE(p.next_attempt_at, $2), $2)
                         FROM target t
                        WHERE p.id = t.id AND t.status = 'processing'
-                         AND (t.lease_owner IS NULL OR NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = t.lease_owner AND w.heartbeat_at > now() - make_interval(secs => $3)))
+                         AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', '$3')})
                       RETURNING p.id)
        SELECT EXISTS (SELECT 1 FROM woken) AS woken, EXISTS (SELECT 1 FROM target) AS known,
               EXISTS (SELECT 1 FROM target WHERE status = 'processing') AS waiting`,

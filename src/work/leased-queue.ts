@@ -1,5 +1,6 @@
 import { DataSource, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
 import { hotQuery } from '../database/prepared-statements';
+import { ownerIsLiveSql } from './owner-liveness';
 import { drainQueue } from './worker-pool';
 import { WorkMetricsService } from './work-metrics.service';
 import { WorkerRegistryService } from './worker-registry.service';
@@ -61,7 +62,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
       WITH orphaned AS (
         SELECT t.id, t.lease_owner AS previous_owner, 0 AS rank, t.${definition.dueColumn} AS due_at FROM ${table} t
          WHERE t.lease_owner IS NOT NULL AND t.lease_owner <> $3 AND ${due} AND ${onlyId}
-           AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = t.lease_owner AND w.heartbeat_at > now() - make_interval(secs => $4))
+           AND NOT ${ownerIsLiveSql('t', '$4')}
          ORDER BY t.${definition.dueColumn}
          LIMIT $2
          FOR UPDATE OF t SKIP LOCKED),
