@@ -64,11 +64,7 @@ export class CustomerSyncService implements OnModuleInit, OnModuleDestroy, Befor
     private readonly runner: WorkRunnerService,
   ) {
     this.queue = customers.createSyncQueue(registry, workMetrics);
-    const name = 'billing_customers_synced_total';
-    // Several app instances may share a MetricsService in tests; register the counter once.
-    this.syncedTotal =
-      (metrics.registry.getSingleMetric(name) as Counter<'result'> | undefined) ??
-      metrics.counter({ name, help: 'Customer reads at the provider by the follower and refresh, by result', labelNames: ['result'] });
+    this.syncedTotal = metrics.counter({ name: 'billing_customers_synced_total', help: 'Customer reads at the provider by the follower and refresh, by result', labelNames: ['result'] });
   }
 
   /**

@@ -130,23 +130,15 @@ export class ProviderHttpClient implements OnModuleDestroy {
     this.retryIdempotent = retry(handleWhen((e) => isKind(e, ['not_executed', 'unknown_outcome'])), { maxAttempts: options.maxRetries, backoff: backoff() });
     this.retryNotExecutedOnly = retry(handleWhen((e) => isKind(e, ['not_executed'])), { maxAttempts: options.maxRetries, backoff: backoff() });
 
-    this.requestsTotal = reuse(metrics, 'billing_provider_requests_total', () =>
-      metrics.counter({ name: 'billing_provider_requests_total', help: 'HTTP requests to the provider, by operation and result', labelNames: ['operation', 'result'] }),
-    );
-    this.requestDuration = reuse(metrics, 'billing_provider_request_duration_seconds', () =>
-      metrics.histogram({
-        name: 'billing_provider_request_duration_seconds',
-        help: 'Duration of HTTP requests to the provider, by operation and result (queueing for a slot excluded)',
-        labelNames: ['operation', 'result'],
-        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      }),
-    );
-    this.retriesTotal = reuse(metrics, 'billing_provider_retries_total', () =>
-      metrics.counter({ name: 'billing_provider_retries_total', help: 'Provider requests repeated by the gateway, by operation and the failure repeated', labelNames: ['operation', 'result'] }),
-    );
-    this.inFlight = reuse(metrics, 'billing_provider_requests_in_flight', () =>
-      metrics.gauge({ name: 'billing_provider_requests_in_flight', help: 'HTTP requests to the provider awaiting a response' }),
-    );
+    this.requestsTotal = metrics.counter({ name: 'billing_provider_requests_total', help: 'HTTP requests to the provider, by operation and result', labelNames: ['operation', 'result'] });
+    this.requestDuration = metrics.histogram({
+      name: 'billing_provider_request_duration_seconds',
+      help: 'Duration of HTTP requests to the provider, by operation and result (queueing for a slot excluded)',
+      labelNames: ['operation', 'result'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    });
+    this.retriesTotal = metrics.counter({ name: 'billing_provider_retries_total', help: 'Provider requests repeated by the gateway, by operation and the failure repeated', labelNames: ['operation', 'result'] });
+    this.inFlight = metrics.gauge({ name: 'billing_provider_requests_in_flight', help: 'HTTP requests to the provider awaiting a response' });
     for (const policy of [this.retryIdempotent, this.retryNotExecutedOnly]) {
       policy.onRetry((event) => {
         if (!('error' in event) || !(event.error instanceof ProviderError)) return;
@@ -285,9 +277,4 @@ function parseBody<T>(ctx: AttemptContext, response: AxiosResponse<unknown>, exp
   const shapeOk = expect === 'array' ? Array.isArray(parsed) : parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
   if (!shapeOk) throw errorFromUnreadableBody(ctx, response.status, `the response body is not a JSON ${expect}`);
   return parsed as T;
-}
-
-/** Several clients may share one app registry (tests, a second module instance): register each metric once. */
-function reuse<M>(metrics: MetricsService, name: string, create: () => M): M {
-  return (metrics.registry.getSingleMetric(name) as M | undefined) ?? create();
 }

@@ -48,10 +48,7 @@ export class ProviderEventIntakeService {
     private readonly clock: SystemClock,
     metrics: MetricsService,
   ) {
-    const name = 'billing_provider_webhooks_received_total';
-    this.received =
-      (metrics.registry.getSingleMetric(name) as Counter<'topic' | 'result'> | undefined) ??
-      metrics.counter({ name, help: 'Provider webhook deliveries received, by topic and result', labelNames: ['topic', 'result'] });
+    this.received = metrics.counter({ name: 'billing_provider_webhooks_received_total', help: 'Provider webhook deliveries received, by topic and result', labelNames: ['topic', 'result'] });
   }
 
   /** Answers whether the event was new; throws a 4xx for anything it refuses. */

@@ -10,16 +10,17 @@ export class MetricsService {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /** The counter of this name: the one already registered (several services or app parts may ask), or a new one. */
   counter<T extends string>(config: Omit<CounterConfiguration<T>, 'registers'>): Counter<T> {
-    return new Counter({ ...config, registers: [this.registry] });
+    return (this.registry.getSingleMetric(config.name) as Counter<T> | undefined) ?? new Counter({ ...config, registers: [this.registry] });
   }
 
   gauge<T extends string>(config: Omit<GaugeConfiguration<T>, 'registers'>): Gauge<T> {
-    return new Gauge({ ...config, registers: [this.registry] });
+    return (this.registry.getSingleMetric(config.name) as Gauge<T> | undefined) ?? new Gauge({ ...config, registers: [this.registry] });
   }
 
   histogram<T extends string>(config: Omit<HistogramConfiguration<T>, 'registers'>): Histogram<T> {
-    return new Histogram({ ...config, registers: [this.registry] });
+    return (this.registry.getSingleMetric(config.name) as Histogram<T> | undefined) ?? new Histogram({ ...config, registers: [this.registry] });
   }
 
   render(): Promise<string> {
