@@ -3,9 +3,8 @@ import { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
+import { LeasedQueues } from '../work/leased-queues.service';
 import { LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { Charge } from './charge.entity';
 import { ChargesRepository } from './charges.repository';
 
@@ -26,10 +25,15 @@ export class ChargeQueueService {
   constructor(
     private readonly charges: ChargesRepository,
     private readonly clock: Clock,
-    registry: WorkerRegistryService,
-    workMetrics: WorkMetricsService,
+    queues: LeasedQueues,
   ) {
-    this.queue = charges.createQueue(registry, workMetrics);
+    this.queue = queues.create<Charge>({
+      name: 'charges',
+      entity: Charge,
+      dueColumn: 'next_attempt_at',
+      dueClock: 'business',
+      hasNotBefore: true,
+    });
   }
 
   /** Claims up to `limit` charges due at business time `now` (or one given charge, when `onlyId` is set). */

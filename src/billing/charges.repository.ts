@@ -4,10 +4,7 @@ import { DataSource, EntityManager, In, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Page, paginate } from '../common/http/pagination';
 import { hotQuery } from '../database/prepared-statements';
-import { LeasedQueue } from '../work/leased-queue';
 import { ownerIsLiveSql } from '../work/owner-liveness';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { Charge } from './charge.entity';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
@@ -39,17 +36,6 @@ export class ChargesRepository {
   /** Runs `work` in one short transaction (never across a provider call). */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
-  }
-
-  /** Charges as jobs of the shared leased queue: due at `next_attempt_at` (business time), not before `not_before`. */
-  createQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<Charge> {
-    return new LeasedQueue(this.dataSource, registry, metrics, {
-      name: 'charges',
-      entity: Charge,
-      dueColumn: 'next_attempt_at',
-      dueClock: 'business',
-      hasNotBefore: true,
-    });
   }
 
   /**

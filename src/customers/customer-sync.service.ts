@@ -5,14 +5,13 @@ import { MetricsService } from '../common/metrics/metrics.service';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { ProviderError } from '../gateway/provider-error';
 import { ProviderEventRouter } from '../provider-webhooks/provider-event-router.service';
+import { LeasedQueues } from '../work/leased-queues.service';
 import { LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkRunnerService } from '../work/work-runner.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { CustomerProviderReaderService } from './customer-provider-reader.service';
 import { CustomerSyncWriterService } from './customer-sync-writer.service';
 import { Customer } from './customer.entity';
-import { CustomersRepository } from './customers.repository';
+import { CustomersRepository, NEXT_SYNC_AT_TEXT } from './customers.repository';
 import { RETRY_AFTER_FAILURE_MS } from './sync-schedule';
 import type { SyncTarget } from './sync-target';
 
@@ -55,15 +54,22 @@ export class CustomerSyncService implements OnModuleInit, OnModuleDestroy, Befor
     private readonly customers: CustomersRepository,
     private readonly reader: CustomerProviderReaderService,
     private readonly writer: CustomerSyncWriterService,
-    registry: WorkerRegistryService,
-    workMetrics: WorkMetricsService,
+    queues: LeasedQueues,
     private readonly shutdown: ShutdownSignal,
     metrics: MetricsService,
     private readonly clock: Clock,
     private readonly providerEvents: ProviderEventRouter,
     private readonly runner: WorkRunnerService,
   ) {
-    this.queue = customers.createSyncQueue(registry, workMetrics);
+    // The follower's queue: customers are its jobs, due at next_sync_at (database time).
+    this.queue = queues.create<Customer>({
+      name: 'customers',
+      entity: Customer,
+      dueColumn: 'next_sync_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+      extraReturning: `t.${NEXT_SYNC_AT_TEXT}`,
+    });
     this.syncedTotal = metrics.counter({ name: 'billing_customers_synced_total', help: 'Customer reads at the provider by the follower and refresh, by result', labelNames: ['result'] });
   }
 

@@ -2,9 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryDeepPartialEntity } from 'typeorm';
 import { ListOptions, Page, paginate } from '../common/http/pagination';
-import { Claim, LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
+import { Claim } from '../work/leased-queue';
 import { Customer, CustomerStatus } from './customer.entity';
 import { SyncTarget, syncTargetOf } from './sync-target';
 
@@ -48,7 +46,8 @@ interface SyncTargetRow {
 }
 
 /** next_sync_at as exact text: scheduleNextSync compares it with what is there now, so no precision may be lost. */
-const NEXT_SYNC_AT_TEXT = 'next_sync_at::text AS next_sync_at_text';
+/** next_sync_at as the database prints it: the follower's claims return it, and its write-back compares against it. */
+export const NEXT_SYNC_AT_TEXT = 'next_sync_at::text AS next_sync_at_text';
 
 const TARGET_COLUMNS = `id, provider_customer_id, status, last_event_id, active_binding_id, card_bin, card_last_digits, created_at,
   ${NEXT_SYNC_AT_TEXT}`;
@@ -66,19 +65,7 @@ export class CustomersRepository {
     return this.dataSource.transaction(work);
   }
 
-  /** The follower's work queue: customers are its jobs, due at next_sync_at (database time). Create it once. */
-  createSyncQueue(registry: WorkerRegistryService, workMetrics: WorkMetricsService): LeasedQueue<Customer> {
-    return new LeasedQueue(this.dataSource, registry, workMetrics, {
-      name: 'customers',
-      entity: Customer,
-      dueColumn: 'next_sync_at',
-      dueClock: 'real',
-      hasNotBefore: false,
-      extraReturning: `t.${NEXT_SYNC_AT_TEXT}`,
-    });
-  }
-
-  /** The sync target of a claim from the queue of createSyncQueue. */
+  /** The sync target of a claim from the follower's queue. */
   syncTargetOfClaim(claim: Claim<Customer>): SyncTarget {
     return syncTargetOf(claim.row, claim.extra.next_sync_at_text as string | null, claim.fence);
   }

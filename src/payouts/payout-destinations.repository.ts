@@ -3,9 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ListOptions, Page, paginate } from '../common/http/pagination';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { PayoutDestination } from './payout-destination.entity';
 
 /** Ids per `IN (...)` list: keeps a statement far below PostgreSQL's 65535 parameters. */
@@ -17,17 +14,6 @@ export type DestinationSummary = Pick<PayoutDestination, 'id' | 'status' | 'curr
 @Injectable()
 export class PayoutDestinationsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /** The table as a job queue of the shared engine: an Unauthorized destination is due for a read at `next_sync_at` (real time). */
-  leasedQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<PayoutDestination> {
-    return new LeasedQueue(this.dataSource, registry, metrics, {
-      name: 'destinations',
-      entity: PayoutDestination,
-      dueColumn: 'next_sync_at',
-      dueClock: 'real',
-      hasNotBefore: false,
-    });
-  }
 
   findById(id: string): Promise<PayoutDestination | null> {
     return this.dataSource.getRepository(PayoutDestination).findOneBy({ id });

@@ -1,3 +1,4 @@
+import { LeasedQueues } from '../work/leased-queues.service';
 import { BadGatewayException, BadRequestException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -17,8 +18,6 @@ import { httpErrorFromProvider } from './provider-http-error';
 import { PayoutsRepository } from './payouts.repository';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { Claim, LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { withErrorCode } from '../common/errors/coded-error';
 
 /** Rounds of the destination create within one request when its outcome stays unknown (the gateway retries inside each). */
@@ -54,13 +53,18 @@ export class PayoutDestinationsService {
     private readonly wallets: WalletGateway,
     private readonly setup: PayoutSetupService,
     private readonly tuning: PayoutTuning,
-    registry: WorkerRegistryService,
-    workMetrics: WorkMetricsService,
+    queues: LeasedQueues,
     private readonly shutdown: ShutdownSignal,
     // Only for the times the API shows (createdAt, authorizedAt): the billing clock, like every other object's.
     private readonly businessClock: Clock,
   ) {
-    this.queue = destinations.leasedQueue(registry, workMetrics);
+    this.queue = queues.create<PayoutDestination>({
+      name: 'destinations',
+      entity: PayoutDestination,
+      dueColumn: 'next_sync_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+    });
   }
 
   async get(id: string): Promise<PayoutDestination> {

@@ -3,9 +3,8 @@ import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
+import { LeasedQueues } from '../work/leased-queues.service';
 import { LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { Payout } from './payout.entity';
 import { PayoutsRepository } from './payouts.repository';
 
@@ -26,12 +25,17 @@ export class PayoutQueueService {
 
   constructor(
     private readonly payouts: PayoutsRepository,
-    registry: WorkerRegistryService,
-    metrics: WorkMetricsService,
+    queues: LeasedQueues,
     // updatedAt is shown by the API, so it is business time; the queue itself runs on real time.
     private readonly businessClock: Clock,
   ) {
-    this.queue = payouts.leasedQueue(registry, metrics);
+    this.queue = queues.create<Payout>({
+      name: 'payouts',
+      entity: Payout,
+      dueColumn: 'next_attempt_at',
+      dueClock: 'business',
+      hasNotBefore: true,
+    });
   }
 
   /** Claims up to `limit` payouts due at `now`, oldest due first. */

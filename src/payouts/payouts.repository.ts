@@ -4,10 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { hotQuery } from '../database/prepared-statements';
 import { Page, paginate } from '../common/http/pagination';
-import { LeasedQueue } from '../work/leased-queue';
 import { ownerIsLiveSql } from '../work/owner-liveness';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
 import { Payout } from './payout.entity';
 
@@ -28,20 +25,6 @@ export class PayoutsRepository {
   /** Runs `work` in one database transaction; pass its EntityManager to the methods called inside. */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
-  }
-
-  /**
-   * The table as a job queue of the shared engine (it holds the claim SQL): a payout row is its own job, due at
-   * `next_attempt_at` (a time the caller passes) and not before `not_before`.
-   */
-  leasedQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<Payout> {
-    return new LeasedQueue(this.dataSource, registry, metrics, {
-      name: 'payouts',
-      entity: Payout,
-      dueColumn: 'next_attempt_at',
-      dueClock: 'business',
-      hasNotBefore: true,
-    });
   }
 
   async insert(row: QueryDeepPartialEntity<Payout>, em: EntityManager = this.dataSource.manager): Promise<void> {

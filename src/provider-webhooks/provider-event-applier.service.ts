@@ -1,10 +1,9 @@
+import { LeasedQueues } from '../work/leased-queues.service';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { RetentionService } from '../common/retention/retention.service';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { Claim, LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkRunnerService } from '../work/work-runner.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { ProviderEvent } from './provider-event.entity';
 import { ApplyOutcome, ProviderEventKind, ProviderEventRouter } from './provider-event-router.service';
 import { ProviderEventsRepository } from './provider-events.repository';
@@ -43,10 +42,15 @@ export class ProviderEventApplierService implements OnApplicationBootstrap {
     private readonly runner: WorkRunnerService,
     private readonly shutdown: ShutdownSignal,
     private readonly retention: RetentionService,
-    registry: WorkerRegistryService,
-    metrics: WorkMetricsService,
+    queues: LeasedQueues,
   ) {
-    this.queue = events.createQueue(registry, metrics);
+    this.queue = queues.create<ProviderEvent>({
+      name: 'provider-events',
+      entity: ProviderEvent,
+      dueColumn: 'next_attempt_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+    });
   }
 
   onApplicationBootstrap(): void {

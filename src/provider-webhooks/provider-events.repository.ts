@@ -1,26 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { ProviderEvent } from './provider-event.entity';
 
 /** Every statement on `provider_events`. */
 @Injectable()
 export class ProviderEventsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /** Received events as jobs of the shared engine: due at `next_attempt_at` (real time) until applied. */
-  createQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<ProviderEvent> {
-    return new LeasedQueue(this.dataSource, registry, metrics, {
-      name: 'provider-events',
-      entity: ProviderEvent,
-      dueColumn: 'next_attempt_at',
-      dueClock: 'real',
-      hasNotBefore: false,
-    });
-  }
 
   /** Stores an event, due now; false when it was stored before (a repeat changes nothing). */
   async insertIfNew(event: Pick<ProviderEvent, 'dedupeKey' | 'topic' | 'eventType' | 'objectId' | 'payload'>): Promise<boolean> {

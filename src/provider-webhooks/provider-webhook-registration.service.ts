@@ -1,3 +1,4 @@
+import { LeasedQueues } from '../work/leased-queues.service';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ShutdownSignal } from '../common/shutdown-signal';
@@ -5,10 +6,8 @@ import { ProcessingGateway } from '../gateway/processing.gateway';
 import { WalletGateway } from '../gateway/wallet.gateway';
 import { backoffDelayMs } from '../work/backoff';
 import { Claim, LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { WorkTuning } from '../work/work-tuning';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { ProviderWebhook } from './provider-webhook.entity';
 import { ProviderWebhooksRepository, WantedWebhook } from './provider-webhooks.repository';
 
@@ -46,10 +45,15 @@ export class ProviderWebhookRegistrationService {
     private readonly runner: WorkRunnerService,
     private readonly tuning: WorkTuning,
     private readonly shutdown: ShutdownSignal,
-    registry: WorkerRegistryService,
-    metrics: WorkMetricsService,
+    queues: LeasedQueues,
   ) {
-    this.queue = webhooks.createQueue(registry, metrics);
+    this.queue = queues.create<ProviderWebhook>({
+      name: 'provider-webhooks',
+      entity: ProviderWebhook,
+      dueColumn: 'next_attempt_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+    });
   }
 
   /**

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { ProviderWebhook, ProviderWebhookApi, ProviderWebhookTopic } from './provider-webhook.entity';
 
 /** A webhook the daemon wants registered at the provider. */
@@ -18,17 +15,6 @@ export interface WantedWebhook {
 @Injectable()
 export class ProviderWebhooksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /** Registrations as jobs of the shared engine: due at `next_attempt_at` (real time) until the provider has them. */
-  createQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<ProviderWebhook> {
-    return new LeasedQueue(this.dataSource, registry, metrics, {
-      name: 'provider-webhooks',
-      entity: ProviderWebhook,
-      dueColumn: 'next_attempt_at',
-      dueClock: 'real',
-      hasNotBefore: false,
-    });
-  }
 
   /** Adds the wanted webhooks not recorded yet, due for registration now; replicas racing add each once. */
   async want(webhooks: WantedWebhook[]): Promise<number> {

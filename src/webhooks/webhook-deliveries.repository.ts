@@ -2,11 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Page, paginate } from '../common/http/pagination';
-import { LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { WebhookAttempt } from './webhook-attempt.entity';
-import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
+import type { WebhookDeliveryStatus } from './webhook-delivery.entity';
 import type { ListWebhookAttemptsQueryDto } from './dto/list-webhook-attempts-query.dto';
 
 /** One finished HTTP attempt, recorded with the delivery's next state. */
@@ -29,17 +26,6 @@ const PRUNE_CHUNK = 5_000;
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /** Deliveries as jobs of the shared leased queue, due at `next_attempt_at` in real (database) time. */
-  createQueue(registry: WorkerRegistryService, metrics: WorkMetricsService): LeasedQueue<WebhookDelivery> {
-    return new LeasedQueue(this.dataSource, registry, metrics, {
-      name: 'webhooks',
-      entity: WebhookDelivery,
-      dueColumn: 'next_attempt_at',
-      dueClock: 'real',
-      hasNotBefore: false,
-    });
-  }
 
   /**
    * A CTE that makes one delivery, due now, for every enabled endpoint subscribed to each event the CTE `eventsCte`

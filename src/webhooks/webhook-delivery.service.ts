@@ -1,3 +1,4 @@
+import { LeasedQueues } from '../work/leased-queues.service';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { SystemClock } from '../common/clock/system-clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
@@ -5,12 +6,10 @@ import type { MerchantEvent } from '../events/event.entity';
 import { EventsService } from '../events/events.service';
 import { timeOrderedId } from '../events/time-ordered-id';
 import { Claim, LeasedQueue } from '../work/leased-queue';
-import { WorkMetricsService } from '../work/work-metrics.service';
 import { WorkRunnerService } from '../work/work-runner.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { EndpointPacer } from './endpoint-pacer';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import type { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
 import type { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WEBHOOKS_QUEUE } from './webhook-endpoints.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -50,10 +49,15 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     private readonly metrics: WebhookMetricsService,
     private readonly runner: WorkRunnerService,
     private readonly shutdown: ShutdownSignal,
-    registry: WorkerRegistryService,
-    workMetrics: WorkMetricsService,
+    queues: LeasedQueues,
   ) {
-    this.queue = deliveries.createQueue(registry, workMetrics);
+    this.queue = queues.create<WebhookDelivery>({
+      name: 'webhooks',
+      entity: WebhookDelivery,
+      dueColumn: 'next_attempt_at',
+      dueClock: 'real',
+      hasNotBefore: false,
+    });
     this.pacer = new EndpointPacer({ perEndpoint: tuning.perEndpointInFlight, initialLatencyMs: tuning.initialLatencyMs, maxDeferMs: tuning.maxDeferMs });
   }
 

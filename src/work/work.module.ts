@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WorkMetricsService } from './work-metrics.service';
+import { LeasedQueues } from './leased-queues.service';
 import { WorkRunnerService } from './work-runner.service';
 import { Worker } from './worker.entity';
 import { WorkerRegistryService } from './worker-registry.service';
@@ -10,7 +11,7 @@ import { WorkersRepository } from './workers.repository';
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Worker])],
-  providers: [WorkersRepository, WorkerRegistryService, WorkMetricsService, WorkRunnerService],
-  exports: [WorkerRegistryService, WorkMetricsService, WorkRunnerService],
+  providers: [WorkersRepository, WorkerRegistryService, LeasedQueues, WorkMetricsService, WorkRunnerService],
+  exports: [LeasedQueues, WorkerRegistryService, WorkMetricsService, WorkRunnerService],
 })
 export class WorkModule {}
