@@ -10,6 +10,7 @@ export class BillingMetricsService {
   readonly oldestDueAgeSeconds: Gauge;
   readonly passes: Counter;
   readonly skippedPeriods: Counter;
+  readonly adoptedInvoices: Counter;
 
   constructor(metrics: MetricsService) {
     this.charges = metrics.counter({ name: 'billing_charges_total', help: 'Charges by outcome', labelNames: ['outcome'] });
@@ -20,6 +21,10 @@ export class BillingMetricsService {
     this.skippedPeriods = metrics.counter({
       name: 'billing_periods_skipped_total',
       help: 'Periods missed beyond BILLING_MAX_CATCH_UP_PERIODS after downtime, recorded as skipped charges and never charged',
+    });
+    this.adoptedInvoices = metrics.counter({
+      name: 'billing_invoices_adopted_total',
+      help: "Invoices a charge found already made for its period (e.g. after a database restore) and took over with their payments instead of paying again",
     });
   }
 }

@@ -16,6 +16,7 @@ import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
 import { ChargeProcessorService } from './charge-processor.service';
 import { ChargeSettlementService } from './charge-settlement.service';
+import { InvoiceAdoptionService } from './invoice-adoption.service';
 import { ChargesRepository } from './charges.repository';
 import { PeriodMaterializerService } from './period-materializer.service';
 import { ChargeQueueService } from './charge-queue.service';
@@ -32,6 +33,7 @@ import { ChargesService } from './charges.service';
     ChargeQueueService,
     ChargeContextService,
     ChargeSettlementService,
+    InvoiceAdoptionService,
     ChargeProcessorService,
     PeriodMaterializerService,
     BillingRunService,

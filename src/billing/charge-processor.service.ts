@@ -3,7 +3,7 @@ import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
-import { Payment } from '../gateway/provider-api.types';
+import { Invoice, Payment } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { PlansService } from '../plans/plans.service';
 import { WebhookHealthService } from '../provider-webhooks/webhook-health.service';
@@ -16,6 +16,7 @@ import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
 import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { respectAttemptCap } from './dunning-policy';
+import { InvoiceAdoptionService } from './invoice-adoption.service';
 import { invoiceDueAt, paymentExternalId } from './external-ids';
 
 /** With the provider's payment events arriving, a payment still open is read again this late unless an event comes. */
@@ -54,6 +55,7 @@ export class ChargeProcessorService {
     private readonly tuning: BillingTuning,
     private readonly metrics: BillingMetricsService,
     private readonly webhooks: WebhookHealthService,
+    private readonly adoption: InvoiceAdoptionService,
   ) {}
 
   /** Reads what a claimed batch needs in one go, before its charges are worked. */
@@ -70,7 +72,10 @@ export class ChargeProcessorService {
         await this.queue.release(claim, { status: 'canceled', step: 'done', nextAttemptAt: null, notBefore: null });
         return 'skipped';
       }
-      if (charge.step === 'create_invoice') await this.createInvoice(claim);
+      if (charge.step === 'create_invoice') {
+        const outcome = await this.createInvoice(claim);
+        if (outcome) return outcome;
+      }
       if (charge.step === 'create_payment') {
         const outcome = await this.createPayment(claim);
         if (outcome) return outcome;
@@ -89,39 +94,56 @@ export class ChargeProcessorService {
     return (await this.contexts.of(claim)).subscription.status === 'canceled';
   }
 
-  private async createInvoice(claim: ClaimedCharge): Promise<void> {
+  /** Returns an outcome when the charge ended here; undefined to go on to its payment. */
+  private async createInvoice(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
     const charge = claim.charge;
     const { plan } = await this.contexts.of(claim);
     // Charges made before the due date was part of their intent get it now, before the first create.
     if (!charge.invoiceDueAt) await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, charge.createdAt, this.plans.effectiveDunning(plan).retryDelaysMs) });
-    const result = await this.gateway.createInvoice({
-      shopID: plan.shopId,
-      dueDate: (charge.invoiceDueAt as Date).toISOString(),
-      amount: charge.amount,
-      currency: charge.currency,
-      product: plan.product,
-      ...(plan.description ? { description: plan.description } : {}),
-      cart: plan.lines.map((line) => ({
-        product: line.product,
-        price: line.price,
-        quantity: line.quantity,
-        ...(line.taxRate ? { taxMode: { type: 'InvoiceLineTaxVAT' as const, rate: line.taxRate } } : {}),
-      })),
-      metadata: { subscriptionId: charge.subscriptionId, chargeId: charge.id, periodStart: charge.periodStart.toISOString() },
-      externalID: charge.invoiceExternalId,
-    });
-    this.tokens.set(charge.id, result.invoiceAccessToken.payload);
+    let invoice: Invoice;
+    try {
+      const result = await this.gateway.createInvoice({
+        shopID: plan.shopId,
+        dueDate: (charge.invoiceDueAt as Date).toISOString(),
+        amount: charge.amount,
+        currency: charge.currency,
+        product: plan.product,
+        ...(plan.description ? { description: plan.description } : {}),
+        cart: plan.lines.map((line) => ({
+          product: line.product,
+          price: line.price,
+          quantity: line.quantity,
+          ...(line.taxRate ? { taxMode: { type: 'InvoiceLineTaxVAT' as const, rate: line.taxRate } } : {}),
+        })),
+        metadata: { subscriptionId: charge.subscriptionId, chargeId: charge.id, periodStart: charge.periodStart.toISOString() },
+        externalID: charge.invoiceExternalId,
+      });
+      invoice = result.invoice;
+      this.tokens.set(charge.id, result.invoiceAccessToken.payload);
+    } catch (error) {
+      // The period's invoice exists with other features (a due date computed later, by a charge made again after a
+      // restore): read it back and adopt it; never a new externalID for the same period.
+      if (!(error instanceof ProviderError && error.kind === 'conflict')) throw error;
+      invoice = await this.gateway.getInvoiceByExternalId(charge.invoiceExternalId);
+    }
+    if (this.adoption.needsAdoption(claim, invoice)) {
+      const adopted = await this.adoption.adopt(claim, invoice);
+      if (typeof adopted === 'string') return adopted;
+      if (adopted) this.openAttempts.set(claim, adopted);
+      return undefined;
+    }
     // The invoice's answer and the first payment's intent in one write.
-    const first = { externalId: paymentExternalId(charge.id, 1), attemptedAt: this.clock.now() };
-    const attemptId = await this.charges.recordInvoice(charge.id, claim.fence, result.invoice.id, first);
+    const first = { externalId: paymentExternalId(charge.invoiceExternalId, 1), attemptedAt: this.clock.now() };
+    const attemptId = await this.charges.recordInvoice(charge.id, claim.fence, invoice.id, first);
     if (attemptId === undefined) this.queue.lost(claim);
-    Object.assign(charge, { providerInvoiceId: result.invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0, updatedAt: first.attemptedAt });
+    Object.assign(charge, { providerInvoiceId: invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0, updatedAt: first.attemptedAt });
     if (attemptId) {
       this.openAttempts.set(
         claim,
         Object.assign(new ChargeAttempt(), { id: attemptId, chargeId: charge.id, number: 1, ...first, status: 'pending' as const, providerPaymentId: null, errorCode: null }),
       );
     }
+    return undefined;
   }
 
   /** Returns an outcome when the charge is left for later; undefined to go on awaiting the payment. */
@@ -141,7 +163,7 @@ export class ChargeProcessorService {
         // The intent, written before the call (and only while this worker holds the charge), so a crash
         // leaves a replayable externalID behind.
         const number = attempts.length + 1;
-        const intent = { number, externalId: paymentExternalId(charge.id, number), attemptedAt: now };
+        const intent = { number, externalId: paymentExternalId(charge.invoiceExternalId, number), attemptedAt: now };
         const id = await this.charges.openAttempt(charge.id, claim.fence, intent);
         if (!id) this.queue.lost(claim);
         Object.assign(charge, { status: 'processing', updatedAt: now });
@@ -160,6 +182,9 @@ export class ChargeProcessorService {
     } catch (error) {
       if (error instanceof ProviderError && error.kind === 'unknown_outcome') await this.attempts.markUnknown(attempt.id);
       if (error instanceof ProviderError && error.kind === 'invalid_request') return this.handlePaymentRefused(claim, attempt, error);
+      // The provider holds a payment under this attempt's externalID with other features: what it did is not ours to
+      // guess, and a new externalID could charge twice. A person looks.
+      if (error instanceof ProviderError && error.kind === 'conflict') return this.settlement.fail(claim, 'payment_conflict');
       throw error;
     }
     charge.step = 'await_payment';

@@ -28,6 +28,16 @@ export interface NewCharge {
   nextAttemptAt: Date | null;
 }
 
+/** A payment the provider already made on an adopted invoice, recorded as one of the charge's attempts. */
+export interface AdoptedAttempt {
+  number: number;
+  externalId: string;
+  providerPaymentId: string;
+  /** `declined` for an earlier, failed payment; `processing` for the newest, whose outcome is read next. */
+  status: 'declined' | 'processing';
+  errorCode: string | null;
+}
+
 /** Every statement on the `charges` table. */
 @Injectable()
 export class ChargesRepository {
@@ -113,6 +123,43 @@ export class ChargesRepository {
     );
     if (!row.held) return undefined;
     return row.attempt_id;
+  }
+
+  /**
+   * An invoice the provider already held for this period, and the payments it made on it, recorded on the charge in
+   * one statement, only under `fence`: the charge moves to awaiting its newest payment (or to its first payment when
+   * there is none), its declines counted. Answers the new attempts' ids by number, or undefined when the fence no
+   * longer holds.
+   */
+  async adoptInvoice(chargeId: string, fence: number, invoiceId: string, attempts: AdoptedAttempt[], at: Date): Promise<Map<number, string> | undefined> {
+    const declines = attempts.filter((a) => a.status === 'declined').length;
+    const column = <K extends keyof AdoptedAttempt>(key: K) => attempts.map((a) => a[key]);
+    const [row]: { held: boolean; attempts: { id: string; number: number }[] | null }[] = await this.dataSource.query(
+      `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = $4, status = 'processing', attempt_count = $5, technical_failures = 0,
+                         dunning_started_at = CASE WHEN $5 > 0 THEN COALESCE(dunning_started_at, $6) ELSE dunning_started_at END, updated_at = $6
+                   WHERE id = $1 AND fence = $2 RETURNING id),
+            a AS (INSERT INTO charge_attempts (charge_id, number, external_id, provider_payment_id, status, error_code, attempted_at, created_at, updated_at)
+                  SELECT $1, t.number, t.external_id, t.payment_id, t.status, t.error_code, $6, $6, $6
+                    FROM c, unnest($7::int[], $8::varchar[], $9::varchar[], $10::varchar[], $11::varchar[]) AS t(number, external_id, payment_id, status, error_code)
+                  ON CONFLICT DO NOTHING
+                  RETURNING id, number)
+       SELECT EXISTS (SELECT 1 FROM c) AS held, (SELECT json_agg(json_build_object('id', id, 'number', number)) FROM a) AS attempts`,
+      [
+        chargeId,
+        fence,
+        invoiceId,
+        attempts.length > 0 ? 'await_payment' : 'create_payment',
+        declines,
+        at,
+        column('number'),
+        column('externalId'),
+        column('providerPaymentId'),
+        column('status'),
+        column('errorCode'),
+      ],
+    );
+    if (!row.held) return undefined;
+    return new Map((row.attempts ?? []).map((a) => [a.number, a.id]));
   }
 
   /** The provider's payment id on the attempt and the charge in its awaiting step, only under `fence`. */

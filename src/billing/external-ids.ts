@@ -1,14 +1,54 @@
-/** The stable identities of a charge's provider objects, and the invoice intent fixed with them. */
-const hex = (uuid: string) => uuid.replace(/-/g, '');
+/**
+ * The stable identities of a charge's provider objects, and the invoice intent fixed with them.
+ *
+ * They derive from what the charge *is* (its subscription and the start of its period), never from a row id: a
+ * database restored to an earlier point makes new charge rows for periods already billed, and these identities
+ * lead them to the invoices and payments the provider already holds instead of to second ones.
+ */
 
-/** The invoice create's externalID: one per charge, for its whole life. */
-export function invoiceExternalId(chargeId: string): string {
-  return `inv${hex(chargeId)}`;
+/** The provider's limit on an externalID. */
+export const EXTERNAL_ID_MAX_LENGTH = 40;
+
+/** A UUID's 16 bytes in base64url: 22 characters instead of 32 hex digits. */
+function compactUuid(uuid: string): string {
+  const hex = uuid.replace(/-/g, '');
+  if (!/^[0-9a-f]{32}$/i.test(hex)) throw new Error(`Not a UUID: ${uuid}`);
+  return Buffer.from(hex, 'hex').toString('base64url');
 }
 
-/** A payment create's externalID: one per attempt; a new attempt exists only after a definite decline. */
-export function paymentExternalId(chargeId: string, attempt: number): string {
-  return `pay${hex(chargeId)}${attempt}`;
+/** Seconds since the epoch in base 36, seven digits (until the year 4453): one subscription never starts two periods in one second. */
+function compactInstant(at: Date): string {
+  const seconds = Math.floor(at.getTime() / 1000);
+  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new Error(`Not a period start: ${at.toISOString()}`);
+  return seconds.toString(36).padStart(7, '0');
+}
+
+/**
+ * The invoice create's externalID for one period of one subscription: `inv` + the subscription (22 characters)
+ * + the period start (7), 32 characters in all.
+ */
+export function invoiceExternalId(subscriptionId: string, periodStart: Date): string {
+  return `inv${compactUuid(subscriptionId)}${compactInstant(periodStart)}`;
+}
+
+/**
+ * A payment create's externalID: the invoice's with `pay` for `inv`, and the attempt number (a new attempt exists
+ * only after a definite decline). Charges made before identities were derived from the period keep their stored
+ * invoice externalID (`inv` + the charge id's hex), and this gives their payments the ids they always had.
+ */
+export function paymentExternalId(invoiceExternalId: string, attempt: number): string {
+  if (!invoiceExternalId.startsWith('inv') || !Number.isInteger(attempt) || attempt < 1) {
+    throw new Error(`No payment externalID for invoice ${invoiceExternalId}, attempt ${attempt}`);
+  }
+  return `pay${invoiceExternalId.slice(3)}${attempt}`;
+}
+
+/** The attempt number a payment externalID of this invoice carries, or undefined when it is not one of its payments'. */
+export function attemptOfPaymentExternalId(invoiceExternalId: string, paymentExternalIdValue: string | undefined): number | undefined {
+  const prefix = `pay${invoiceExternalId.slice(3)}`;
+  if (!paymentExternalIdValue?.startsWith(prefix)) return undefined;
+  const rest = paymentExternalIdValue.slice(prefix.length);
+  return /^[1-9]\d{0,3}$/.test(rest) ? Number(rest) : undefined;
 }
 
 const DUE_DATE_MARGIN_MS = 30 * 86_400_000;
@@ -16,7 +56,8 @@ const DUE_DATE_MARGIN_MS = 30 * 86_400_000;
 /**
  * The invoice's due date: past the whole dunning ladder plus a margin, counted from the period's start (or from
  * when the charge was made, if later), so no retry ever meets an expired invoice. It is part of the intent: the
- * provider compares it on a replay, and the plan's ladder may be edited in between.
+ * provider compares it on a replay, and the plan's ladder may be edited in between. (A charge made again after a
+ * restore computes a later one; the provider then answers 409 and the invoice is read back by its externalID.)
  */
 export function invoiceDueAt(periodStart: Date, madeAt: Date, retryDelaysMs: number[]): Date {
   const ladderMs = retryDelaysMs.reduce((a, b) => a + b, 0);

@@ -86,18 +86,19 @@ export class PeriodMaterializerService {
 
   private newCharge(s: Subscription, plan: Plan, index: number, status: 'pending' | 'skipped'): NewCharge {
     const anchor = s.billingAnchor as Date;
-    const id = randomUUID();
+    const start = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
     return {
-      id,
+      id: randomUUID(),
       subscriptionId: s.id,
       customerId: s.customerId,
       periodIndex: index,
-      periodStart: periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index),
+      periodStart: start,
       periodEnd: periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index + 1),
       amount: plan.amount,
       currency: plan.currency,
       status,
-      invoiceExternalId: invoiceExternalId(id),
+      // From the period, not the row: a charge made again for this period (after a restore) meets the same invoice.
+      invoiceExternalId: invoiceExternalId(s.id, start),
       invoiceDueAt: null,
       nextAttemptAt: null,
     };

@@ -109,6 +109,21 @@ export class ProcessingGateway {
     return this.client.call({ operation: 'getInvoice', method: 'GET', path: `/v2/processing/invoices/${seg(invoiceId)}`, idempotent: true, expect: 'object' });
   }
 
+  /**
+   * The invoice made under `externalID` (the provider's getInvoiceByExternalID): how a create whose features differ
+   * from the first one (409) meets the invoice it already made.
+   */
+  getInvoiceByExternalId(externalID: string): Promise<Invoice> {
+    return this.client.call({
+      operation: 'getInvoiceByExternalId',
+      method: 'GET',
+      path: '/v2/processing/invoices',
+      query: { externalID },
+      idempotent: true,
+      expect: 'object',
+    });
+  }
+
   getInvoiceEvents(invoiceId: string, query: EventsQuery): Promise<InvoiceEvent[]> {
     return this.client.call({
       operation: 'getInvoiceEvents',
@@ -151,6 +166,17 @@ export class ProcessingGateway {
       path: `/v2/processing/invoices/${seg(invoiceId)}/payments/${seg(paymentId)}`,
       idempotent: true,
       expect: 'object',
+    });
+  }
+
+  /** Every payment of an invoice, oldest first (ids are the invoice's own sequence). */
+  getPayments(invoiceId: string): Promise<Payment[]> {
+    return this.client.call({
+      operation: 'getPayments',
+      method: 'GET',
+      path: `/v2/processing/invoices/${seg(invoiceId)}/payments`,
+      idempotent: true,
+      expect: 'array',
     });
   }
 

@@ -91,6 +91,17 @@ export class WalletGateway {
     return this.client.call({ operation: 'getWithdrawal', method: 'GET', path: `/wallet/v0/withdrawals/${seg(withdrawalId)}`, idempotent: true, expect: 'object' });
   }
 
+  /** The withdrawal made under `externalID`: how a create refused for differing parameters (409) meets it. */
+  getWithdrawalByExternalId(externalID: string): Promise<Withdrawal> {
+    return this.client.call({
+      operation: 'getWithdrawalByExternalId',
+      method: 'GET',
+      path: `/wallet/v0/external-ids/withdrawals/${seg(externalID)}`,
+      idempotent: true,
+      expect: 'object',
+    });
+  }
+
   getWithdrawalEvents(withdrawalId: string, query: WithdrawalEventsQuery): Promise<WithdrawalEvent[]> {
     return this.client.call({
       operation: 'getWithdrawalEvents',

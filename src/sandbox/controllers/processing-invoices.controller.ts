@@ -19,6 +19,11 @@ export class ProcessingInvoicesController {
     return this.exchange.handle(req, res, 'createInvoice', AuthRequirement.apiKey(), (ctx) => this.invoices.create(ctx.body));
   }
 
+  @Get('v2/processing/invoices')
+  findByExternalId(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.exchange.handle(req, res, 'getInvoiceByExternalId', AuthRequirement.apiKey(), (ctx) => this.invoices.findByExternalId(ctx.query));
+  }
+
   @Get('v2/processing/invoices/:invoiceID')
   get(@Param('invoiceID') invoiceID: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.exchange.handle(req, res, 'getInvoice', AuthRequirement.apiKeyOrInvoiceToken(invoiceID), () => this.invoices.get(invoiceID));

@@ -54,6 +54,11 @@ export class WalletController {
     return this.exchange.handle(req, res, 'getWithdrawal', AuthRequirement.apiKey(), () => this.payouts.getWithdrawal(withdrawalID));
   }
 
+  @Get('external-ids/withdrawals/:externalID')
+  withdrawalByExternalId(@Param('externalID') externalID: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.exchange.handle(req, res, 'getWithdrawalByExternalId', AuthRequirement.apiKey(), () => this.payouts.getWithdrawalByExternalId(externalID));
+  }
+
   @Get('withdrawals/:withdrawalID/events')
   withdrawalEvents(@Param('withdrawalID') withdrawalID: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.exchange.handle(req, res, 'getWithdrawalEvents', AuthRequirement.apiKey(), (ctx) => this.payouts.events(withdrawalID, ctx.query));

@@ -24,3 +24,19 @@ export function queryInteger(query: QueryParams, name: string, rules: QueryInteg
   }
   return value;
 }
+
+/** A text query parameter within the given length. */
+export function queryString(query: QueryParams, name: string, rules: { required: true; min?: number; max?: number }): string;
+export function queryString(query: QueryParams, name: string, rules?: { required?: boolean; min?: number; max?: number }): string | undefined;
+export function queryString(query: QueryParams, name: string, rules: { required?: boolean; min?: number; max?: number } = {}): string | undefined {
+  const raw = query[name];
+  if (raw === undefined) {
+    if (rules.required) throw new SchemaViolation('schema_violated', name);
+    return undefined;
+  }
+  if (typeof raw !== 'string') throw new SchemaViolation('wrong_type', name);
+  if ((rules.min !== undefined && raw.length < rules.min) || (rules.max !== undefined && raw.length > rules.max)) {
+    throw new SchemaViolation('wrong_length', name);
+  }
+  return raw;
+}

@@ -31,6 +31,11 @@ export class IdempotencyService {
     return record.id;
   }
 
+  /** The id of the object made under this key, whatever its features (the provider's lookups by externalID). */
+  idOf(operation: string, externalID: string): string | undefined {
+    return this.store.state.idempotency.get(key(operation, externalID))?.id;
+  }
+
   remember(operation: string, externalID: string | undefined, features: unknown, id: string): void {
     if (externalID === undefined) return;
     this.store.state.idempotency.set(key(operation, externalID), { features: canonicalJson(features), id });

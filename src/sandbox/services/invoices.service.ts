@@ -4,7 +4,7 @@ import type { Credential } from '../http/credential';
 import { BodyReader } from '../http/body-reader';
 import { ProviderError } from '../http/provider-error';
 import { created, ok, ProviderReply } from '../http/provider-reply';
-import { queryInteger, QueryParams } from '../http/query-params';
+import { queryInteger, QueryParams, queryString } from '../http/query-params';
 import { SandboxConfig } from '../sandbox-config';
 import { pageAfter } from '../state/event-paging';
 import { uniqueSnowflake } from '../state/ids';
@@ -91,6 +91,14 @@ export class InvoicesService {
   /** GET /v2/processing/invoices/{id}. */
   get(invoiceID: string): ProviderReply {
     return ok(this.require(invoiceID).invoice);
+  }
+
+  /** GET /v2/processing/invoices?externalID=: the invoice made under this externalID (getInvoiceByExternalID). */
+  findByExternalId(query: QueryParams): ProviderReply {
+    const externalID = queryString(query, 'externalID', { required: true, min: 1, max: 40 });
+    const id = this.idempotency.idOf('createInvoice', externalID);
+    if (id === undefined) throw ProviderError.capi404('Invoice not found');
+    return ok(this.require(id).invoice);
   }
 
   /** POST /v2/processing/invoices/{id}/access-tokens: renews the token operation 6 needs. */

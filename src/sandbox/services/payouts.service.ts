@@ -126,6 +126,14 @@ export class PayoutsService implements OnApplicationBootstrap {
     return accepted(withdrawal);
   }
 
+  /** GET /wallet/v0/external-ids/withdrawals/{externalID}: the withdrawal made under this externalID. */
+  getWithdrawalByExternalId(externalID: string): ProviderReply {
+    const id = this.idempotency.idOf('createWithdrawal', externalID);
+    const record = id !== undefined ? this.store.state.withdrawals.get(id) : undefined;
+    if (!record) throw ProviderError.wallet404();
+    return ok(record.withdrawal);
+  }
+
   /** Operation 14. */
   getWithdrawal(withdrawalID: string): ProviderReply {
     const record = this.store.state.withdrawals.get(withdrawalID);

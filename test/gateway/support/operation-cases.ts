@@ -220,6 +220,15 @@ export const OPERATION_CASES: OperationCase[] = [
     },
   },
   {
+    operation: 'getInvoiceByExternalId',
+    idempotency: 'read',
+    prepare: async (setup) => {
+      const extId = externalId('inv');
+      await createInvoice(setup, 1_000, extId);
+      return { call: (gw) => gw.processing.getInvoiceByExternalId(extId) };
+    },
+  },
+  {
     operation: 'getInvoiceEvents',
     idempotency: 'read',
     prepare: async (setup) => {
@@ -260,6 +269,14 @@ export const OPERATION_CASES: OperationCase[] = [
     prepare: async (setup) => {
       const { invoice, payment } = await payInvoice(setup);
       return { call: (gw) => gw.processing.getPayment(invoice.invoice.id, payment.id) };
+    },
+  },
+  {
+    operation: 'getPayments',
+    idempotency: 'read',
+    prepare: async (setup) => {
+      const { invoice } = await payInvoice(setup);
+      return { call: (gw) => gw.processing.getPayments(invoice.invoice.id) };
     },
   },
   {
@@ -341,6 +358,15 @@ export const OPERATION_CASES: OperationCase[] = [
     prepare: async (setup) => {
       const withdrawal = await createWithdrawal(setup);
       return { call: (gw) => gw.wallet.getWithdrawal(withdrawal.id) };
+    },
+  },
+  {
+    operation: 'getWithdrawalByExternalId',
+    idempotency: 'read',
+    prepare: async (setup) => {
+      const extId = externalId('wdr');
+      await createWithdrawal(setup, CARDS.success, extId);
+      return { call: (gw) => gw.wallet.getWithdrawalByExternalId(extId) };
     },
   },
   {

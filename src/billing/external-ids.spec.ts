@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { attemptOfPaymentExternalId, EXTERNAL_ID_MAX_LENGTH, invoiceExternalId, paymentExternalId } from './external-ids';
+
+const periodStart = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2400-01-01T00:00:00Z'), noInvalidDate: true });
+
+describe('provider identities of a charge', () => {
+  const subscription = '0b7d6a4e-55b2-4c1e-9a43-2f7e8c1d9b00';
+  const march = new Date('2027-03-31T21:00:00.000Z');
+
+  it('are the same for the same subscription and period, whenever and by whichever row they are computed', () => {
+    expect(invoiceExternalId(subscription, march)).toBe(invoiceExternalId(subscription.toUpperCase(), new Date(march.getTime())));
+    // 2027-03-31T21:00:00Z is 1806526800 s, "0tvk500" in base 36; the subscription's bytes in base64url.
+    expect(invoiceExternalId(subscription, march)).toBe('invC31qTlWyTB6aQy9-jB2bAA0tvk500');
+    expect(paymentExternalId(invoiceExternalId(subscription, march), 2)).toBe('payC31qTlWyTB6aQy9-jB2bAA0tvk5002');
+  });
+
+  it('differ for another period or another subscription, and stay within the provider limit', () => {
+    fc.assert(
+      fc.property(fc.uuid(), fc.uuid(), periodStart, periodStart, fc.integer({ min: 1, max: 999 }), (a, b, p, q, attempt) => {
+        const ia = invoiceExternalId(a, p);
+        expect(ia.length).toBeLessThanOrEqual(EXTERNAL_ID_MAX_LENGTH);
+        expect(paymentExternalId(ia, attempt).length).toBeLessThanOrEqual(EXTERNAL_ID_MAX_LENGTH);
+        const sameSecond = Math.floor(p.getTime() / 1000) === Math.floor(q.getTime() / 1000);
+        if (a.toLowerCase() !== b.toLowerCase() || !sameSecond) expect(invoiceExternalId(b, q)).not.toBe(ia);
+      }),
+    );
+  });
+
+  it('give each attempt its own payment id, and read the attempt back from it', () => {
+    fc.assert(
+      fc.property(fc.uuid(), periodStart, fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 999 }), (s, p, m, n) => {
+        const invoice = invoiceExternalId(s, p);
+        expect(attemptOfPaymentExternalId(invoice, paymentExternalId(invoice, m))).toBe(m);
+        if (m !== n) expect(paymentExternalId(invoice, m)).not.toBe(paymentExternalId(invoice, n));
+      }),
+    );
+  });
+
+  it("keep the payment ids of charges made before identities derived from the period (the invoice's stored externalID)", () => {
+    const chargeId = '5f0c2a1e-0d4b-4a55-8e0f-3b2c1d0e9f87';
+    const legacyInvoice = `inv${chargeId.replace(/-/g, '')}`;
+    expect(paymentExternalId(legacyInvoice, 3)).toBe(`pay${chargeId.replace(/-/g, '')}3`);
+    expect(attemptOfPaymentExternalId(legacyInvoice, `pay${chargeId.replace(/-/g, '')}3`)).toBe(3);
+  });
+
+  it('recognise no payment of another invoice, and no malformed attempt', () => {
+    const invoice = invoiceExternalId(subscription, march);
+    const other = invoiceExternalId(subscription, new Date(march.getTime() + 86_400_000));
+    expect(attemptOfPaymentExternalId(invoice, paymentExternalId(other, 1))).toBeUndefined();
+    expect(attemptOfPaymentExternalId(invoice, `${paymentExternalId(invoice, 1)}x`)).toBeUndefined();
+    expect(attemptOfPaymentExternalId(invoice, undefined)).toBeUndefined();
+    expect(() => paymentExternalId(invoice, 0)).toThrow();
+  });
+});
