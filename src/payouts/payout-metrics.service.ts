@@ -18,6 +18,7 @@ export class PayoutMetricsService {
   private readonly logger = new Logger(PayoutMetricsService.name);
   readonly payouts: Counter<'outcome'>;
   readonly technicalFailures: Counter<'kind'>;
+  readonly adoptedWithdrawals: Counter;
   private snapshot: { at: number; value: Promise<PendingSnapshot> } | undefined;
 
   constructor(
@@ -31,6 +32,10 @@ export class PayoutMetricsService {
       name: 'billing_payout_technical_failures_total',
       help: 'Payout steps left for a later retry after a provider or network fault, by provider error kind',
       labelNames: ['kind'],
+    });
+    this.adoptedWithdrawals = metrics.counter({
+      name: 'billing_withdrawals_adopted_total',
+      help: "Withdrawals the provider already held under a payout's externalID (a reference submitted again, e.g. after a database restore), followed instead of made again",
     });
     const readSnapshot = () => this.readSnapshot();
     // prom-client calls `collect` with the gauge as `this` at every scrape.

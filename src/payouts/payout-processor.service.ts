@@ -132,13 +132,14 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
 
     let withdrawal: Pick<Withdrawal, 'id' | 'status' | 'failure'>;
     try {
-      // The body is rebuilt from stored values only: a replay must equal the first request for the provider to dedupe it.
+      // The body is rebuilt from stored values only: a replay must equal the first request for the provider to dedupe
+      // it. A referenced payout names only its reference, so a resubmission after a restore sends the same body too.
       withdrawal = await this.wallets.createWithdrawal({
         wallet: payout.walletId,
         destination: destination.providerDestinationId,
         body: { amount: payout.amount, currency: payout.currency },
         externalID: payout.withdrawalExternalId,
-        metadata: { payoutId: payout.id },
+        metadata: payout.reference !== null ? { reference: payout.reference } : { payoutId: payout.id },
       });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
@@ -147,10 +148,10 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
         await this.queue.write(claim, { nextAttemptAt: new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) }, true);
         return undefined;
       }
-      if (error.kind === 'conflict' && error.conflictingId) {
-        // The provider holds a withdrawal under this payout's externalID: it is this payout's, whatever its body.
-        this.logger.warn(`Payout ${payout.id}: externalID already used by withdrawal ${error.conflictingId}; following that one`);
-        withdrawal = { id: error.conflictingId, status: 'Pending' };
+      if (error.kind === 'conflict') {
+        const adopted = await this.adoptWithdrawal(claim, error);
+        if (adopted === 'failed') return adopted;
+        withdrawal = adopted;
       } else if (DEFINITE_REFUSALS.has(error.kind)) {
         return this.finish(claim, 'failed', { failureCode: refusalCode(error) });
       } else {
@@ -163,6 +164,28 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     if (withdrawal.status !== 'Pending') return this.settle(claim, withdrawal);
     await this.queue.write(claim, { status: 'processing', providerWithdrawalId: withdrawal.id, submittedAt: now, technicalFailures: 0, notBefore: null });
     return this.follow(claim, this.tuning.pollDelayMs);
+  }
+
+  /**
+   * The provider holds a withdrawal under this payout's externalID, made with another body (its reference submitted
+   * again after a restore, to a destination made again): read it back; it is this payout's when it moves the same
+   * money. Otherwise a person looks, and nothing is sent.
+   */
+  private async adoptWithdrawal(claim: ClaimedPayout, conflict: ProviderError): Promise<Withdrawal | 'failed'> {
+    const payout = claim.payout;
+    const found = conflict.conflictingId
+      ? await this.wallets.getWithdrawal(conflict.conflictingId)
+      : await this.wallets.getWithdrawalByExternalId(payout.withdrawalExternalId);
+    if (found.body.amount !== payout.amount || found.body.currency !== payout.currency) {
+      this.logger.error(
+        `Payout ${payout.id}: the provider's withdrawal ${found.id} under this externalID moves ${found.body.amount} ${found.body.currency}, not ${payout.amount} ${payout.currency}; nothing sent`,
+      );
+      await this.finish(claim, 'failed', { failureCode: 'withdrawal_conflict:amount_differs' });
+      return 'failed';
+    }
+    this.metrics.adoptedWithdrawals.inc();
+    this.logger.warn(`Payout ${payout.id}: the provider already holds withdrawal ${found.id} under this externalID (reference ${payout.reference ?? 'none'}); following it`);
+    return found;
   }
 
   /**

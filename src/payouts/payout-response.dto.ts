@@ -14,6 +14,9 @@ export class PayoutResponseDto {
   @ApiIdProperty('The batch it came in, if any.', { nullable: true })
   batchId: string | null;
 
+  @ApiNullableText('Your own name for the payout, when you gave one.', 'invoice-2027-0042')
+  reference: string | null;
+
   @ApiProperty({ type: 'integer', description: 'Minor units.', example: 10000 })
   amount: number;
 

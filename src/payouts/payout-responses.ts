@@ -27,6 +27,7 @@ export interface PayoutResponse {
   id: string;
   destinationId: string;
   batchId: string | null;
+  reference: string | null;
   amount: number;
   currency: string;
   status: PayoutStatus;
@@ -74,6 +75,7 @@ export function toPayoutResponse(payout: Payout): PayoutResponse {
     id: payout.id,
     destinationId: payout.destinationId,
     batchId: payout.batchId,
+    reference: payout.reference,
     amount: payout.amount,
     currency: payout.currency,
     status: payout.status,

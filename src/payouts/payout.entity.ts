@@ -29,6 +29,8 @@ export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['pending', 'processing'
 @Index('payouts_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })
 // Payouts waiting for a destination are woken together when it becomes Authorized.
 @Index('payouts_destination_pending_idx', ['destinationId'], { where: "status = 'pending'" })
+// A merchant's reference names one payout for good: the withdrawal's externalID derives from it.
+@Index('payouts_reference_uq', ['reference'], { unique: true, where: 'reference IS NOT NULL' })
 export class Payout extends LeasedRow {
   /** Made by the daemon before the insert, so the externalID can be derived from it. */
   @PrimaryColumn({ type: 'uuid' })
@@ -53,7 +55,11 @@ export class Payout extends LeasedRow {
   @Column({ type: 'varchar', length: 12 })
   status: PayoutStatus;
 
-  /** 'w' + the id's hex: stable for the life of the payout. */
+  /** The merchant's own name for this payout (unique), or null. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  reference: string | null;
+
+  /** From the reference when there is one (see payout-identity.ts), else 'w' + the id's hex: stable for the life of the payout. */
   @Column({ type: 'varchar', length: 40 })
   withdrawalExternalId: string;
 

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiAcceptedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { Page } from '../common/http/pagination';
@@ -15,19 +16,22 @@ import { PayoutsService } from './payouts.service';
 export class PayoutsController {
   constructor(private readonly payouts: PayoutsService) {}
 
-  /** 202: the payout is accepted; the scheduler sends it. */
+  /** 202: the payout is accepted; the scheduler sends it. 200: its reference already names this very payout. */
   @ApiAdminRoute({
     summary: 'Accept a payout',
     description: 'The scheduler sends it once its destination is authorized; follow it with GET.',
     body: true,
     idempotent: true,
-    errors: ['business_rule'],
+    errors: ['business_rule', 'payout_reference_taken'],
   })
   @ApiAcceptedResponse({ type: PayoutResponseDto })
+  @ApiOkResponse({ type: PayoutResponseDto, description: 'The `reference` already names this payout, made with the same body: it is answered as it is now.' })
   @Post()
   @HttpCode(HttpStatus.ACCEPTED)
-  async create(@Body() body: CreatePayoutDto): Promise<PayoutResponse> {
-    return toPayoutResponse(await this.payouts.create(body));
+  async create(@Body() body: CreatePayoutDto, @Res({ passthrough: true }) res: Response): Promise<PayoutResponse> {
+    const { payout, created } = await this.payouts.create(body);
+    if (!created) res.status(HttpStatus.OK);
+    return toPayoutResponse(payout);
   }
 
   @ApiAdminRoute({ summary: 'List payouts', errors: ['validation_failed'] })

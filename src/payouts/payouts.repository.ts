@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { hotQuery } from '../database/prepared-statements';
 import { Page, paginate } from '../common/http/pagination';
@@ -47,7 +47,14 @@ export class PayoutsRepository {
     const builder = this.dataSource.getRepository(Payout).createQueryBuilder('payout');
     if (query.status) builder.andWhere('payout.status = :status', { status: query.status });
     if (query.batchId) builder.andWhere('payout.batchId = :batchId', { batchId: query.batchId });
+    if (query.reference) builder.andWhere('payout.reference = :reference', { reference: query.reference });
     return paginate(builder, query);
+  }
+
+  /** The payouts that already carry any of these references. */
+  findByReferences(references: string[]): Promise<Payout[]> {
+    if (references.length === 0) return Promise.resolve([]);
+    return this.dataSource.getRepository(Payout).findBy({ reference: In(references) });
   }
 
   /** How many payouts of the batch are in each status (statuses with none are absent). */

@@ -1,8 +1,10 @@
-import { Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
+import { withErrorCode } from '../common/errors/coded-error';
 import { ListOptions, Page } from '../common/http/pagination';
 import { CreatePayoutDto } from './create-payout.dto';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
@@ -15,6 +17,7 @@ import { PayoutSchedulerService } from './payout-scheduler.service';
 import { PayoutSetup } from './payout-setup.entity';
 import { PayoutSetupService } from './payout-setup.service';
 import { PayoutsRepository } from './payouts.repository';
+import { withdrawalExternalId } from './payout-identity';
 
 /** Field messages listed in one refusal; the rest are counted. */
 const MAX_MESSAGES = 50;
@@ -39,23 +42,43 @@ export class PayoutsService {
     private readonly businessClock: Clock,
   ) {}
 
-  async create(dto: CreatePayoutDto): Promise<Payout> {
+  /**
+   * Accepts a payout; `created` is false when its reference already names a payout with the same body, which is
+   * answered instead (a merchant's retry, or a resubmission after the database was restored).
+   */
+  async create(dto: CreatePayoutDto): Promise<{ payout: Payout; created: boolean }> {
     const setup = await this.setup.require();
+    if (dto.reference !== undefined) {
+      const [existing] = await this.payouts.findByReferences([dto.reference]);
+      if (existing) return { payout: sameBodyOrConflict(existing, dto), created: false };
+    }
     await this.validate([dto], setup, () => '');
     const [row] = this.rows([dto], setup, null);
-    await this.payouts.insert(row);
+    try {
+      await this.payouts.insert(row);
+    } catch (error) {
+      // Another request with this reference won the race: answer as if it had come first.
+      if (dto.reference === undefined || !isReferenceTaken(error)) throw error;
+      const [existing] = await this.payouts.findByReferences([dto.reference]);
+      if (!existing) throw error;
+      return { payout: sameBodyOrConflict(existing, dto), created: false };
+    }
     this.scheduler.kick();
-    return this.get(row.id as string);
+    return { payout: await this.get(row.id as string), created: true };
   }
 
   async createBatch(items: CreatePayoutDto[]): Promise<PayoutBatchWithCounts> {
     const setup = await this.setup.require();
+    await this.refuseTakenReferences(items);
     await this.validate(items, setup, (index) => `items.${index}.`);
     // All or nothing: the batch and every one of its payouts are stored in one transaction.
     const batch = await this.payouts.transaction(async (em) => {
       const batchId = randomUUID();
       await this.batches.insert({ id: batchId, total: items.length, createdAt: this.businessClock.now() }, em);
-      await this.payouts.insertMany(this.rows(items, setup, batchId), em);
+      await this.payouts.insertMany(this.rows(items, setup, batchId), em).catch((error: unknown) => {
+        if (isReferenceTaken(error)) throw referenceTaken(['items: a reference was taken by another payout meanwhile; submit the batch again to see which']);
+        throw error;
+      });
       return this.batches.getById(batchId, em);
     });
     this.scheduler.kick();
@@ -86,6 +109,29 @@ export class PayoutsService {
     const counts = new Map(page.items.map((batch) => [batch.id, zeroCounts()]));
     for (const row of await this.payouts.countByStatusInBatches([...counts.keys()])) addCount(counts.get(row.batchId) as PayoutCounts, row);
     return { items: page.items.map((batch) => ({ batch, counts: counts.get(batch.id) as PayoutCounts })), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * A batch is accepted whole or not at all: a reference repeated inside it is a 400, one that names an existing
+   * payout a 409 listing them (submit the batch again without those items).
+   */
+  private async refuseTakenReferences(items: CreatePayoutDto[]): Promise<void> {
+    const firstIndex = new Map<string, number>();
+    const repeated: string[] = [];
+    items.forEach((item, index) => {
+      if (item.reference === undefined) return;
+      const first = firstIndex.get(item.reference);
+      if (first === undefined) firstIndex.set(item.reference, index);
+      else repeated.push(`items.${index}.reference repeats items.${first}.reference (${item.reference}); a reference names one payout`);
+    });
+    if (repeated.length > 0) throw withErrorCode(new BadRequestException(repeated.slice(0, MAX_MESSAGES)), 'validation_failed', { field: repeated[0].split(' ')[0] });
+    const taken = await this.payouts.findByReferences([...firstIndex.keys()]);
+    if (taken.length === 0) return;
+    const messages = taken
+      .map((payout) => ({ payout, index: firstIndex.get(payout.reference as string) as number }))
+      .sort((a, b) => a.index - b.index)
+      .map(({ payout, index }) => `items.${index}.reference ${payout.reference} is taken by payout ${payout.id}`);
+    throw referenceTaken(messages.slice(0, MAX_MESSAGES), { payoutId: taken[0].id, field: messages[0].split(' ')[0] });
   }
 
   /** Business rules of every item, checked before anything is stored; one refusal lists each bad field. */
@@ -126,7 +172,8 @@ export class PayoutsService {
         amount: item.amount,
         currency: item.currency,
         status: 'pending' as const,
-        withdrawalExternalId: `w${id.replace(/-/g, '')}`,
+        reference: item.reference ?? null,
+        withdrawalExternalId: withdrawalExternalId(id, item.reference ?? null),
         nextAttemptAt: now,
         metadata: (item.metadata ?? {}) as QueryDeepPartialEntity<Record<string, unknown>>,
         createdAt: shownNow,
@@ -134,6 +181,29 @@ export class PayoutsService {
       };
     });
   }
+}
+
+/** The payout a reference names, when the request's body equals the one it was made with; 409 otherwise. */
+function sameBodyOrConflict(existing: Payout, dto: CreatePayoutDto): Payout {
+  const same =
+    existing.destinationId === dto.destinationId.toLowerCase() &&
+    existing.amount === dto.amount &&
+    existing.currency === dto.currency &&
+    isDeepStrictEqual(existing.metadata, dto.metadata ?? {});
+  if (same) return existing;
+  throw referenceTaken([`reference ${existing.reference} is taken by payout ${existing.id}, made with another body`], { payoutId: existing.id, field: 'reference' });
+}
+
+function referenceTaken(messages: string[], details: { payoutId?: string; field?: string } = {}): ConflictException {
+  const exception = withErrorCode(new ConflictException(messages), 'payout_reference_taken', { field: details.field ?? 'reference' });
+  if (details.payoutId) Object.assign(exception.getResponse() as object, { payoutId: details.payoutId });
+  return exception;
+}
+
+/** The unique index on references refused an insert. */
+function isReferenceTaken(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
+  return driverError?.code === '23505' && driverError.constraint === 'payouts_reference_uq';
 }
 
 function addCount(counts: PayoutCounts, row: { status: string; count: number }): void {

@@ -56,6 +56,11 @@ export const ERROR_CODES = {
     meaning: 'The first request with this Idempotency-Key is still running; retry later.',
     example: 'A request with this Idempotency-Key is still in progress; retry later',
   },
+  payout_reference_taken: {
+    status: 409,
+    meaning: 'The payout `reference` already names another payout, made with another body (`payoutId` names it); in a batch, the items whose references are taken are listed.',
+    example: ['reference invoice-2027-0042 is taken by payout 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e, made with another body'],
+  },
   provider_conflict: {
     status: 409,
     meaning: 'The provider already holds the object this daemon creates, made with other parameters.',

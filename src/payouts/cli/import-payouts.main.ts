@@ -1,7 +1,7 @@
 /**
  * Imports a CSV file of payouts through the admin API and follows them until they settle:
  *   node dist/payouts/cli/import-payouts.main.js payouts.csv [--url http://localhost:3000] [--token ...]
- * The header is destinationId,amount,currency[,metadata]. Rows are checked here first; a bad file sends nothing.
+ * The header is destinationId,amount,currency[,reference][,metadata]. Rows are checked here first; a bad file sends nothing.
  * Each chunk of up to 10,000 rows is one batch posted with an Idempotency-Key made from the file's hash and the
  * chunk's index, so running the same file again follows the batches already made instead of paying twice.
  * With --no-wait it exits once the batches are accepted. Exit status: 0 all succeeded (or accepted, with --no-wait),

@@ -35,9 +35,25 @@ describe('parsePayoutCsv', () => {
     expect(result.items).toHaveLength(1);
   });
 
+  it('reads a reference column, and refuses a malformed or repeated reference', () => {
+    const csv = [
+      'destinationId,amount,currency,reference',
+      `${ID},100,RUB,inv-2027.0042`,
+      `${ID},200,RUB,`,
+      `${ID},300,RUB,has space`,
+      `${ID},400,RUB,inv-2027.0042`,
+    ].join('\n');
+    const result = parsePayoutCsv(csv);
+    expect(result.items).toEqual([
+      { destinationId: ID, amount: 100, currency: 'RUB', reference: 'inv-2027.0042' },
+      { destinationId: ID, amount: 200, currency: 'RUB' },
+    ]);
+    expect(result.errors).toEqual(['line 4: reference must be 1..64 letters, digits and ._:-', 'line 5: reference inv-2027.0042 repeats line 2']);
+  });
+
   it('refuses a wrong header and an empty file', () => {
     expect(parsePayoutCsv('destination,amount,currency,note\nx,1,RUB,y\n').errors).toEqual([
-      'line 1: missing column destinationId, unknown column destination, unknown column note; the header must be destinationId,amount,currency[,metadata]',
+      'line 1: missing column destinationId, unknown column destination, unknown column note; the header must be destinationId,amount,currency[,reference][,metadata]',
     ]);
     expect(parsePayoutCsv('destinationId,amount,currency\n').errors).toEqual(['the file holds no payouts (a header line and at least one row are needed)']);
   });

@@ -1,10 +1,12 @@
 import { parse } from 'csv-parse/sync';
+import { PAYOUT_REFERENCE_PATTERN } from '../payout-identity';
 
 /** One payout as the admin API takes it. */
 export interface PayoutCsvItem {
   destinationId: string;
   amount: number;
   currency: string;
+  reference?: string;
   metadata?: Record<string, unknown>;
 }
 
@@ -15,11 +17,11 @@ export interface PayoutCsvResult {
 }
 
 const REQUIRED_COLUMNS = ['destinationId', 'amount', 'currency'] as const;
-const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_COLUMNS, 'metadata']);
+const KNOWN_COLUMNS: ReadonlySet<string> = new Set([...REQUIRED_COLUMNS, 'reference', 'metadata']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Parses and checks a payouts CSV (header `destinationId,amount,currency[,metadata]`, amount in minor units,
+ * Parses and checks a payouts CSV (header `destinationId,amount,currency[,reference][,metadata]`, amount in minor units,
  * metadata a JSON object) with the admin API's own rules, so a bad file is refused before anything is sent.
  */
 export function parsePayoutCsv(input: string | Buffer): PayoutCsvResult {
@@ -36,11 +38,12 @@ export function parsePayoutCsv(input: string | Buffer): PayoutCsvResult {
   const unknown = columns.filter((c) => !KNOWN_COLUMNS.has(c));
   if (missing.length > 0 || unknown.length > 0) {
     const problems = [...missing.map((c) => `missing column ${c}`), ...unknown.map((c) => `unknown column ${c}`)];
-    return { items: [], errors: [`line 1: ${problems.join(', ')}; the header must be destinationId,amount,currency[,metadata]`] };
+    return { items: [], errors: [`line 1: ${problems.join(', ')}; the header must be destinationId,amount,currency[,reference][,metadata]`] };
   }
 
   const items: PayoutCsvItem[] = [];
   const errors: string[] = [];
+  const seenReferences = new Map<string, number>();
   records.forEach((record, index) => {
     // Line numbers as an editor shows them: the header is line 1 (rows spanning lines are rare in such files).
     const line = index + 2;
@@ -50,6 +53,11 @@ export function parsePayoutCsv(input: string | Buffer): PayoutCsvResult {
       rowErrors.push('amount must be a whole number of minor units, at least 1');
     }
     if (!/^[A-Z]{3}$/.test(record.currency)) rowErrors.push('currency must be an ISO 4217 code such as RUB');
+    const reference = record.reference === undefined || record.reference === '' ? undefined : record.reference;
+    if (reference !== undefined && !PAYOUT_REFERENCE_PATTERN.test(reference)) rowErrors.push('reference must be 1..64 letters, digits and ._:-');
+    const earlier = reference !== undefined ? seenReferences.get(reference) : undefined;
+    if (earlier !== undefined) rowErrors.push(`reference ${reference} repeats line ${earlier}`);
+    else if (reference !== undefined) seenReferences.set(reference, line);
     let metadata: Record<string, unknown> | undefined;
     if (record.metadata !== undefined && record.metadata !== '') {
       try {
@@ -64,7 +72,13 @@ export function parsePayoutCsv(input: string | Buffer): PayoutCsvResult {
       errors.push(`line ${line}: ${rowErrors.join('; ')}`);
       return;
     }
-    items.push({ destinationId: record.destinationId.toLowerCase(), amount: Number(record.amount), currency: record.currency, ...(metadata ? { metadata } : {}) });
+    items.push({
+      destinationId: record.destinationId.toLowerCase(),
+      amount: Number(record.amount),
+      currency: record.currency,
+      ...(reference !== undefined ? { reference } : {}),
+      ...(metadata ? { metadata } : {}),
+    });
   });
   return { items, errors };
 }
