@@ -26,55 +26,79 @@ export class CustomerProviderReaderService {
 
   /** Every provider read for one customer: new events, the customer's status, and the active card's details. */
   async read(target: SyncTarget): Promise<ProviderView> {
-    const observations = new Map<string, BindingObservation>();
-    let lastEventId = target.lastEventId;
-    let newestSucceeded: string | undefined;
-    let moreEvents = false;
-    let restarted = false;
-    for (let page = 0; ; page += 1) {
-      if (page === MAX_EVENT_PAGES) {
-        moreEvents = true;
-        break;
-      }
-      let events: CustomerEvent[];
-      try {
-        events = await this.gateway.getCustomerEvents(target.providerCustomerId, { limit: EVENTS_PAGE_SIZE, eventID: lastEventId ?? undefined });
-      } catch (error) {
-        // 404 is either "Customer not found" or "Event not found" (our cursor names no event, e.g. the provider's
-        // history was reset). GET customer tells them apart: it throws not_found when the customer is gone.
-        if (!(error instanceof ProviderError && error.kind === 'not_found') || lastEventId === null || restarted) throw error;
-        await this.gateway.getCustomer(target.providerCustomerId);
-        this.logger.warn(`Customer ${target.id}: the provider has no event ${lastEventId}; reading its events from the start`);
-        restarted = true;
-        lastEventId = null;
-        observations.clear();
-        newestSucceeded = undefined;
-        continue;
-      }
-      const before = lastEventId;
-      for (const event of events) {
-        // Guards against a provider repeating events we already have.
-        if (lastEventId !== null && event.id <= lastEventId) continue;
-        newestSucceeded = foldEvent(observations, event) ?? newestSucceeded;
-        lastEventId = event.id;
-      }
-      if (events.length < EVENTS_PAGE_SIZE || lastEventId === before) break;
-    }
-
+    const events: EventsRead = { observations: new Map(), lastEventId: target.lastEventId, newestSucceeded: undefined, moreEvents: false, restarted: false };
+    await this.readEvents(target, events);
     const customer = await this.gateway.getCustomer(target.providerCustomerId);
-    const view: ProviderView = { observations, lastEventId, moreEvents, restarted, status: customer.status };
+    // Ready, yet no binding success among the events read a moment ago: it landed between the two reads. One more
+    // page of events finds it, so the customer and its card are recorded together.
+    if (customer.status === 'ready' && events.newestSucceeded === undefined && target.activeBindingId === null && !events.moreEvents) {
+      await this.readEvents(target, events);
+    }
+    const view: ProviderView = { observations: events.observations, lastEventId: events.lastEventId, moreEvents: events.moreEvents, restarted: events.restarted, status: customer.status };
 
     // A success among the new events is newer than the active card; without one, only fill a missing card.
-    let candidate = newestSucceeded;
+    let candidate = events.newestSucceeded;
     if (candidate === undefined && (target.activeBindingId === null || !target.hasCard)) {
       candidate = target.activeBindingId ?? (await this.bindings.findNewestSucceededProviderId(target.id));
     }
     if (candidate !== undefined && (candidate !== target.activeBindingId || !target.hasCard)) {
       const binding = await this.gateway.getBinding(target.providerCustomerId, candidate);
       if (binding.status === 'succeeded') {
-        view.activeCard = { providerBindingId: candidate, card: cardSummaryFrom(binding.paymentResource?.paymentToolDetails) };
+        const card = cardSummaryFrom(binding.paymentResource?.paymentToolDetails);
+        view.activeCard = { providerBindingId: candidate, card };
+        // The binding row records what made it the active card, even when its own event is still to come.
+        const observation = events.observations.get(candidate) ?? { providerBindingId: candidate };
+        events.observations.set(candidate, {
+          ...observation,
+          ...(binding.externalID !== undefined ? { externalId: binding.externalID } : {}),
+          status: 'succeeded',
+          errorCode: null,
+          card: observation.card ?? card,
+        });
       }
     }
     return view;
   }
+
+  /** Reads the customer's events after the cursor in `state`, folding them into its observations. */
+  private async readEvents(target: SyncTarget, state: EventsRead): Promise<void> {
+    for (let page = 0; ; page += 1) {
+      if (page === MAX_EVENT_PAGES) {
+        state.moreEvents = true;
+        break;
+      }
+      let events: CustomerEvent[];
+      try {
+        events = await this.gateway.getCustomerEvents(target.providerCustomerId, { limit: EVENTS_PAGE_SIZE, eventID: state.lastEventId ?? undefined });
+      } catch (error) {
+        // 404 is either "Customer not found" or "Event not found" (our cursor names no event, e.g. the provider's
+        // history was reset). GET customer tells them apart: it throws not_found when the customer is gone.
+        if (!(error instanceof ProviderError && error.kind === 'not_found') || state.lastEventId === null || state.restarted) throw error;
+        await this.gateway.getCustomer(target.providerCustomerId);
+        this.logger.warn(`Customer ${target.id}: the provider has no event ${state.lastEventId}; reading its events from the start`);
+        state.restarted = true;
+        state.lastEventId = null;
+        state.observations.clear();
+        state.newestSucceeded = undefined;
+        continue;
+      }
+      const before = state.lastEventId;
+      for (const event of events) {
+        // Guards against a provider repeating events we already have.
+        if (state.lastEventId !== null && event.id <= state.lastEventId) continue;
+        state.newestSucceeded = foldEvent(state.observations, event) ?? state.newestSucceeded;
+        state.lastEventId = event.id;
+      }
+      if (events.length < EVENTS_PAGE_SIZE || state.lastEventId === before) break;
+    }
+  }
+}
+
+/** What reading a customer's events has learned so far. */
+interface EventsRead {
+  observations: Map<string, BindingObservation>;
+  lastEventId: number | null;
+  newestSucceeded: string | undefined;
+  moreEvents: boolean;
+  restarted: boolean;
 }

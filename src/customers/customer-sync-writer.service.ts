@@ -50,7 +50,7 @@ export class CustomerSyncWriterService {
       // A slower concurrent reader (refresh racing the follower) must not put back an older picture.
       const behind = !view.restarted && current.last_event_id !== null && (view.lastEventId ?? 0) < current.last_event_id;
       let becameReady = false;
-      let cardChanged = false;
+      let announceReady = false;
       let activeBindingId = current.active_binding_id;
       if (!behind) {
         const patch: CustomerSyncPatch = {};
@@ -66,9 +66,14 @@ export class CustomerSyncWriterService {
           patch.cardBin = card?.bin ?? null;
           patch.cardLastDigits = card?.lastDigits ?? null;
           patch.cardPaymentSystem = card?.paymentSystem ?? null;
-          cardChanged = view.activeCard.providerBindingId !== current.active_binding_id;
           activeBindingId = view.activeCard.providerBindingId;
           if (card) await this.bindings.recordCard(view.activeCard.providerBindingId, card, now, em);
+        }
+        // customer.ready once per successful binding, when the customer is ready and that binding is its active card:
+        // never on the status alone (the card may not be read yet), never again for a binding already announced.
+        if (view.status === 'ready' && activeBindingId !== null && activeBindingId !== current.announced_binding_id) {
+          announceReady = true;
+          patch.announcedBindingId = activeBindingId;
         }
         if (readyAt || Object.keys(patch).length > 0) {
           // readyAt keeps the first time: an update never clears it.
@@ -84,7 +89,7 @@ export class CustomerSyncWriterService {
       }
 
       const status = behind ? current.status : view.status;
-      await this.announcer.announce(em, target.id, { ready: status === 'ready' && (becameReady || cardChanged), failures });
+      await this.announcer.announce(em, target.id, { ready: announceReady, failures });
       const delayMs = await this.nextDelay(em, target.id, status, activeBindingId, current.real_created_at, view.moreEvents);
       await this.customers.scheduleNextSync(target, delayMs, em);
       return becameReady;

@@ -42,6 +42,10 @@ export class Customer extends LeasedRow {
   @Column({ type: 'varchar', length: 40, nullable: true })
   activeBindingId: string | null;
 
+  /** The binding whose customer.ready was recorded: one event per successful binding, however often it is seen. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  announcedBindingId: string | null;
+
   @Column({ type: 'varchar', length: 8, nullable: true })
   cardBin: string | null;
 

@@ -20,10 +20,11 @@ export interface LockedCustomer {
   /** Real time of the insert: the follower's poll ladder runs on real time. */
   real_created_at: Date;
   active_binding_id: string | null;
+  announced_binding_id: string | null;
 }
 
 /** The columns the follower's write-back may set through a plain update. */
-export type CustomerSyncPatch = Partial<Pick<Customer, 'status' | 'activeBindingId' | 'cardBin' | 'cardLastDigits' | 'cardPaymentSystem'>>;
+export type CustomerSyncPatch = Partial<Pick<Customer, 'status' | 'activeBindingId' | 'announcedBindingId' | 'cardBin' | 'cardLastDigits' | 'cardPaymentSystem'>>;
 
 export type NewCustomer = Pick<Customer, 'id' | 'providerCustomerId' | 'shopId' | 'email' | 'phone' | 'metadata' | 'status' | 'createdAt' | 'updatedAt'>;
 
@@ -134,7 +135,7 @@ export class CustomersRepository {
   /** Locks the customer for the write-back (startBinding locks it first too); undefined when it is gone. */
   async lockForSync(id: string, em: EntityManager): Promise<LockedCustomer | undefined> {
     const [current] = await em.query<LockedCustomer[]>(
-      `SELECT status, last_event_id, real_created_at, active_binding_id FROM customers WHERE id = $1 FOR UPDATE`,
+      `SELECT status, last_event_id, real_created_at, active_binding_id, announced_binding_id FROM customers WHERE id = $1 FOR UPDATE`,
       [id],
     );
     return current;

@@ -8,6 +8,13 @@ import { ListEventsQueryDto } from './dto/list-events-query.dto';
 /** The CTE that inserts events; fan-outs read the ids and types it returns. */
 export const EVENTS_CTE = 'merchant_events';
 
+/**
+ * An event's time: the database's clock when its statement runs (real time, never the test clock), to the
+ * millisecond like every list cursor. Taken after the change's row locks, so the events of one object are timed in
+ * the order of its changes.
+ */
+export const EVENT_TIME_SQL = "date_trunc('milliseconds', clock_timestamp())";
+
 /** Rows deleted per statement when pruning, so a large backlog never holds a long lock. */
 const PRUNE_CHUNK = 5_000;
 
@@ -32,11 +39,11 @@ export class EventsRepository {
     ].join(',\n');
   }
 
-  /** Rows for insertCtes from four array parameters numbered from `first`. */
+  /** Rows for insertCtes from three array parameters (ids, types, data) numbered from `first`, timed now. */
   unnestRowsSql(first: number): string {
-    return `SELECT e.id, e.type, e.created_at, e.data
-              FROM unnest($${first}::uuid[], $${first + 1}::varchar[], $${first + 2}::timestamptz[], $${first + 3}::jsonb[]) WITH ORDINALITY
-                   AS e(id, type, created_at, data, n)
+    return `SELECT e.id, e.type, ${EVENT_TIME_SQL}, e.data
+              FROM unnest($${first}::uuid[], $${first + 1}::varchar[], $${first + 2}::jsonb[]) WITH ORDINALITY
+                   AS e(id, type, data, n)
              ORDER BY e.n`;
   }
 

@@ -4,7 +4,7 @@ import { SystemClock } from '../common/clock/system-clock';
 import { Page } from '../common/http/pagination';
 import { MerchantEvent } from './event.entity';
 import { NewEvent } from './event-types';
-import { EVENTS_CTE, EventsRepository } from './events.repository';
+import { EVENT_TIME_SQL, EVENTS_CTE, EventsRepository } from './events.repository';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { timeOrderedId } from './time-ordered-id';
 
@@ -47,12 +47,16 @@ export class EventsService {
     await em.query(`WITH ${part.ctes} SELECT 1`, part.params);
   }
 
-  /** CTEs recording `events` for a statement of the caller's, with parameters numbered from `firstParam`. */
+  /**
+   * CTEs recording `events` for a statement of the caller's, with parameters numbered from `firstParam`. Their time
+   * is the database's when the statement runs, after the change's row locks are held: the events of one object are
+   * timed in the order of its changes, whichever process made them.
+   */
   recordSql(events: NewEvent[], firstParam: number): SqlPart {
     const now = this.clock.now();
     return {
       ctes: this.events.insertCtes(this.events.unnestRowsSql(firstParam), this.fanOutCtes()),
-      params: [events.map(() => timeOrderedId(now)), events.map((e) => e.type), events.map(() => now), events.map((e) => JSON.stringify(e.data))],
+      params: [events.map(() => timeOrderedId(now)), events.map((e) => e.type), events.map((e) => JSON.stringify(e.data))],
     };
   }
 
@@ -63,15 +67,15 @@ export class EventsService {
    */
   recordOverSql(source: string, event: NewEvent, objectSql: Record<string, string>, firstParam: number): SqlPart {
     const now = this.clock.now();
-    let data = `$${firstParam + 3}::jsonb`;
+    let data = `$${firstParam + 2}::jsonb`;
     for (const [field, expression] of Object.entries(objectSql)) {
       if (!/^[A-Za-z]+$/.test(field)) throw new Error(`Not a field name: ${field}`);
       data = `jsonb_set(${data}, '{object,${field}}', to_jsonb((${expression})::text))`;
     }
-    const rows = `SELECT $${firstParam}::uuid, $${firstParam + 1}::varchar, $${firstParam + 2}::timestamptz, ${data} FROM ${source}`;
+    const rows = `SELECT $${firstParam}::uuid, $${firstParam + 1}::varchar, ${EVENT_TIME_SQL}, ${data} FROM ${source}`;
     return {
       ctes: this.events.insertCtes(rows, this.fanOutCtes()),
-      params: [timeOrderedId(now), event.type, now, JSON.stringify(event.data)],
+      params: [timeOrderedId(now), event.type, JSON.stringify(event.data)],
     };
   }
 

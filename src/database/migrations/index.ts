@@ -11,6 +11,7 @@ import { BindingInteraction1795594114811 } from './1795594114811-BindingInteract
 import { ProviderWebhooks1795596379473 } from './1795596379473-ProviderWebhooks';
 import { MerchantEventsAndWebhooks1795598240433 } from './1795598240433-MerchantEventsAndWebhooks';
 import { PayoutReferences1795645124886 } from './1795645124886-PayoutReferences';
+import { OneReadyEventPerBinding1795645623865 } from './1795645623865-OneReadyEventPerBinding';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -28,4 +29,5 @@ export const MIGRATIONS: Function[] = [
   ProviderWebhooks1795596379473,
   MerchantEventsAndWebhooks1795598240433,
   PayoutReferences1795645124886,
+  OneReadyEventPerBinding1795645623865,
 ];
