@@ -15,6 +15,15 @@ export interface ThrowawayPostgres {
   stop(): void;
   start(): void;
   destroy(): void;
+  /** The URL of another database of this cluster. */
+  databaseUrl(name: string): string;
+  /**
+   * A backup of `database` into a file of this cluster's folder, taken with pg_dump while clients keep working (one
+   * consistent snapshot, as a nightly backup is). Answers the file.
+   */
+  dump(database: string, name: string): string;
+  /** A new database made from a backup file (pg_restore): what restoring a backup, or promoting an older standby, gives. */
+  restore(file: string, database: string): Promise<void>;
 }
 
 /** The folder of the machine's PostgreSQL server binaries, or undefined when there are none. */
@@ -45,8 +54,26 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off`;
+  const databaseUrl = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
+  const client = (tool: string, args: string[]) => execFileSync(join(bin, tool), args, { stdio: 'pipe', timeout: 120_000 });
   const cluster: ThrowawayPostgres = {
-    url: `postgres://postgres@127.0.0.1:${port}/billing`,
+    url: databaseUrl('billing'),
+    databaseUrl,
+    dump: (database, name) => {
+      const file = join(dir, `${name}.dump`);
+      client('pg_dump', ['--format=custom', '--no-owner', `--file=${file}`, `--dbname=${databaseUrl(database)}`]);
+      return file;
+    },
+    restore: async (file, database) => {
+      const admin = new Client({ connectionString: databaseUrl('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE "${database}"`);
+      } finally {
+        await admin.end();
+      }
+      client('pg_restore', ['--no-owner', '--exit-on-error', `--dbname=${databaseUrl(database)}`, file]);
+    },
     start: () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']),
     stop: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
     destroy: () => {
