@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from 
 import { ApiAcceptedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { Page } from '../common/http/pagination';
+import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutDto } from './create-payout.dto';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
@@ -26,8 +27,8 @@ export class PayoutsController {
   @ApiAcceptedResponse({ type: PayoutResponseDto })
   @Post()
   @HttpCode(HttpStatus.ACCEPTED)
-  async create(@Body() body: CreatePayoutDto): Promise<PayoutResponse> {
-    return toPayoutResponse(await this.payouts.create(body));
+  async create(@Body() body: CreatePayoutDto, @ReservedId() reservedId?: string): Promise<PayoutResponse> {
+    return toPayoutResponse(await this.payouts.create(body, reservedId));
   }
 
   @ApiAdminRoute({ summary: 'List payouts', errors: ['validation_failed'] })

@@ -39,21 +39,26 @@ export class PayoutsService {
     private readonly businessClock: Clock,
   ) {}
 
-  async create(dto: CreatePayoutDto): Promise<Payout> {
+  /** `reservedId`: the id the request's Idempotency-Key reserved; a re-run of the key answers the payout made with it. */
+  async create(dto: CreatePayoutDto, reservedId?: string): Promise<Payout> {
+    const made = reservedId === undefined ? null : await this.payouts.findById(reservedId);
+    if (made) return made;
     const setup = await this.setup.require();
     await this.validate([dto], setup, () => '');
-    const [row] = this.rows([dto], setup, null);
+    const [row] = this.rows([dto], setup, null, reservedId);
     await this.payouts.insert(row);
     this.scheduler.kick();
     return this.get(row.id as string);
   }
 
-  async createBatch(items: CreatePayoutDto[]): Promise<PayoutBatchWithCounts> {
+  /** `reservedId`: as for create, the batch's id; its payouts are stored in the batch's transaction. */
+  async createBatch(items: CreatePayoutDto[], reservedId?: string): Promise<PayoutBatchWithCounts> {
+    if (reservedId !== undefined && (await this.batches.findById(reservedId))) return this.getBatch(reservedId);
     const setup = await this.setup.require();
     await this.validate(items, setup, (index) => `items.${index}.`);
     // All or nothing: the batch and every one of its payouts are stored in one transaction.
     const batch = await this.payouts.transaction(async (em) => {
-      const batchId = randomUUID();
+      const batchId = reservedId ?? randomUUID();
       await this.batches.insert({ id: batchId, total: items.length, createdAt: this.businessClock.now() }, em);
       await this.payouts.insertMany(this.rows(items, setup, batchId), em);
       return this.batches.getById(batchId, em);
@@ -113,11 +118,11 @@ export class PayoutsService {
     if (messages.length > 0) throw new UnprocessableEntityException(messages);
   }
 
-  private rows(items: CreatePayoutDto[], setup: PayoutSetup, batchId: string | null): QueryDeepPartialEntity<Payout>[] {
+  private rows(items: CreatePayoutDto[], setup: PayoutSetup, batchId: string | null, firstId?: string): QueryDeepPartialEntity<Payout>[] {
     const now = this.clock.now();
     const shownNow = this.businessClock.now();
-    return items.map((item) => {
-      const id = randomUUID();
+    return items.map((item, index) => {
+      const id = (index === 0 && firstId) || randomUUID();
       return {
         id,
         destinationId: item.destinationId,
