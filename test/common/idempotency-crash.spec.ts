@@ -53,7 +53,7 @@ describe('Idempotency-Key across a crash between the effect and the answer', () 
       body: JSON.stringify(body),
     });
 
-  const get = async (daemon: DaemonProcess, path: string) => (await fetch(`${daemon.baseUrl}${path}`, { headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).json();
+  const get = async (daemon: DaemonProcess, path: string): Promise<{ status?: string }> => ((await fetch(`${daemon.baseUrl}${path}`, { headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).json()) as { status?: string };
 
   async function authorizedDestination(daemon: DaemonProcess): Promise<string> {
     expect((await api(daemon, '/api/v1/payouts/setup', SETUP_BODY)).status).toBe(201);
