@@ -11,6 +11,8 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   // Nest's default parsers (JSON and urlencoded, any charset, inflated) are replaced by one strict JSON parser.
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), { bufferLogs: true, abortOnError: false, bodyParser: false });
   app.useLogger(app.get(Logger));
+  // Nothing tells a caller which framework answers.
+  app.disable('x-powered-by');
   app.useGlobalPipes(buildValidationPipe());
   app.use(jsonBodyMiddleware());
   // GET /openapi.json and GET /docs, public: they describe the routes and hold no data.

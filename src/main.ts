@@ -11,6 +11,8 @@ import { loadConfig } from './config/load-config';
 import { RuntimeSettings } from './config/runtime-settings';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/run-migrations';
+import { untilDatabaseAnswers } from './database/wait-for-database';
+import { startBootHealthServer } from './health/boot-health-server';
 import { ProviderWebhookRegistrationService } from './provider-webhooks/provider-webhook-registration.service';
 import { BuiltInSandbox, startBuiltInSandbox } from './sandbox/built-in-sandbox';
 
@@ -37,7 +39,18 @@ async function bootstrap(): Promise<void> {
     embedded = await startEmbeddedPostgres(dir);
     databaseUrl = embedded.url;
   }
-  const applied = await runMigrations(databaseUrl);
+  // A replica that boots before its database waits for it (with backoff, said in the log) instead of exiting; its
+  // port meanwhile answers live 200 and ready 503, so an orchestrator neither restarts it nor routes to it.
+  let bootHealth: Promise<{ close(): Promise<void> } | undefined> | undefined;
+  const url = databaseUrl;
+  const applied = await untilDatabaseAnswers(() => runMigrations(url), {
+    warn: (fields, message) => {
+      bootLog.warn(fields, message);
+      bootHealth ??= startBootHealthServer(config.port).catch(() => undefined);
+    },
+    info: (message) => bootLog.info(message),
+  });
+  await (await bootHealth)?.close();
   if (applied.length > 0) bootLog.info({ migrations: applied }, `Applied ${applied.length} migration(s)`);
 
   let sandbox: BuiltInSandbox | undefined;

@@ -13,6 +13,13 @@ import { ChargesRepository, NewCharge } from './charges.repository';
 import { invoiceDueAt, invoiceExternalId } from './external-ids';
 
 /**
+ * Most skipped periods of one subscription recorded as `skipped` charges in one pass: the newest ones, just before
+ * the periods charged. Older ones (a test clock moved millennia ahead, a subscription dormant for years) are recorded
+ * as a range in the `periods_skipped` audit event and counted by the metric, so the work stays bounded.
+ */
+export const MAX_SKIPPED_CHARGES_RECORDED = 100;
+
+/**
  * Turns the due periods of subscriptions into charges: one charge per (subscription, period), made unique by the
  * database, and the subscription moved to its next period in the same transaction. A batch of subscriptions
  * costs a handful of statements, whatever its size.
@@ -66,20 +73,26 @@ export class PeriodMaterializerService {
   }
 
   /**
-   * After downtime, the oldest periods beyond the catch-up cap become `skipped` charges (never sent to the
-   * provider, and never charged later: the unique (subscription, period) holds them), with an audit event, a
-   * metric and a warning, so no backlog is charged in one burst and none is dropped silently.
+   * After downtime, the oldest periods beyond the catch-up cap are skipped: never sent to the provider, and never
+   * charged later (the subscription moves past them; the unique (subscription, period) holds those recorded). The
+   * newest MAX_SKIPPED_CHARGES_RECORDED of them become `skipped` charges; all of them are named as a range in one
+   * audit event, counted by the metric and logged, so no backlog is charged in one burst, none is dropped silently,
+   * and the work is the same for a month of downtime as for a clock moved to 9999.
    */
   private async skipMissedPeriods(em: EntityManager, s: Subscription, plan: Plan, count: number, now: Date): Promise<void> {
-    const skipped = Array.from({ length: count }, (_, k) => this.newCharge(s, plan, s.nextPeriodIndex + k, 'skipped'));
+    const recorded = Math.min(count, MAX_SKIPPED_CHARGES_RECORDED);
+    const firstRecorded = s.nextPeriodIndex + count - recorded;
+    const skipped = Array.from({ length: recorded }, (_, k) => this.newCharge(s, plan, firstRecorded + k, 'skipped'));
     await this.charges.insertMany(em, skipped, now);
     const nextIndex = s.nextPeriodIndex + count;
     const anchor = s.billingAnchor as Date;
     const periods = skipped.map((c) => ({ chargeId: c.id, start: c.periodStart }));
-    await this.lifecycle.periodsSkipped(em, s, { nextIndex, nextStart: periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, nextIndex), periods }, now);
+    const firstStart = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex);
+    const nextStart = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, nextIndex);
+    await this.lifecycle.periodsSkipped(em, s, { nextIndex, nextStart, periods, count, firstStart }, now);
     this.metrics.skippedPeriods.inc(count);
     this.logger.warn(
-      { subscriptionId: s.id, skipped: count, from: periods[0].start.toISOString(), to: periods[periods.length - 1].start.toISOString(), cap: this.tuning.maxCatchUpPeriods },
+      { subscriptionId: s.id, skipped: count, recorded, from: firstStart.toISOString(), to: periods[periods.length - 1].start.toISOString(), cap: this.tuning.maxCatchUpPeriods },
       `Subscription ${s.id}: ${count} missed period(s) beyond the catch-up cap recorded as skipped, not charged`,
     );
   }

@@ -29,6 +29,8 @@ export class AppConfig {
   readonly payoutIdentityId: string | undefined;
   readonly payoutWalletId: string | undefined;
   readonly logLevel: string;
+  /** WEBHOOK_ALLOWED_HOSTS: hosts (names, addresses, CIDR ranges) webhooks may reach despite the address rules. */
+  readonly webhookAllowedHosts: readonly string[];
   readonly production: boolean;
 
   constructor(values: Omit<AppConfig, 'usesSandbox'>) {

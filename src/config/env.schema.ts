@@ -25,6 +25,8 @@ const toBool = ({ value }: { value: unknown }) => {
 const emptyToUndefined = ({ value }: { value: unknown }) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+const ALLOWED_HOST = String.raw`(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?|[0-9A-Fa-f:.]+(?:/\d{1,3})?)`;
+const ALLOWED_HOSTS_PATTERN = new RegExp(`^\\s*${ALLOWED_HOST}(?:\\s*,\\s*${ALLOWED_HOST})*\\s*$`);
 const DURATION_LIST_PATTERN = /^\s*(\d+\s*[smhdw])(\s*,\s*\d+\s*[smhdw])*\s*$/;
 
 /** The raw environment as the contract names it; validated once at boot. */
@@ -154,6 +156,15 @@ export class EnvSchema {
     message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
   })
   LOG_LEVEL: string = 'info';
+
+  /** Hosts opened to webhook delivery despite the address rules: names, IP addresses or CIDR ranges, comma-separated. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(ALLOWED_HOSTS_PATTERN, {
+    message: 'WEBHOOK_ALLOWED_HOSTS must be a comma-separated list of host names, IP addresses or CIDR ranges, such as hooks.internal.example,10.1.2.0/24',
+  })
+  @MaxLength(4000)
+  WEBHOOK_ALLOWED_HOSTS?: string;
 
   @Transform(emptyToUndefined)
   @IsOptional()

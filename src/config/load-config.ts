@@ -19,7 +19,7 @@ function flatten(errors: ValidationError[]): string[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new EnvSchema());
   const raw: Record<string, unknown> = {};
-  for (const key of [...known, 'ADMIN_TOKEN', 'SECRETS_KEY', 'DATABASE_URL', 'PROVIDER_URL', 'PROVIDER_API_KEY', 'PROVIDER_SHOP_ID', 'PAYOUT_IDENTITY_ID', 'PAYOUT_WALLET_ID', 'NODE_ENV', 'SANDBOX_PORT']) {
+  for (const key of [...known, 'ADMIN_TOKEN', 'SECRETS_KEY', 'DATABASE_URL', 'PROVIDER_URL', 'PROVIDER_API_KEY', 'PROVIDER_SHOP_ID', 'PAYOUT_IDENTITY_ID', 'PAYOUT_WALLET_ID', 'NODE_ENV', 'SANDBOX_PORT', 'WEBHOOK_ALLOWED_HOSTS']) {
     if (env[key] !== undefined) raw[key] = env[key];
   }
   const schema = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
@@ -70,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     payoutIdentityId: schema.PAYOUT_IDENTITY_ID,
     payoutWalletId: schema.PAYOUT_WALLET_ID,
     logLevel: schema.LOG_LEVEL,
+    webhookAllowedHosts: (schema.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((host) => host.trim()).filter((host) => host !== ''),
     production,
   });
 }

@@ -188,7 +188,8 @@ export class CustomersRepository {
    * before and after, so the change can be undone exactly.
    */
   async bringSyncForward(id: string, seconds: number, em: EntityManager): Promise<SyncTimeChange | undefined> {
-    const rows = await em.query<SyncTimeChange[]>(
+    // An UPDATE … RETURNING answers [rows, affected count], not the rows alone.
+    const [rows] = await em.query<[SyncTimeChange[], number]>(
       `UPDATE customers c SET next_sync_at = LEAST(old.next_sync_at, now() + make_interval(secs => $2))
          FROM (SELECT id, next_sync_at FROM customers WHERE id = $1 FOR UPDATE) old
         WHERE c.id = old.id

@@ -3,6 +3,7 @@ import { ApiAcceptedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { Page } from '../common/http/pagination';
+import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutBatchDto } from './create-payout-batch.dto';
 import { PayoutBatchResponseDto } from './payout-batch-response.dto';
@@ -32,8 +33,8 @@ export class PayoutBatchesController {
   @ApiAcceptedResponse({ type: PayoutBatchResponseDto })
   @Post()
   @HttpCode(HttpStatus.ACCEPTED)
-  async create(@Body() body: CreatePayoutBatchDto): Promise<PayoutBatchResponse> {
-    return toResponse(await this.payouts.createBatch(body.items));
+  async create(@Body() body: CreatePayoutBatchDto, @ReservedId() reservedId?: string): Promise<PayoutBatchResponse> {
+    return toResponse(await this.payouts.createBatch(body.items, reservedId));
   }
 
   /** Newest first, each with its counts. Registered before PayoutsController, so `/payouts/batches` is this list. */

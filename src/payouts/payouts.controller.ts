@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { ApiAcceptedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { Page } from '../common/http/pagination';
+import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePayoutDto } from './create-payout.dto';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
@@ -28,8 +29,8 @@ export class PayoutsController {
   @ApiOkResponse({ type: PayoutResponseDto, description: 'The `reference` already names this payout, made with the same body: it is answered as it is now.' })
   @Post()
   @HttpCode(HttpStatus.ACCEPTED)
-  async create(@Body() body: CreatePayoutDto, @Res({ passthrough: true }) res: Response): Promise<PayoutResponse> {
-    const { payout, created } = await this.payouts.create(body);
+  async create(@Body() body: CreatePayoutDto, @Res({ passthrough: true }) res: Response, @ReservedId() reservedId?: string): Promise<PayoutResponse> {
+    const { payout, created } = await this.payouts.create(body, reservedId);
     if (!created) res.status(HttpStatus.OK);
     return toPayoutResponse(payout);
   }

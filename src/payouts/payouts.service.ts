@@ -44,16 +44,19 @@ export class PayoutsService {
 
   /**
    * Accepts a payout; `created` is false when its reference already names a payout with the same body, which is
-   * answered instead (a merchant's retry, or a resubmission after the database was restored).
+   * answered instead (a merchant's retry, or a resubmission after the database was restored). `reservedId`: the id
+   * the request's Idempotency-Key reserved; a re-run of the key answers the payout made with it.
    */
-  async create(dto: CreatePayoutDto): Promise<{ payout: Payout; created: boolean }> {
+  async create(dto: CreatePayoutDto, reservedId?: string): Promise<{ payout: Payout; created: boolean }> {
+    const made = reservedId === undefined ? null : await this.payouts.findById(reservedId);
+    if (made) return { payout: made, created: true };
     const setup = await this.setup.require();
     if (dto.reference !== undefined) {
       const [existing] = await this.payouts.findByReferences([dto.reference]);
       if (existing) return { payout: sameBodyOrConflict(existing, dto), created: false };
     }
     await this.validate([dto], setup, () => '');
-    const [row] = this.rows([dto], setup, null);
+    const [row] = this.rows([dto], setup, null, reservedId);
     try {
       await this.payouts.insert(row);
     } catch (error) {
@@ -67,13 +70,15 @@ export class PayoutsService {
     return { payout: await this.get(row.id as string), created: true };
   }
 
-  async createBatch(items: CreatePayoutDto[]): Promise<PayoutBatchWithCounts> {
+  /** `reservedId`: as for create, the batch's id; its payouts are stored in the batch's transaction. */
+  async createBatch(items: CreatePayoutDto[], reservedId?: string): Promise<PayoutBatchWithCounts> {
+    if (reservedId !== undefined && (await this.batches.findById(reservedId))) return this.getBatch(reservedId);
     const setup = await this.setup.require();
     await this.refuseTakenReferences(items);
     await this.validate(items, setup, (index) => `items.${index}.`);
     // All or nothing: the batch and every one of its payouts are stored in one transaction.
     const batch = await this.payouts.transaction(async (em) => {
-      const batchId = randomUUID();
+      const batchId = reservedId ?? randomUUID();
       await this.batches.insert({ id: batchId, total: items.length, createdAt: this.businessClock.now() }, em);
       await this.payouts.insertMany(this.rows(items, setup, batchId), em).catch((error: unknown) => {
         if (isReferenceTaken(error)) throw referenceTaken(['items: a reference was taken by another payout meanwhile; submit the batch again to see which']);
@@ -159,11 +164,11 @@ export class PayoutsService {
     if (messages.length > 0) throw new UnprocessableEntityException(messages);
   }
 
-  private rows(items: CreatePayoutDto[], setup: PayoutSetup, batchId: string | null): QueryDeepPartialEntity<Payout>[] {
+  private rows(items: CreatePayoutDto[], setup: PayoutSetup, batchId: string | null, firstId?: string): QueryDeepPartialEntity<Payout>[] {
     const now = this.clock.now();
     const shownNow = this.businessClock.now();
-    return items.map((item) => {
-      const id = randomUUID();
+    return items.map((item, index) => {
+      const id = (index === 0 && firstId) || randomUUID();
       return {
         id,
         destinationId: item.destinationId,

@@ -3,6 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swa
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { Page } from '../common/http/pagination';
+import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePlanDto } from './create-plan.dto';
 import { ListPlansQueryDto } from './list-plans-query.dto';
@@ -20,8 +21,8 @@ export class PlansController {
   @ApiAdminRoute({ summary: 'Create a plan', description: 'Prices, lines, currency and interval never change on a plan: a new price is a new plan.', body: true, idempotent: true })
   @ApiCreatedResponse({ type: PlanResponseDto })
   @Post()
-  async create(@Body() dto: CreatePlanDto): Promise<PlanResponse> {
-    return toPlanResponse(await this.plans.create(dto));
+  async create(@Body() dto: CreatePlanDto, @ReservedId() reservedId?: string): Promise<PlanResponse> {
+    return toPlanResponse(await this.plans.create(dto, reservedId));
   }
 
   @ApiAdminRoute({ summary: 'List plans', errors: ['validation_failed'] })

@@ -28,7 +28,10 @@ export class PlansService {
     private readonly clock: Clock,
   ) {}
 
-  async create(dto: CreatePlanDto): Promise<Plan> {
+  /** `reservedId`: the id the request's Idempotency-Key reserved; a re-run of the key answers the plan made with it. */
+  async create(dto: CreatePlanDto, reservedId?: string): Promise<Plan> {
+    const made = reservedId === undefined ? null : await this.plans.findOneBy({ id: reservedId });
+    if (made) return made;
     const lines: PlanLine[] = dto.lines.map((line) => ({
       product: line.product,
       price: line.price,
@@ -41,6 +44,7 @@ export class PlansService {
     // what the list cursor carries: a microsecond database default could skip rows between pages.
     const now = this.clock.now();
     const plan = this.plans.create({
+      ...(reservedId !== undefined && { id: reservedId }),
       name: dto.name,
       product: dto.product,
       description: dto.description ?? null,

@@ -5,6 +5,7 @@ import { MetricsService } from '../common/metrics/metrics.service';
 import { SystemClock } from '../common/clock/system-clock';
 import type { ProviderWebhookEvent } from '../gateway/provider-webhook.types';
 import { verifyProviderSignature } from '../gateway/provider-webhook-signature';
+import { parseJsonBody } from '../common/http/json-body.middleware';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { PROVIDER_EVENTS_QUEUE } from './provider-event-applier.service';
 import type { ProviderWebhookTopic } from './provider-webhook.entity';
@@ -37,7 +38,7 @@ const idOf = (value: unknown): string | undefined => (typeof value === 'string' 
 export class ProviderEventIntakeService {
   private readonly logger = new Logger(ProviderEventIntakeService.name);
   private readonly received: Counter<'topic' | 'result'>;
-  private keys: string[] = [];
+  private keys: { topic: ProviderWebhookTopic; publicKey: string }[] = [];
   private keysReadAt = 0;
 
   constructor(
@@ -60,13 +61,20 @@ export class ProviderEventIntakeService {
     if (type !== 'application/json') {
       throw withErrorCode(new UnsupportedMediaTypeException(`Content-Type ${type || '(none)'} is not supported: the provider sends application/json`), 'unsupported_media_type');
     }
-    if (!(await this.verified(rawBody, signature))) {
+    const signedFor = await this.verifiedTopics(rawBody, signature, () => true);
+    if (signedFor.size === 0) {
       this.count('unknown', 'bad_signature');
       throw withErrorCode(new UnauthorizedException('The Content-Signature does not verify with any key the provider gave this daemon'), 'unauthorized');
     }
     const event = this.parse(rawBody);
-    const inserted = await this.events.insertIfNew(event);
     const topic = TOPICS[event.topic];
+    // Each key verifies only the topic it was registered for: a wallet key cannot vouch for an invoice event. (The
+    // topic's own key may have been registered since the keys were read: read them again first.)
+    if (!signedFor.has(topic) && !(await this.verifiedTopics(rawBody, signature, (found) => found.has(topic))).has(topic)) {
+      this.count(event.topic, 'bad_signature');
+      throw withErrorCode(new UnauthorizedException(`The Content-Signature was made with a key registered for another topic than ${topic}`), 'unauthorized');
+    }
+    const inserted = await this.events.insertIfNew(event);
     await this.webhooks.touchTopic(topic);
     this.health.noteReceived(topic);
     this.count(event.topic, inserted ? 'accepted' : 'duplicate');
@@ -74,21 +82,34 @@ export class ProviderEventIntakeService {
     return { duplicate: !inserted };
   }
 
-  private async verified(rawBody: Buffer, signature: string | undefined): Promise<boolean> {
-    if (this.keys.length > 0 && verifyProviderSignature(rawBody, signature, this.keys)) return true;
+  /** The topics whose registered keys verify the signature; the keys are read again (at most every 2 s) unless `enough`. */
+  private async verifiedTopics(rawBody: Buffer, signature: string | undefined, enough: (found: Set<ProviderWebhookTopic>) => boolean): Promise<Set<ProviderWebhookTopic>> {
+    const found = this.topicsVerifying(rawBody, signature);
+    if (found.size > 0 && enough(found)) return found;
     const now = this.clock.now().getTime();
-    if (now - this.keysReadAt < KEY_REFRESH_MS) return false;
+    if (now - this.keysReadAt < KEY_REFRESH_MS) return found;
     this.keys = await this.webhooks.publicKeys();
     this.keysReadAt = now;
-    return verifyProviderSignature(rawBody, signature, this.keys);
+    return this.topicsVerifying(rawBody, signature);
+  }
+
+  private topicsVerifying(rawBody: Buffer, signature: string | undefined): Set<ProviderWebhookTopic> {
+    const topics = new Set<ProviderWebhookTopic>();
+    for (const { topic, publicKey } of this.keys) {
+      if (!topics.has(topic) && verifyProviderSignature(rawBody, signature, [publicKey])) topics.add(topic);
+    }
+    return topics;
   }
 
   private parse(rawBody: Buffer): { dedupeKey: string; topic: string; eventType: string; objectId: string; payload: Record<string, unknown> } {
     let payload: unknown;
     try {
-      payload = JSON.parse(rawBody.toString('utf8'));
-    } catch {
-      payload = undefined;
+      // The admin body rules (UTF-8, depth, NUL, lone surrogates): a signed event breaks nothing either.
+      payload = parseJsonBody(rawBody);
+    } catch (error) {
+      this.count('unknown', 'malformed');
+      this.logger.warn(`A signed provider event was refused: ${(error as Error).message}`);
+      throw error;
     }
     const problem = (message: string) => {
       this.count('unknown', 'malformed');
@@ -102,12 +123,26 @@ export class ProviderEventIntakeService {
     if (!(typeof eventID === 'number' && Number.isSafeInteger(eventID)) && !idOf(eventID)) throw problem('the event has no eventID');
     const objectId = objectIdOf(payload as unknown as ProviderWebhookEvent);
     if (!objectId) throw problem(`the ${topic} event names no object`);
-    return { dedupeKey: `${topic}|${objectId}|${String(eventID)}`, topic, eventType, objectId, payload };
+    return { dedupeKey: `${topic}|${objectId}|${String(eventID)}`, topic, eventType, objectId, payload: storedPayload(payload) };
   }
 
   private count(topic: string, result: Result): void {
     this.received.inc({ topic, result });
   }
+}
+
+/**
+ * What is kept of an event: its scalar fields and, of each object it carries, the id and status. Handlers read the
+ * provider anew and never the event's content, so payment tool tokens, sessions, card details and contact data
+ * are not stored for the 30 days events are kept.
+ */
+function storedPayload(payload: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(payload)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) kept[key] = value;
+    else if (isRecord(value)) kept[key] = Object.fromEntries(['id', 'status'].filter((k) => k in value && !isRecord(value[k])).map((k) => [k, value[k]]));
+  }
+  return kept;
 }
 
 /** The provider's id of the object an event is about: invoice, customer, withdrawal or destination (checked, not trusted). */

@@ -55,10 +55,12 @@ export class ProviderWebhooksRepository {
     );
   }
 
-  /** Every public key the provider gave us: deliveries are verified against them. */
-  async publicKeys(): Promise<string[]> {
-    const rows: { public_key: string }[] = await this.dataSource.query(`SELECT DISTINCT public_key FROM provider_webhooks WHERE public_key IS NOT NULL`);
-    return rows.map((r) => r.public_key);
+  /** Every public key the provider gave us, with the topic it was given for: a delivery must verify with a key of its own topic. */
+  async publicKeys(): Promise<{ topic: ProviderWebhookTopic; publicKey: string }[]> {
+    const rows: { topic: ProviderWebhookTopic; public_key: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT topic, public_key FROM provider_webhooks WHERE public_key IS NOT NULL`,
+    );
+    return rows.map((r) => ({ topic: r.topic, publicKey: r.public_key }));
   }
 
   /** A verified event of `topic` arrived now. */

@@ -122,12 +122,28 @@ export class SubscriptionLifecycleService {
    * Periods missed beyond the catch-up cap (the daemon was down) are passed over: billing recorded them as
    * skipped charges, and the subscription goes on from the first period it will charge.
    */
-  async periodsSkipped(em: EntityManager, s: Subscription, skipped: { nextIndex: number; nextStart: Date; periods: { chargeId: string; start: Date }[] }, now: Date): Promise<void> {
+  /**
+   * `count` periods from `firstStart` were skipped; `periods` are the newest of them, recorded as skipped charges
+   * (the audit event names the whole range, so a bounded number of charges still accounts for every period).
+   */
+  async periodsSkipped(
+    em: EntityManager,
+    s: Subscription,
+    skipped: { nextIndex: number; nextStart: Date; periods: { chargeId: string; start: Date }[]; count: number; firstStart: Date },
+    now: Date,
+  ): Promise<void> {
     s.nextPeriodIndex = skipped.nextIndex;
     s.nextBillingAt = skipped.nextStart;
     s.updatedAt = now;
     await this.subscriptions.updateSchedule(em, s);
-    const data = { count: skipped.periods.length, chargeIds: skipped.periods.map((p) => p.chargeId), periodStarts: skipped.periods.map((p) => p.start.toISOString()) };
+    const data = {
+      count: skipped.count,
+      firstPeriodStart: skipped.firstStart.toISOString(),
+      lastPeriodStart: skipped.periods[skipped.periods.length - 1].start.toISOString(),
+      recordedAsCharges: skipped.periods.length,
+      chargeIds: skipped.periods.map((p) => p.chargeId),
+      periodStarts: skipped.periods.map((p) => p.start.toISOString()),
+    };
     await this.audit.record(em, { subscriptionId: s.id, type: 'periods_skipped', data }, now);
   }
 

@@ -3,6 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swa
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ListQueryDto } from '../common/http/list-query.dto';
+import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CancelSubscriptionDto } from './dto/cancel-subscription.dto';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
@@ -26,8 +27,8 @@ export class SubscriptionsController {
   })
   @ApiCreatedResponse({ type: SubscriptionResponseDto })
   @Post()
-  async create(@Body() dto: CreateSubscriptionDto) {
-    return toSubscriptionResponse(await this.subscriptions.create(dto));
+  async create(@Body() dto: CreateSubscriptionDto, @ReservedId() reservedId?: string) {
+    return toSubscriptionResponse(await this.subscriptions.create(dto, reservedId));
   }
 
   @ApiAdminRoute({ summary: 'List subscriptions', errors: ['validation_failed'] })

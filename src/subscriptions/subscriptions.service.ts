@@ -29,7 +29,10 @@ export class SubscriptionsService {
     private readonly lifecycle: SubscriptionLifecycleService,
   ) {}
 
-  async create(dto: CreateSubscriptionDto): Promise<Subscription> {
+  /** `reservedId`: the id the request's Idempotency-Key reserved; a re-run of the key answers the subscription made with it. */
+  async create(dto: CreateSubscriptionDto, reservedId?: string): Promise<Subscription> {
+    const made = reservedId === undefined ? null : await this.subscriptions.findById(reservedId);
+    if (made) return made;
     const timezone = dto.timezone ?? 'UTC';
     if (!isValidTimeZone(timezone)) {
       throw invalidField('timezone', `timezone must be an IANA time zone such as Europe/Moscow or UTC, not "${timezone}"`);
@@ -60,6 +63,7 @@ export class SubscriptionsService {
 
     return this.subscriptions.transaction(async (em) => {
       const subscription = await this.subscriptions.insert(em, {
+        ...(reservedId !== undefined && { id: reservedId }),
         customerId: customer.id,
         planId: plan.id,
         status,

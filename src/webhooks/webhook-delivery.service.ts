@@ -84,7 +84,13 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
         return claims;
       },
       (claim) => this.work(claim, contexts.get(claim) ?? this.load([claim]).then((all) => all[0])),
-      { concurrency: this.tuning.concurrency, batchSize: this.tuning.concurrency, stopping: () => this.stopping || this.shutdown.isShuttingDown },
+      {
+        concurrency: this.tuning.concurrency,
+        batchSize: this.tuning.concurrency,
+        stopping: () => this.stopping || this.shutdown.isShuttingDown,
+        // A receiver that never answers holds its worker up to the timeout; the others keep looking for new deliveries.
+        idleRetryMs: this.tuning.busyPollMs,
+      },
     );
   }
 

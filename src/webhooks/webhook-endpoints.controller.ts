@@ -3,6 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swa
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ListQueryDto } from '../common/http/list-query.dto';
+import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreateWebhookEndpointDto } from './dto/create-webhook-endpoint.dto';
 import { CreatedWebhookEndpointResponseDto } from './dto/created-webhook-endpoint-response.dto';
@@ -27,8 +28,8 @@ export class WebhookEndpointsController {
   })
   @ApiCreatedResponse({ type: CreatedWebhookEndpointResponseDto })
   @Post()
-  async create(@Body() dto: CreateWebhookEndpointDto) {
-    const { endpoint, secret } = await this.endpoints.create(dto);
+  async create(@Body() dto: CreateWebhookEndpointDto, @ReservedId() reservedId?: string) {
+    const { endpoint, secret } = await this.endpoints.create(dto, reservedId);
     return toCreatedWebhookEndpointResponse(endpoint, secret);
   }
 

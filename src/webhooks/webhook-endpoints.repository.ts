@@ -22,6 +22,10 @@ export class WebhookEndpointsRepository {
     return this.dataSource.getRepository(WebhookEndpoint).findOneBy({ id });
   }
 
+  count(): Promise<number> {
+    return this.dataSource.getRepository(WebhookEndpoint).count();
+  }
+
   findByIds(ids: string[]): Promise<WebhookEndpoint[]> {
     return ids.length === 0 ? Promise.resolve([]) : this.dataSource.getRepository(WebhookEndpoint).findBy({ id: In(ids) });
   }

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { SystemClock } from '../common/clock/system-clock';
 import { ListQueryDto } from '../common/http/list-query.dto';
@@ -14,6 +14,9 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { newWebhookSecret } from './webhook-secret';
+import { WebhookTargetCheck } from './webhook-target-check.service';
+import { WebhookTuning } from './webhook-tuning';
+import { withErrorCode } from '../common/errors/coded-error';
 
 /** After a rotation, deliveries are signed with the old secret too for this long, so receivers can switch over. */
 const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
@@ -31,11 +34,25 @@ export class WebhookEndpointsService {
     private readonly secrets: SecretBoxService,
     private readonly clock: SystemClock,
     private readonly runner: WorkRunnerService,
+    private readonly targets: WebhookTargetCheck,
+    private readonly tuning: WebhookTuning,
   ) {}
 
-  /** Answers the endpoint and its secret, in clear this once. */
-  async create(dto: CreateWebhookEndpointDto): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    const id = randomUUID();
+  /**
+   * Answers the endpoint and its secret, in clear this once. `reservedId`: the id the request's Idempotency-Key
+   * reserved; a re-run of a key whose answer was lost answers the endpoint made with it, and its secret (never seen).
+   */
+  async create(dto: CreateWebhookEndpointDto, reservedId?: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const made = reservedId === undefined ? null : await this.endpoints.findById(reservedId);
+    if (made) return { endpoint: made, secret: this.secrets.open(made.secretCiphertext, made.id) };
+    await this.targets.check(dto.url);
+    if ((await this.endpoints.count()) >= this.tuning.maxEndpoints) {
+      throw withErrorCode(
+        new UnprocessableEntityException(`At most ${this.tuning.maxEndpoints} webhook endpoints can exist; delete one, or subscribe an existing one to more event types`),
+        'business_rule',
+      );
+    }
+    const id = reservedId ?? randomUUID();
     const secret = newWebhookSecret();
     const endpoint = await this.endpoints.insert({
       id,
@@ -59,7 +76,10 @@ export class WebhookEndpointsService {
 
   async update(id: string, dto: UpdateWebhookEndpointDto): Promise<WebhookEndpoint> {
     const changes: Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'description' | 'enabled'>> = {};
-    if (dto.url !== undefined) changes.url = dto.url;
+    if (dto.url !== undefined) {
+      await this.targets.check(dto.url);
+      changes.url = dto.url;
+    }
     if (dto.events !== undefined) changes.events = dto.events;
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.enabled !== undefined) changes.enabled = dto.enabled;

@@ -1,37 +1,49 @@
+import type { LookupAddress } from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import axios, { AxiosInstance, isAxiosError } from 'axios';
-import { redactText } from '../common/logging/redact';
+import { WebhookTargetPolicy } from './webhook-target-policy';
+import { WebhookTargetRefusedError } from './webhook-target-refused.error';
 import { WebhookTuning } from './webhook-tuning';
 
 /** What one POST to a merchant answered. */
 export interface WebhookHttpResult {
-  /** The HTTP status; null when none came (timeout, refused, reset). */
+  /** The HTTP status; null when none came (timeout, refused, reset, target refused). */
   status: number | null;
   durationMs: number;
-  /** Why it failed, short: a transport error, or the status with the first characters of the body. Null on 2xx. */
+  /**
+   * What failed, as a fixed code: `http_<status>`, `timeout`, `connection_refused`, `connection_reset`,
+   * `dns_failed`, `tls_failed`, `host_unreachable`, `connection_failed`, or `target_refused: <why>`. Never what the
+   * receiver answered: an endpoint must not become a way to read another service's replies. Null on 2xx.
+   */
   error: string | null;
 }
 
-/** Characters of a non-2xx body kept in the attempt's error: enough to tell a proxy's page from a framework's, no more. */
-const EXCERPT_CHARS = 120;
-const EXCERPT_BYTES = 512;
 const USER_AGENT = 'recurring-billing-daemon-webhooks/1';
 
 /**
  * Merchant HTTP, kept apart from provider HTTP (src/gateway): its own sockets, no retries here (the delivery queue
- * retries on its schedule), no redirects followed, the whole exchange bounded by the timeout, and the response body
- * never read beyond a short excerpt of a failure.
+ * retries on its schedule), no redirects followed, no proxy, the whole exchange bounded by the timeout, and no
+ * response body read. Every connection goes to an address the target rules allow: the agents resolve the host
+ * themselves and refuse the connection when any address it has is forbidden, so a name that resolves elsewhere
+ * between the check and the send (DNS rebinding) cannot reach inside the network.
  */
 @Injectable()
 export class WebhookHttpClient implements OnModuleDestroy {
-  private readonly httpAgent = new http.Agent({ keepAlive: true, timeout: 4_000 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, timeout: 4_000 });
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
   private readonly http: AxiosInstance;
 
-  constructor(private readonly tuning: WebhookTuning) {
+  constructor(
+    private readonly tuning: WebhookTuning,
+    private readonly policy: WebhookTargetPolicy,
+  ) {
+    const lookup = this.checkedLookup();
+    this.httpAgent = new http.Agent({ keepAlive: true, timeout: 4_000, lookup });
+    this.httpsAgent = new https.Agent({ keepAlive: true, timeout: 4_000, lookup });
     this.http = axios.create({
       httpAgent: this.httpAgent,
       httpsAgent: this.httpsAgent,
@@ -50,6 +62,10 @@ export class WebhookHttpClient implements OnModuleDestroy {
   }
 
   async post(url: string, body: string, headers: Record<string, string>): Promise<WebhookHttpResult> {
+    // Checked again at every send: the rules or the allow-list may have changed since the endpoint was saved, and a
+    // literal address never goes through the resolver below.
+    const refused = this.policy.problemWithUrl(url);
+    if (refused !== null) return { status: null, durationMs: 0, error: `target_refused: ${refused}` };
     const started = performance.now();
     const abort = new AbortController();
     let deadlineHit = false;
@@ -63,45 +79,57 @@ export class WebhookHttpClient implements OnModuleDestroy {
         headers: { ...headers, 'Content-Type': 'application/json', 'User-Agent': USER_AGENT },
         signal: abort.signal,
       });
-      if (response.status >= 200 && response.status <= 299) {
-        response.data.destroy();
-        return { status: response.status, durationMs: elapsed(), error: null };
-      }
-      const excerpt = await readExcerpt(response.data);
-      return { status: response.status, durationMs: elapsed(), error: `HTTP ${response.status}${excerpt ? `: ${excerpt}` : ''}` };
+      response.data.destroy();
+      const ok = response.status >= 200 && response.status <= 299;
+      return { status: response.status, durationMs: elapsed(), error: ok ? null : `http_${response.status}` };
     } catch (error) {
-      return { status: null, durationMs: elapsed(), error: deadlineHit ? `no answer within ${this.tuning.timeoutMs} ms` : transportError(error) };
+      return { status: null, durationMs: elapsed(), error: deadlineHit ? 'timeout' : transportError(error) };
     } finally {
       clearTimeout(deadline);
     }
   }
+
+  /** net's `lookup` hook: every address of the host is resolved and checked, and only checked addresses are connected to. */
+  private checkedLookup(): LookupFunction {
+    return (hostname, options, callback) => {
+      this.tuning
+        .lookupHost(hostname)
+        .then((addresses) => {
+          const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+          if (wanted.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' });
+          for (const { address } of wanted) {
+            const problem = this.policy.problemWithAddress(address, hostname);
+            if (problem !== null) throw new WebhookTargetRefusedError(problem);
+          }
+          if (options.all) (callback as (error: null, addresses: LookupAddress[]) => void)(null, wanted);
+          else callback(null, wanted[0].address, wanted[0].family);
+        })
+        .catch((error: NodeJS.ErrnoException) => callback(error, '', 0));
+    };
+  }
 }
 
-/** The first characters of a body, on one line, with anything that looks like a credential or card number masked. */
-async function readExcerpt(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of stream) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      chunks.push(buffer);
-      size += buffer.length;
-      if (size >= EXCERPT_BYTES) break;
-    }
-  } catch {
-    // A body cut short still says what it said so far.
-  } finally {
-    stream.destroy();
-  }
-  const text = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\s+/g, ' ').replace(/\uFFFD/g, '').trim();
-  const short = text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
-  return [...redactText(short)].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f).join('');
-}
+const TRANSPORT_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection_refused',
+  ECONNRESET: 'connection_reset',
+  EPIPE: 'connection_reset',
+  ECONNABORTED: 'timeout',
+  ETIMEDOUT: 'timeout',
+  ENOTFOUND: 'dns_failed',
+  EAI_AGAIN: 'dns_failed',
+  EHOSTUNREACH: 'host_unreachable',
+  ENETUNREACH: 'host_unreachable',
+  ERR_INVALID_URL: 'invalid_url',
+};
 
 /** A fixed description: axios errors carry the request (headers, signature, body), none of which may be kept. */
 function transportError(error: unknown): string {
-  const code = isAxiosError(error) ? (error.cause as { code?: string } | undefined)?.code ?? error.code : undefined;
-  if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') return 'no answer in time';
-  if (code === 'ERR_INVALID_URL') return 'the URL cannot be requested';
-  return code ? `connection failed (${code})` : 'connection failed';
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof WebhookTargetRefusedError) return cause.message;
+  }
+  const code = isAxiosError(error) ? ((error.cause as { code?: string } | undefined)?.code ?? error.code) : undefined;
+  if (code === undefined) return 'connection_failed';
+  if (TRANSPORT_CODES[code]) return TRANSPORT_CODES[code];
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return 'tls_failed';
+  return 'connection_failed';
 }

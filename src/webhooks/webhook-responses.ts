@@ -3,11 +3,24 @@ import type { WebhookEndpoint } from './webhook-endpoint.entity';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** Endpoints saved before credentials in URLs were refused: never shown with their user name and password. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === '' && parsed.password === '') return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
 /** An endpoint as every answer shows it: never its secret (see toCreatedWebhookEndpointResponse). */
 export function toWebhookEndpointResponse(endpoint: WebhookEndpoint) {
   return {
     id: endpoint.id,
-    url: endpoint.url,
+    url: withoutCredentials(endpoint.url),
     events: endpoint.events,
     description: endpoint.description,
     enabled: endpoint.enabled,

@@ -15,6 +15,8 @@ import { WebhookHttpClient } from './webhook-http.client';
 import { WebhookMetricsService } from './webhook-metrics.service';
 import { WebhookRetentionService } from './webhook-retention.service';
 import { WebhookSenderService } from './webhook-sender.service';
+import { WebhookTargetCheck } from './webhook-target-check.service';
+import { WebhookTargetPolicy } from './webhook-target-policy';
 
 /** Webhooks to the merchant: endpoints, the signed delivery queue on the work engine, attempts and redelivery. */
 @Module({
@@ -25,6 +27,8 @@ import { WebhookSenderService } from './webhook-sender.service';
     WebhookDeliveriesRepository,
     SecretBoxService,
     WebhookHttpClient,
+    WebhookTargetPolicy,
+    WebhookTargetCheck,
     WebhookMetricsService,
     WebhookSenderService,
     WebhookEndpointsService,

@@ -96,7 +96,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
   drain(
     claim: (limit: number) => Promise<Claim<T>[]>,
     work: (claim: Claim<T>) => Promise<void>,
-    options: { concurrency: number; batchSize: number; stopping: () => boolean },
+    options: { concurrency: number; batchSize: number; stopping: () => boolean; idleRetryMs?: number },
   ): Promise<number> {
     return drainQueue<Claim<T>>(
       {

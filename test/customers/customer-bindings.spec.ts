@@ -141,8 +141,11 @@ describe('Card bindings and the follower', () => {
     expect(await nextSyncAt(customer.id)).toBeNull();
   });
 
-  it('passes a refused payment tool on as 422 with the provider code, keeping no binding', async () => {
+  it('passes a refused payment tool on as 422 with the provider code, keeping no binding and the customer as it was', async () => {
     const customer = await createCustomer(testApp);
+    // A follow-up far ahead, so a refused binding that leaves its early look behind would show.
+    await dataSource(testApp).query(`UPDATE customers SET next_sync_at = now() + interval '1 hour' WHERE id = $1`, [customer.id]);
+    const before = await dataSource(testApp).query('SELECT * FROM customers WHERE id = $1', [customer.id]);
     const response = await testApp
       .api()
       .post(`/api/v1/customers/${customer.id}/bindings`)
@@ -151,6 +154,7 @@ describe('Card bindings and the follower', () => {
     expect(response.body).toMatchObject({ statusCode: 422, providerCode: 'invalidPaymentToolToken' });
     expect(JSON.stringify(response.body)).not.toContain('not-a-real-token');
     expect(await listBindings(testApp, customer.id)).toEqual([]);
+    expect(await dataSource(testApp).query('SELECT * FROM customers WHERE id = $1', [customer.id])).toEqual(before);
   });
 
   it('refuses a session that does not belong to the token with 422, keeping no binding', async () => {

@@ -110,6 +110,44 @@ describe('provider webhook intake', () => {
     expect(await storedEvents()).toBe(before);
   });
 
+  it('keeps no payment tool token, session or card detail of the events it stores', async () => {
+    const genuine = tap.tapped.map((d) => d.body.toString('utf8')).join('\n');
+    expect(genuine).toContain('paymentSession');
+    const stored = (await db.query<{ payload: string }>('SELECT payload::text AS payload FROM provider_events')).rows.map((r) => r.payload).join('\n');
+    expect(stored).not.toMatch(/paymentToolToken|paymentSession|paymentResource|cardNumber|424242/);
+  });
+
+  it('verifies each key only for its own topic, and holds signed events to the admin body rules', async () => {
+    const wallet = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const der = wallet.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+    await db.query(`INSERT INTO provider_webhooks (api, topic, scope_key, url, status, public_key) VALUES ('wallet', 'WithdrawalsTopic', 'test-identity|test-wallet', $1, 'active', $2)`, [
+      `${t.url}/webhooks/provider`,
+      der,
+    ]);
+    const signed = (text: string | Buffer) => {
+      const body = Buffer.from(text);
+      return [body, { 'content-signature': `alg=RS256; digest=${sign('sha256', body, wallet.privateKey).toString('base64url')}` }] as const;
+    };
+    const withdrawal = (eventID: number, extra = '') => `{"eventID":${eventID},"topic":"WithdrawalTopic","eventType":"WithdrawalStatusChanged","withdrawalID":"w-test-1"${extra}}`;
+    // Its own topic: accepted once the daemon has read the new key.
+    await waitFor(async () => (await post(...signed(withdrawal(1)))).status, (status) => status === 200, { timeoutMs: 10_000, everyMs: 250, what: 'the wallet key in use' });
+    const before = await storedEvents();
+
+    const invoice = JSON.stringify({ eventID: 77, topic: 'InvoicesTopic', eventType: 'PaymentCaptured', invoice: { id: 'forged-invoice' }, payment: { id: '1', status: 'captured' } });
+    const cases: [string, string | Buffer, number, string][] = [
+      ['an invoice event signed with a wallet key', invoice, 401, 'unauthorized'],
+      ['a NUL character', withdrawal(2, ',"note":"a\\u0000b"'), 400, 'validation_failed'],
+      ['a lone surrogate', withdrawal(3, ',"note":"\\ud800"'), 400, 'validation_failed'],
+      ['50,000 levels of nesting', withdrawal(4, `,"deep":${'['.repeat(50_000)}${']'.repeat(50_000)}`), 400, 'body_too_deep'],
+      ['invalid UTF-8', Buffer.concat([Buffer.from(`${withdrawal(5).slice(0, -1)},"note":"`), Buffer.from([0xff]), Buffer.from('"}')]), 400, 'invalid_json'],
+    ];
+    for (const [name, text, status, code] of cases) {
+      const res = await post(...signed(text));
+      expect({ name, status: res.status, code: (res.json as { code?: string } | undefined)?.code }).toEqual({ name, status, code });
+    }
+    expect(await storedEvents()).toBe(before);
+  });
+
   it('needs no admin token, and is the only public route that takes a body', async () => {
     const { body, signature } = tap.tapped[0];
     const res = await post(body, { 'content-signature': signature, authorization: 'Bearer wrong-token' });

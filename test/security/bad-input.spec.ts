@@ -217,7 +217,10 @@ describe('No input breaks the admin API: every refusal is a 4xx that changes not
       `/api/v1/webhook-endpoints/${endpoint}/deliveries`,
     ];
     for (const list of lists) {
-      for (const query of ['limit=0', 'limit=201', 'limit=abc', 'limit=1.5', 'limit=1&limit=2', 'cursor=not-a-cursor', 'cursor=%00', 'status=bogus', 'unknown=1']) {
+      // Cursors that decode to instants PostgreSQL cannot hold, and numbers that are not plain decimal digits.
+      const outOfRange = ['-271821-04-20T00:00:00.000Z|1', '+275760-09-13T00:00:00.000Z|1', '0000-01-01T00:00:00.000Z|1'].map((c) => `cursor=${Buffer.from(c).toString('base64url')}`);
+      const numbers = ['limit=1e2', 'limit=0x10', 'limit=%2B5', 'limit=%205', 'createdAfter=0000-01-01T00:00:00Z', 'createdBefore=%2B275760-09-13T00:00:00Z'];
+      for (const query of ['limit=0', 'limit=201', 'limit=abc', 'limit=1.5', 'limit=1&limit=2', 'cursor=not-a-cursor', 'cursor=%00', 'status=bogus', 'unknown=1', ...outOfRange, ...numbers]) {
         cases.push({ name: `list ${query}`, method: 'GET', path: `${list}?${query}`, status: 400 });
       }
     }

@@ -1,3 +1,4 @@
+import { MAX_SKIPPED_CHARGES_RECORDED } from '../../src/billing/period-materializer.service';
 import { CARDS } from '../support/test-cards';
 import { Scenario } from '../scenarios/support/scenario';
 
@@ -35,6 +36,8 @@ describe('backfill and catch-up bounds', () => {
     ['2027-04-10T09:59:59.999Z', 'startAt must be at most one billing period'],
     ['2032-05-10T10:00:00.001Z', 'startAt must be at most 5 years ahead'],
     ['9999-01-01T00:00:00.000Z', 'startAt must be at most 5 years ahead'],
+    // Without a zone the instant would depend on the server's time zone.
+    ['2027-05-20T10:00:00', 'startAt must be an ISO 8601 date-time with a zone'],
   ])('refuses startAt %s with a 400 naming the field, creating nothing', async (startAt, message) => {
     const before = (await s.get<{ items: unknown[] }>('/api/v1/subscriptions?limit=200')).items.length;
     const res = await s.api().post('/api/v1/subscriptions').send({ customerId, planId, startAt });
@@ -105,5 +108,30 @@ describe('a catch-up cap of one', () => {
     const list = (await s.get<{ items: ChargeView[] }>(`/api/v1/subscriptions/${sub.id}/charges?limit=200`)).items;
     expect(list.filter((c) => c.status === 'succeeded')).toHaveLength(2);
     expect(list.filter((c) => c.status === 'skipped')).toHaveLength(2);
+  });
+
+  it('bounds the work of a clock moved to 9999-12-31: the newest missed periods become skipped charges, the whole range is in the audit trail', async () => {
+    const planId = (await s.post<{ id: string }>('/api/v1/plans', { name: 'D', product: 'D', currency: 'RUB', interval: 'day', lines: [{ product: 'D', price: 100 }] })).id;
+    const customer = await s.createCustomer();
+    await s.bindCard(customer.id, CARDS.success);
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId });
+    await s.runBilling();
+    await s.setClock('9999-12-31T00:00:00.000Z');
+    const run = await s.api().post('/api/v1/billing/run').send({});
+    expect(run.status).toBe(200);
+
+    const list = (await s.get<{ items: ChargeView[] }>(`/api/v1/subscriptions/${sub.id}/charges?limit=200`)).items;
+    const skipped = list.filter((c) => c.status === 'skipped').map((c) => c.periodStart).sort();
+    expect(skipped).toHaveLength(MAX_SKIPPED_CHARGES_RECORDED);
+    expect(skipped[skipped.length - 1]).toBe('9999-12-29T10:00:00.000Z');
+    expect(list.filter((c) => c.status !== 'skipped').map((c) => c.periodStart).sort()).toEqual(['2027-06-01T10:00:00.000Z', '9999-12-30T10:00:00.000Z']);
+
+    const events = (await s.get<{ items: { type: string; data: Record<string, unknown> }[] }>(`/api/v1/subscriptions/${sub.id}/events?limit=200`)).items;
+    const days = (Date.parse('9999-12-29T10:00:00.000Z') - Date.parse('2027-06-02T10:00:00.000Z')) / 86_400_000 + 1;
+    expect(events.filter((e) => e.type === 'periods_skipped').map((e) => e.data)).toEqual([
+      expect.objectContaining({ count: days, firstPeriodStart: '2027-06-02T10:00:00.000Z', lastPeriodStart: '9999-12-29T10:00:00.000Z', recordedAsCharges: MAX_SKIPPED_CHARGES_RECORDED }),
+    ]);
+    const metrics = await s.api().get('/metrics');
+    expect(Number(/billing_periods_skipped_total (\d+)/.exec(metrics.text)?.[1])).toBeGreaterThanOrEqual(days);
   });
 });

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, Matches, ValidateIf } from 'class-validator';
+import { IsOptional, Matches, ValidateIf } from 'class-validator';
+import { IsDateTimeWithZone } from '../http/date-time.validator';
 import { DURATION_PATTERN } from '../duration';
 
 /** Exactly one of `now` (ISO date-time) or `advance` (a duration such as 30d). */
@@ -7,7 +8,7 @@ import { DURATION_PATTERN } from '../duration';
 export class SetTestClockDto {
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Move the clock to this time (only forward). Send this or `advance`.', example: '2027-03-01T00:00:00.000Z' })
   @ValidateIf((o: SetTestClockDto) => o.advance === undefined || o.now !== undefined)
-  @IsISO8601({ strict: true }, { message: 'now must be an ISO 8601 date-time, e.g. 2027-01-31T00:00:00.000Z; send either now or advance' })
+  @IsDateTimeWithZone({ message: 'now must be an ISO 8601 date-time with a zone, e.g. 2027-01-31T00:00:00.000Z; send either now or advance' })
   now?: string;
 
   @ApiPropertyOptional({

@@ -18,6 +18,14 @@ export class IdempotencyRecord {
   @Column({ type: 'jsonb', nullable: true })
   responseBody: unknown;
 
+  /** The id reserved for what the request creates (reserved-id.decorator.ts); null on records older than it. */
+  @Column({ type: 'uuid', nullable: true })
+  resourceId: string | null;
+
+  /** True when the first request ended in a server error with its outcome open: a retry may take the key at once. */
+  @Column({ type: 'boolean', default: false })
+  released: boolean;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 }

@@ -2,6 +2,7 @@ import {
   CallHandler,
   ConflictException,
   ExecutionContext,
+  HttpException,
   Injectable,
   NestInterceptor,
 } from '@nestjs/common';
@@ -13,11 +14,16 @@ import { withoutSecrets } from '../logging/redact';
 import { IdempotencyRecordsRepository } from './idempotency-records.repository';
 import { idempotencyBodyHash, idempotencyScopeHash } from './idempotency-scope';
 import { invalidField, withErrorCode } from '../errors/coded-error';
+import { reserveResourceId } from './reserved-id.decorator';
 
 /**
  * A POST with an `Idempotency-Key` runs once: a repeat with the same key and body on the same route gets the
- * first answer again, status code included; the same key with another body is refused (409). A request that
- * fails leaves no record, so it can be retried as it was.
+ * first answer again, status code included; the same key with another body is refused (409). The record reserves
+ * an id for what the request creates before the handler runs (`@ReservedId()`), and create handlers insert their
+ * main row with it: if the answer is never stored (a crash, a failed write), a retry that takes the key over runs
+ * the handler again, which meets that row and answers it rather than making a second one. A request refused with a
+ * 4xx leaves no record, so it can be retried as it was or corrected; a server error leaves the record free to be
+ * taken at once by a retry with the same body.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -37,13 +43,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const bodyHash = idempotencyBodyHash(request.body);
     const response = context.switchToHttp().getResponse<Response>();
 
-    return from(
-      // A first request that died mid-way (crash) leaves an unanswered record: after five minutes a
-      // repeat with the same body takes it over instead of being refused forever.
-      this.records.claim(scopeHash, bodyHash),
-    ).pipe(
-      mergeMap((first) => {
-        if (first) {
+    return from(this.records.claim(scopeHash, bodyHash)).pipe(
+      mergeMap((resourceId) => {
+        if (resourceId !== null) {
+          reserveResourceId(request, resourceId);
           return next.handle().pipe(
             mergeMap(async (body: unknown) => {
               // Nest sets the route's status before the handler runs, so this is the code the client gets.
@@ -51,11 +54,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
               await this.records.recordAnswer(scopeHash, response.statusCode, withoutSecrets(body ?? null));
               return body;
             }),
-            catchError((error: unknown) => from(this.records.forget(scopeHash)).pipe(mergeMap(() => throwError(() => error)))),
+            catchError((error: unknown) => {
+              const settle = isRefusal(error) ? this.records.forget(scopeHash) : this.records.release(scopeHash);
+              // When even that fails the record stays claimed and is taken over after five minutes, with its id.
+              return from(settle.catch(() => undefined)).pipe(mergeMap(() => throwError(() => error)));
+            }),
           );
         }
         return from(this.records.find(scopeHash)).pipe(
           mergeMap((record) => {
+            if (record === null) {
+              // The first request was refused and forgot the key between our claim and this read.
+              throw withErrorCode(new ConflictException('A request with this Idempotency-Key is still in progress; retry later'), 'idempotency_key_in_progress');
+            }
             if (record.bodyHash !== bodyHash) {
               throw withErrorCode(new ConflictException('This Idempotency-Key was used with another request body'), 'idempotency_key_reused');
             }
@@ -80,4 +91,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .filter((segment) => segment !== '')
       .join('/');
   }
+}
+
+/** A 4xx: the handler refused the request, so it did nothing that a retry could meet. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof HttpException && error.getStatus() >= 400 && error.getStatus() < 500;
 }

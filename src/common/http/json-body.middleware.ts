@@ -51,7 +51,12 @@ function readProblem(error: { type?: string; status?: number; message?: string }
   return withErrorCode(new HttpException({ statusCode: status, error: 'Bad Request', message }, status), 'malformed_request');
 }
 
-function parseBody(raw: Buffer): unknown {
+/**
+ * The admin body rules over raw bytes: UTF-8, nesting at most 32 levels (checked before parsing), a JSON object,
+ * no NUL or lone surrogate, no prototype keys. Throws the 4xx that names the problem. Also applied to the
+ * provider's signed events, once their signature is checked.
+ */
+export function parseJsonBody(raw: Buffer): Record<string, unknown> {
   let text: string;
   try {
     text = utf8.decode(raw);
@@ -74,7 +79,7 @@ function parseBody(raw: Buffer): unknown {
   if (problem) {
     throw withErrorCode(new BadRequestException([problem.message]), 'validation_failed', problem.field === undefined ? {} : { field: problem.field, fields: [problem.field] });
   }
-  return value;
+  return value as Record<string, unknown>;
 }
 
 /**
@@ -101,7 +106,7 @@ export function jsonBodyMiddleware(): RequestHandler {
     readRaw(request, response, (error?: unknown) => {
       if (error) return next(readProblem(error as { type?: string; status?: number; message?: string }));
       try {
-        request.body = parseBody(request.body as Buffer);
+        request.body = parseJsonBody(request.body as Buffer);
       } catch (e) {
         return next(e);
       }

@@ -1,26 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, isISO8601, Matches, Max, MaxLength, Min, ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
+import { IsDateTimeWithZone } from './date-time.validator';
 import { DEFAULT_PAGE_SIZE } from './pagination';
 
-/** A date-time with its zone (`Z` or an offset): without one, the instant would depend on the server's time zone. */
-const DATE_TIME_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** An ISO 8601 date-time with a zone that names a real instant (strict: no February 30); one message naming the field. */
-function IsDateTimeWithZone(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    {
-      name: 'isDateTimeWithZone',
-      validator: {
-        validate: (value: unknown) =>
-          typeof value === 'string' && DATE_TIME_WITH_ZONE.test(value) && isISO8601(value, { strict: true }) && !Number.isNaN(Date.parse(value)),
-        defaultMessage: (args?: ValidationArguments) =>
-          `${args?.property} must be an ISO 8601 date-time with a zone, such as 2027-01-31T00:00:00.000Z`,
-      },
-    },
-    options,
-  );
-}
+/** Plain decimal digits only: `1e2`, `0x10`, ` 5` or `+5` are refused rather than read as numbers. */
+const decimalInteger = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value);
 
 /** A created range that cannot hold anything is a mistake in the request, not an empty list. */
 function IsAfterCreatedAfter(options?: ValidationOptions): PropertyDecorator {
@@ -48,7 +33,7 @@ function IsAfterCreatedAfter(options?: ValidationOptions): PropertyDecorator {
 export class ListQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: DEFAULT_PAGE_SIZE, description: 'Items per page.', example: 50 })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(decimalInteger)
   @IsInt({ message: 'limit must be an integer between 1 and 200' })
   @Min(1, { message: 'limit must be an integer between 1 and 200' })
   @Max(200, { message: 'limit must be an integer between 1 and 200' })

@@ -29,10 +29,13 @@ function encodeCursor(position: CursorPosition): string {
   return Buffer.from(`${position.createdAt.toISOString()}|${position.seq}`).toString('base64url');
 }
 
+/** What encodeCursor writes: toISOString of an instant in years 0001..9999 (PostgreSQL has no year 0, nor ±275760). */
+const CURSOR_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 function decodeCursor(cursor: string): CursorPosition {
   const [createdAt, seq, extra] = Buffer.from(cursor, 'base64url').toString().split('|');
   const date = new Date(createdAt);
-  if (extra !== undefined || !/^\d{1,15}$/.test(seq ?? '') || Number.isNaN(date.getTime())) throw invalidField('cursor', BAD_CURSOR);
+  if (extra !== undefined || !/^\d{1,15}$/.test(seq ?? '') || !CURSOR_TIME.test(createdAt) || Number.isNaN(date.getTime())) throw invalidField('cursor', BAD_CURSOR);
   return { createdAt: date, seq: Number(seq) };
 }
 

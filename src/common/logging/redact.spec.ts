@@ -4,6 +4,9 @@ describe('redaction', () => {
   it('masks card numbers in free text, grouped or not', () => {
     expect(redactText('card 4242424242424242 declined')).toBe(`card ${REDACTED} declined`);
     expect(redactText('card 4242 4242 4242 4242')).toBe(`card ${REDACTED}`);
+    // HUMO (9860…), which payouts accept, and Mir (2200…).
+    expect(redactText('humo 9860099104199734 and 9860 0942 4220 1120')).toBe(`humo ${REDACTED} and ${REDACTED}`);
+    expect(redactText('mir 2201382000000013')).toBe(`mir ${REDACTED}`);
     expect(redactText('card 5555-5555-5555-4444!')).toBe(`card ${REDACTED}!`);
     expect(redactText('order 12345 of 2027-01-31')).toBe('order 12345 of 2027-01-31');
   });

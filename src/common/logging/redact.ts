@@ -26,9 +26,13 @@ const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
 /** A query parameter inside a URL (`?customerAccessToken=…`): masked when its name is a secret's. */
 const QUERY_PARAMETER = /([?&;])([A-Za-z0-9_.~%-]+)=([^&#\s"'<>]*)/g;
 
-/** A card number has a card network's first digit and passes the Luhn check; an amount or an id rarely both. */
+/**
+ * A card number has a card network's first digit and passes the Luhn check; an amount or an id rarely both. The
+ * networks: 2 (Mir, Mastercard 2-series), 3 to 6 (Amex, Visa, Mastercard, Maestro, UnionPay…) and 9 (national
+ * schemes such as HUMO 9860, which payouts accept, and NAPAS 9704).
+ */
 function looksLikeCard(digits: string): boolean {
-  if (!/^[2-6]/.test(digits)) return false;
+  if (!/^[2-69]/.test(digits)) return false;
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let d = digits.charCodeAt(digits.length - 1 - i) - 48;

@@ -10,6 +10,7 @@ import { BusinessTimestamps1795593859416 } from './1795593859416-BusinessTimesta
 import { BindingInteraction1795594114811 } from './1795594114811-BindingInteraction';
 import { ProviderWebhooks1795596379473 } from './1795596379473-ProviderWebhooks';
 import { MerchantEventsAndWebhooks1795598240433 } from './1795598240433-MerchantEventsAndWebhooks';
+import { IdempotentResourceIds1795644453949 } from './1795644453949-IdempotentResourceIds';
 import { PayoutReferences1795645124886 } from './1795645124886-PayoutReferences';
 import { OneReadyEventPerBinding1795645623865 } from './1795645623865-OneReadyEventPerBinding';
 
@@ -28,6 +29,7 @@ export const MIGRATIONS: Function[] = [
   BindingInteraction1795594114811,
   ProviderWebhooks1795596379473,
   MerchantEventsAndWebhooks1795598240433,
+  IdempotentResourceIds1795644453949,
   PayoutReferences1795645124886,
   OneReadyEventPerBinding1795645623865,
 ];

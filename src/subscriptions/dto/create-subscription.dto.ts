@@ -1,6 +1,7 @@
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { ApiIdProperty, ApiMetadataProperty } from '../../common/api-docs/api-properties';
+import { IsDateTimeWithZone } from '../../common/http/date-time.validator';
 import { IsMetadata } from '../../common/http/validators';
 
 @ApiSchema({ name: 'CreateSubscription' })
@@ -16,11 +17,11 @@ export class CreateSubscriptionDto {
   @ApiPropertyOptional({
     type: String,
     format: 'date-time',
-    description: 'When billing starts; default now. At most one billing period in the past and at most 5 years ahead.',
+    description: 'When billing starts, with its zone (`Z` or an offset); default now. At most one billing period in the past and at most 5 years ahead.',
     example: '2027-02-01T00:00:00.000Z',
   })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'startAt must be an ISO 8601 date-time such as 2027-01-31T00:00:00.000Z' })
+  @IsDateTimeWithZone()
   startAt?: string;
 
   @ApiPropertyOptional({ type: String, maxLength: 64, default: 'UTC', description: 'IANA time zone in which billing days are counted.', example: 'Europe/Moscow' })

@@ -25,7 +25,10 @@ export class WebhookAttemptResponseDto {
   @ApiProperty({ type: 'integer', minimum: 0, description: 'From sending to the answer (or the timeout).', example: 84 })
   durationMs: number;
 
-  @ApiNullableText('Why it failed: a transport error, or the status and at most the first 120 characters of the answer.', 'HTTP 503: maintenance, try later')
+  @ApiNullableText(
+    'What failed, as a fixed code: `http_<status>` (e.g. `http_503`), `timeout`, `connection_refused`, `connection_reset`, `dns_failed`, `tls_failed`, `host_unreachable`, `connection_failed`, or `target_refused: <why>` (the address is not an allowed webhook target). Never the text the receiver answered.',
+    'http_503',
+  )
   error: string | null;
 
   @ApiTimeProperty('When the delivery is tried again after this attempt; null after a success or once the retry window is over.', { nullable: true })
