@@ -58,4 +58,15 @@ describe('The document as OpenAPI 3.1', () => {
     expect(result.openapi).toBe('3.1.0');
     expect(result.components?.schemas?.CreateThing).toEqual({ type: 'object', properties: { count: { type: 'integer', description: 'How many. Default: `1`.' } } });
   });
+
+  it('keeps one parameter per header whatever its letter case (the described one), and none for Content-Type', () => {
+    const parameters = [
+      { name: 'content-signature', in: 'header', required: true, schema: { type: 'string' } },
+      { name: 'content-type', in: 'header', required: true, schema: { type: 'string' } },
+      { name: 'Content-Signature', in: 'header', required: true, description: 'The signature.', schema: { type: 'string' } },
+      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+    ];
+    const result = asOpenApi31({ openapi: '3.0.0', info: { title: 't', version: '1' }, paths: { '/hooks/{id}': { post: { parameters, responses: {} } } } } as unknown as OpenAPIObject);
+    expect(result.paths['/hooks/{id}'].post?.parameters).toEqual([parameters[3], parameters[2]]);
+  });
 });

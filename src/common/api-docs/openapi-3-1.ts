@@ -92,6 +92,36 @@ function queryExamplesIntoDescriptions(document: OpenAPIObject): void {
   }
 }
 
+/** Headers OpenAPI says a parameter must not describe: the media type and the credentials have their own fields. */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+/**
+ * @nestjs/swagger adds a parameter for every `@Headers('name')` a handler reads, beside the one its `@ApiHeader`
+ * describes: header names ignore case, so one header must be one parameter (the described one), or a generated
+ * client asks for it twice.
+ */
+function oneParameterPerHeader(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation?.parameters) continue;
+      const kept = new Map<string, Json>();
+      const others: unknown[] = [];
+      for (const parameter of operation.parameters as unknown[]) {
+        if (!isObject(parameter) || parameter.in !== 'header') {
+          others.push(parameter);
+          continue;
+        }
+        const name = String(parameter.name).toLowerCase();
+        if (IGNORED_HEADERS.has(name)) continue;
+        const before = kept.get(name);
+        if (!before || (before.description === undefined && parameter.description !== undefined)) kept.set(name, parameter);
+      }
+      operation.parameters = [...others, ...kept.values()] as typeof operation.parameters;
+    }
+  }
+}
+
 /** Every schema of the document: components, parameters, bodies, answers and headers. */
 function documentSchemas(document: OpenAPIObject): Json[] {
   const schemas: unknown[] = Object.values(document.components?.schemas ?? {});
@@ -114,6 +144,7 @@ function documentSchemas(document: OpenAPIObject): Json[] {
 
 /** The document @nestjs/swagger built (OpenAPI 3.0), as OpenAPI 3.1 that generated clients and strict validators read as meant. */
 export function asOpenApi31(document: OpenAPIObject): OpenAPIObject {
+  oneParameterPerHeader(document);
   queryExamplesIntoDescriptions(document);
   for (const schema of documentSchemas(document)) {
     convertNullable(schema);
