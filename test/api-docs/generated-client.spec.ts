@@ -59,7 +59,7 @@ function documentedCalls(): Call[] {
         const where = p.in as string;
         params[where] = { ...params[where], [p.name as string]: String(p.example ?? (p.schema as Json | undefined)?.example ?? 'x') };
       }
-      const media = operation.requestBody && ((resolve(operation.requestBody as Json).content as Json | undefined)?.['application/json'] as Json | undefined);
+      const media = operation.requestBody ? ((resolve(operation.requestBody as Json).content as Json | undefined)?.['application/json'] as Json | undefined) : undefined;
       if (!media) {
         calls.push({ method, path, params });
         continue;

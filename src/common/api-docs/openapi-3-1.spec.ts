@@ -48,7 +48,7 @@ describe('The document as OpenAPI 3.1', () => {
     }) as unknown as OpenAPIObject;
 
   it('says a query parameter example in words, so a viewer never fills it in as a filter', () => {
-    const [limit, cursor] = asOpenApi31(document()).paths['/things'].get?.parameters as Record<string, unknown>[];
+    const [limit, cursor] = asOpenApi31(document()).paths['/things'].get?.parameters as unknown as Record<string, unknown>[];
     expect(limit).toEqual({ in: 'query', name: 'limit', schema: { type: 'integer', default: 50 } });
     expect(cursor).toEqual({ in: 'query', name: 'cursor', description: 'Next page. For example `abc`.', schema: { type: 'string' } });
   });
