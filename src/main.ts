@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp } from './app.factory';
 import { createBootLogger } from './common/logging/boot-logger';
-import { startBanner } from './common/logging/start-banner';
+import { readyLine, startBanner } from './common/logging/start-banner';
+import { logsArePretty } from './common/logging/pino-options';
 import { ShutdownSignal } from './common/shutdown-signal';
 import { ConfigError } from './config/config-error';
 import { adminTokenPath, DataDirFileError, keepGeneratedAdminToken } from './config/data-dir-files';
@@ -60,14 +61,20 @@ async function bootstrap(): Promise<void> {
   // The provider's webhooks: at PUBLIC_URL, or with the built-in sandbox at this daemon's own address.
   await app.get(ProviderWebhookRegistrationService).start(config.publicUrl ?? (sandbox ? `http://127.0.0.1:${config.port}` : undefined));
   // One block, written at once, after the start-up lines: the addresses, and the token when the daemon made it.
-  process.stdout.write(
-    startBanner({
-      port: config.port,
-      startedInMs: performance.now(),
-      ...(config.adminTokenGenerated && { generatedAdminToken: { token: config.adminToken, ...(!config.production && { keptIn: adminTokenPath(config.dataDir) }) } }),
-      ...(sandbox && { sandboxUrl: sandbox.handle.url }),
-    }),
-  );
+  const banner = startBanner({
+    port: config.port,
+    startedInMs: performance.now(),
+    ...(config.adminTokenGenerated && { generatedAdminToken: { token: config.adminToken, ...(!config.production && { keptIn: adminTokenPath(config.dataDir) }) } }),
+    ...(sandbox && { sandboxUrl: sandbox.handle.url }),
+  });
+  if (logsArePretty()) {
+    process.stdout.write(banner);
+  } else {
+    // Not a terminal (`npm start --silent > daemon.log`, a container): stdout carries JSON lines only. The block goes
+    // to stderr for the person who started it, and the log gets one line saying the same, without the token.
+    process.stderr.write(banner);
+    bootLog.info(readyLine({ port: config.port, startedInMs: performance.now(), ...(sandbox && { sandboxUrl: sandbox.handle.url }) }), 'Billing daemon ready');
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
