@@ -8,6 +8,7 @@ import { logsArePretty } from './common/logging/pino-options';
 import { ShutdownSignal } from './common/shutdown-signal';
 import { ConfigError } from './config/config-error';
 import { adminTokenPath, DataDirFileError, keepGeneratedAdminToken } from './config/data-dir-files';
+import { DataDirLock, DataDirLockedError, lockDataDir } from './config/data-dir-lock';
 import { loadConfig } from './config/load-config';
 import { RuntimeSettings } from './config/runtime-settings';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
@@ -28,6 +29,20 @@ async function bootstrap(): Promise<void> {
       process.exit(78); // EX_CONFIG
     }
     throw e;
+  }
+
+  // The embedded database and the built-in sandbox's state live in DATA_DIR: one process at a time.
+  let dataDirLock: DataDirLock | undefined;
+  if (!config.databaseUrl || !config.providerUrl) {
+    try {
+      dataDirLock = lockDataDir(config.dataDir);
+    } catch (e) {
+      if (!(e instanceof DataDirLockedError)) throw e;
+      console.error(e.message);
+      process.exit(75); // EX_TEMPFAIL: try again once the other daemon has stopped
+    }
+    const { replaced } = dataDirLock;
+    if (replaced) bootLog.warn(`DATA_DIR ${config.dataDir} was last held by pid ${replaced.pid} on host ${replaced.hostname} (started ${replaced.startedAt}), which this host cannot check: taking it over`);
   }
 
   let embedded: EmbeddedPostgresHandle | undefined;
@@ -87,6 +102,7 @@ async function bootstrap(): Promise<void> {
       await app.close();
       await sandbox?.handle.close();
       await embedded?.stop();
+      dataDirLock?.release();
       bootLog.info('Shut down cleanly');
       process.exit(0);
     } catch (e) {
