@@ -64,6 +64,18 @@ describe('The API description (OpenAPI 3) served at /openapi.json', () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
   });
 
+  it('says what every object holds: no bare `type: object` (a `string | null` property left without its type)', () => {
+    const bare: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as SchemaObject & Record<string, unknown>;
+      if (schema.type === 'object' && !schema.properties && schema.additionalProperties === undefined && !schema.allOf && !schema.oneOf) bare.push(path);
+      for (const [key, value] of Object.entries(schema)) if (key !== 'example' && key !== 'examples') walk(value, `${path}/${key}`);
+    };
+    walk(document, '#');
+    expect(bare).toEqual([]);
+  });
+
   it('describes every route the app registered, and nothing else', () => {
     const isDescription = (path: string) => path === API_DOCUMENT_PATH || path === API_DOCS_PATH || path.startsWith(`${API_DOCS_PATH}/`);
     const registered = registeredRoutes(t.app)
