@@ -53,7 +53,7 @@ if (!haveChromium) console.warn(`Skipping the /docs browser test: no chromium bi
     await operation.locator('.opblock-summary').click();
     await operation.getByRole('button', { name: 'Try it out' }).click();
     const filters = await operation.locator('.parameters input[type=text]').evaluateAll((inputs) =>
-      inputs.map((input) => ({ name: input.getAttribute('placeholder'), value: (input as HTMLInputElement).value })),
+      inputs.map((input) => ({ name: input.getAttribute('placeholder'), value: (input as unknown as { value: string }).value })),
     );
     expect(filters.map((f) => f.name)).toEqual(expect.arrayContaining(['cursor', 'createdAfter', 'createdBefore']));
     // Only the limit may come filled in, with its default (as if left out).
