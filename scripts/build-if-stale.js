@@ -34,7 +34,8 @@ const sourcesChangedAt = Math.max(...inputs.map(newestChange));
 if (sourcesChangedAt < builtAt()) process.exit(0);
 
 const startedAt = new Date();
-console.log('Compiling (dist/ is missing or older than the sources)...');
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+// On stderr, like the compiler's own output: stdout is the daemon's, JSON lines when it is not a terminal.
+console.error('Compiling (dist/ is missing or older than the sources)...');
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 2, 2] });
 writeFileSync(stamp, '');
 utimesSync(stamp, startedAt, startedAt);

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp } from './app.factory';
 import { createBootLogger } from './common/logging/boot-logger';
-import { startBanner } from './common/logging/start-banner';
+import { readyLine, startBanner } from './common/logging/start-banner';
+import { logsArePretty } from './common/logging/pino-options';
 import { ShutdownSignal } from './common/shutdown-signal';
 import { ConfigError } from './config/config-error';
 import { adminTokenPath, DataDirFileError, keepGeneratedAdminToken } from './config/data-dir-files';
+import { DataDirLock, DataDirLockedError, lockDataDir } from './config/data-dir-lock';
 import { loadConfig } from './config/load-config';
 import { RuntimeSettings } from './config/runtime-settings';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
@@ -29,6 +31,20 @@ async function bootstrap(): Promise<void> {
       process.exit(78); // EX_CONFIG
     }
     throw e;
+  }
+
+  // The embedded database and the built-in sandbox's state live in DATA_DIR: one process at a time.
+  let dataDirLock: DataDirLock | undefined;
+  if (!config.databaseUrl || !config.providerUrl) {
+    try {
+      dataDirLock = lockDataDir(config.dataDir);
+    } catch (e) {
+      if (!(e instanceof DataDirLockedError)) throw e;
+      console.error(e.message);
+      process.exit(75); // EX_TEMPFAIL: try again once the other daemon has stopped
+    }
+    const { replaced } = dataDirLock;
+    if (replaced) bootLog.warn(`DATA_DIR ${config.dataDir} was last held by pid ${replaced.pid} on host ${replaced.hostname} (started ${replaced.startedAt}), which this host cannot check: taking it over`);
   }
 
   let embedded: EmbeddedPostgresHandle | undefined;
@@ -73,14 +89,20 @@ async function bootstrap(): Promise<void> {
   // The provider's webhooks: at PUBLIC_URL, or with the built-in sandbox at this daemon's own address.
   await app.get(ProviderWebhookRegistrationService).start(config.publicUrl ?? (sandbox ? `http://127.0.0.1:${config.port}` : undefined));
   // One block, written at once, after the start-up lines: the addresses, and the token when the daemon made it.
-  process.stdout.write(
-    startBanner({
-      port: config.port,
-      startedInMs: performance.now(),
-      ...(config.adminTokenGenerated && { generatedAdminToken: { token: config.adminToken, ...(!config.production && { keptIn: adminTokenPath(config.dataDir) }) } }),
-      ...(sandbox && { sandboxUrl: sandbox.handle.url }),
-    }),
-  );
+  const banner = startBanner({
+    port: config.port,
+    startedInMs: performance.now(),
+    ...(config.adminTokenGenerated && { generatedAdminToken: { token: config.adminToken, ...(!config.production && { keptIn: adminTokenPath(config.dataDir) }) } }),
+    ...(sandbox && { sandboxUrl: sandbox.handle.url }),
+  });
+  if (logsArePretty()) {
+    process.stdout.write(banner);
+  } else {
+    // Not a terminal (`npm start --silent > daemon.log`, a container): stdout carries JSON lines only. The block goes
+    // to stderr for the person who started it, and the log gets one line saying the same, without the token.
+    process.stderr.write(banner);
+    bootLog.info(readyLine({ port: config.port, startedInMs: performance.now(), ...(sandbox && { sandboxUrl: sandbox.handle.url }) }), 'Billing daemon ready');
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -93,6 +115,7 @@ async function bootstrap(): Promise<void> {
       await app.close();
       await sandbox?.handle.close();
       await embedded?.stop();
+      dataDirLock?.release();
       bootLog.info('Shut down cleanly');
       process.exit(0);
     } catch (e) {

@@ -12,7 +12,7 @@ export class BillingRunResponseDto {
   @ApiProperty({ type: 'integer', description: 'Payment attempts declined in this pass.', example: 1 })
   declined: number;
 
-  @ApiProperty({ type: 'integer', description: 'Attempts whose outcome is not known yet; the engine follows them up.', example: 0 })
+  @ApiProperty({ type: 'integer', description: 'Attempts whose outcome was not final when the pass answered (a payment the provider had not decided within 15 s, a provider timeout); the engine follows them up.', example: 0 })
   unknown: number;
 
   @ApiProperty({ type: 'integer', description: 'Due subscriptions not charged because their customer has no usable card yet.', example: 0 })

@@ -21,7 +21,13 @@ export interface BillingRunSummary {
   skippedNotReady: number;
   /** Charges this pass made for periods that began (none when another replica made them first). */
   created: number;
+  /** Charges whose payment was at the provider, not final yet, when this pass left them (counted in `unknown`). */
+  awaitingProvider?: string[];
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Most charges of other workers an admin run waits for; past that it answers what it knows after the wait. */
+const IN_FLIGHT_WAIT_LIMIT = 1000;
 
 /**
  * One billing pass: activate subscriptions whose customer became ready, wake charges that waited for
@@ -80,7 +86,7 @@ export class BillingRunService {
   }
 
   private async workDueCharges(now: Date, concurrency: number, summary: BillingRunSummary): Promise<void> {
-    summary.due += await this.queue.drain(now, async (claim) => this.count(summary, await this.processor.process(claim)), {
+    summary.due += await this.queue.drain(now, async (claim) => this.count(summary, await this.processor.process(claim), claim.charge.id), {
       concurrency,
       batchSize: this.tuning.claimBatchSize,
       stopping: () => this.shutdown.isShuttingDown,
@@ -88,10 +94,37 @@ export class BillingRunService {
     });
   }
 
-  private count(summary: BillingRunSummary, outcome: ChargeOutcome): void {
+  /**
+   * The pass's counts once the payments in flight are final, or once `paymentPollMs` (the wait one worker gives a
+   * payment) has passed: the admin route answers when the work it took is settled or scheduled. In flight are the
+   * payments this pass left to the provider's event (or the next poll), and the charges the engine's loop was
+   * working when the pass ended (a retry that fell due when the test clock moved may be taken there first), so a
+   * status read right after the answer is final. Only this pass's own charges change the counts.
+   */
+  async whenSettled(pass: BillingRunSummary): Promise<BillingRunSummary> {
+    const summary = { ...pass, awaitingProvider: undefined };
+    const own = new Set(pass.awaitingProvider ?? []);
+    const waiting = new Set([...own, ...(await this.charges.inFlightIds(IN_FLIGHT_WAIT_LIMIT))]);
+    const deadline = Date.now() + this.tuning.paymentPollMs;
+    for (let delay = 20; waiting.size > 0 && Date.now() < deadline && !this.shutdown.isShuttingDown; delay = Math.min(delay * 2, 500)) {
+      await sleep(delay);
+      for (const { id, status } of await this.charges.statusesOf([...waiting])) {
+        if (status === 'processing' || status === 'pending') continue;
+        waiting.delete(id);
+        if (!own.has(id)) continue;
+        summary.unknown--;
+        if (status === 'succeeded') summary.succeeded++;
+        else if (status === 'retrying' || status === 'failed') summary.declined++;
+      }
+    }
+    return summary;
+  }
+
+  private count(summary: BillingRunSummary, outcome: ChargeOutcome, chargeId: string): void {
     if (outcome === 'succeeded') summary.succeeded++;
     else if (outcome === 'declined' || outcome === 'failed') summary.declined++;
     else if (outcome === 'unknown' || outcome === 'pending') summary.unknown++;
+    if (outcome === 'pending') (summary.awaitingProvider ??= []).push(chargeId);
   }
 
   private async updateBacklogGauges(now: Date): Promise<void> {

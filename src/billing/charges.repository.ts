@@ -251,6 +251,20 @@ export class ChargesRepository {
     return row.waiting ? 'busy' : 'settled';
   }
 
+  /** The status of each of these charges (the admin billing run waits on them). */
+  statusesOf(ids: string[]): Promise<Pick<Charge, 'id' | 'status'>[]> {
+    return this.dataSource.getRepository(Charge).find({ select: { id: true, status: true }, where: { id: In(ids) } });
+  }
+
+  /** Charges being worked right now (claimed) or whose payment waits for the provider's decision, up to `limit`. */
+  async inFlightIds(limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `SELECT id FROM charges WHERE status IN ('pending', 'processing') AND (lease_owner IS NOT NULL OR step = 'await_payment') LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   findById(id: string, em: EntityManager = this.dataSource.manager): Promise<Charge | null> {
     return em.getRepository(Charge).findOneBy({ id });
   }

@@ -18,6 +18,8 @@ export class AppConfig {
   readonly providerMaxConcurrency: number;
   /** SANDBOX_PORT: the built-in sandbox's port; unset, the one kept in DATA_DIR (or a new one, then kept). */
   readonly sandboxPort: number | undefined;
+  /** SANDBOX_HOST: the address the built-in sandbox listens on (127.0.0.1; 0.0.0.0 in a container). */
+  readonly sandboxHost: string;
   readonly schedulerEnabled: boolean;
   readonly billingIntervalMs: number;
   /** Most periods of one subscription charged in one pass after downtime; older missed ones are skipped. */

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import {
+  IsIP,
   IsBoolean,
   IsIn,
   IsInt,
@@ -111,6 +112,11 @@ export class EnvSchema {
   @Min(1, { message: 'SANDBOX_PORT must be an integer between 1 and 65535 (or unset it to keep the port chosen at the first start)' })
   @Max(65535, { message: 'SANDBOX_PORT must be an integer between 1 and 65535 (or unset it to keep the port chosen at the first start)' })
   SANDBOX_PORT?: number;
+
+  /** Where the built-in sandbox listens: loopback, or 0.0.0.0 in a container whose port is published (its control routes have no token). */
+  @Transform((params) => emptyToUndefined(params) ?? '127.0.0.1')
+  @IsIP(undefined, { message: 'SANDBOX_HOST must be the IP address the built-in sandbox listens on: 127.0.0.1 (the default) or, in a container, 0.0.0.0' })
+  SANDBOX_HOST: string = '127.0.0.1';
 
   @Transform(toBool)
   @IsBoolean({ message: 'SCHEDULER_ENABLED must be true or false' })

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     expect(config.testClock).toBe(false);
     expect(config.usesSandbox).toBe(true);
     expect(config.sandboxPort).toBeUndefined();
+    expect(config.sandboxHost).toBe('127.0.0.1');
     expect(config.adminTokenGenerated).toBe(true);
     expect(config.adminToken).toMatch(/^[0-9a-f]{48}$/);
     expect(loadConfig({}).adminToken).not.toBe(config.adminToken);
@@ -34,6 +35,7 @@ describe('loadConfig', () => {
       PROVIDER_TIMEOUT_MS: '5000',
       PROVIDER_MAX_CONCURRENCY: '4',
       SANDBOX_PORT: '8090',
+      SANDBOX_HOST: '0.0.0.0',
       SCHEDULER_ENABLED: 'false',
       BILLING_INTERVAL_MS: '1000',
       BILLING_MAX_CATCH_UP_PERIODS: '5',
@@ -56,6 +58,7 @@ describe('loadConfig', () => {
       providerTimeoutMs: 5000,
       providerMaxConcurrency: 4,
       sandboxPort: 8090,
+      sandboxHost: '0.0.0.0',
       schedulerEnabled: false,
       billingIntervalMs: 1000,
       billingMaxCatchUpPeriods: 5,
@@ -99,6 +102,7 @@ describe('loadConfig', () => {
     [{ SANDBOX_PORT: '0' }, 'SANDBOX_PORT must be an integer between 1 and 65535'],
     [{ SANDBOX_PORT: '65536' }, 'SANDBOX_PORT must be an integer between 1 and 65535'],
     [{ SANDBOX_PORT: 'eighty' }, 'SANDBOX_PORT must be an integer between 1 and 65535'],
+    [{ SANDBOX_HOST: 'everywhere' }, 'SANDBOX_HOST must be the IP address the built-in sandbox listens on'],
   ])('refuses %j', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(expected);
   });

@@ -60,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     providerTimeoutMs: schema.PROVIDER_TIMEOUT_MS,
     providerMaxConcurrency: schema.PROVIDER_MAX_CONCURRENCY,
     sandboxPort: schema.SANDBOX_PORT,
+    sandboxHost: schema.SANDBOX_HOST,
     schedulerEnabled: schema.SCHEDULER_ENABLED,
     billingIntervalMs: schema.BILLING_INTERVAL_MS,
     billingMaxCatchUpPeriods: schema.BILLING_MAX_CATCH_UP_PERIODS,

@@ -46,6 +46,13 @@ describe('foldEvent', () => {
     expect(observations.get('b2')).toEqual({ providerBindingId: 'b2', status: 'failed', errorCode: 'insufficient_funds' });
   });
 
+  it("keeps the provider's sub-codes of a failure as one code path, as payment declines do", () => {
+    const observations = new Map<string, BindingObservation>();
+    const nested = { code: 'authorization_failed', message: 'Insufficient Funds', subError: { code: 'insufficient_funds' } };
+    foldEvent(observations, event(1, { changeType: 'CustomerBindingStatusChanged', customerBindingID: 'b1', status: 'failed', error: nested }));
+    expect(observations.get('b1')?.errorCode).toBe('authorization_failed:insufficient_funds');
+  });
+
   it('ignores events without changes', () => {
     const observations = new Map<string, BindingObservation>();
     expect(foldEvent(observations, { id: 2, createdAt: '2024-01-01T00:00:00Z' } as CustomerEvent)).toBeUndefined();

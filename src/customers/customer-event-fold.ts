@@ -1,3 +1,4 @@
+import { failureCodePath } from '../gateway/failure-code';
 import type { CustomerBindingStatus, CustomerEvent } from '../gateway/provider-api.types';
 import { BindingInteraction, sameInteraction, toBindingInteraction } from './binding-interaction';
 import type { BindingStatus, CustomerBinding } from './customer-binding.entity';
@@ -58,13 +59,13 @@ export function foldEvent(observations: Map<string, BindingObservation>, event: 
       const observation = observe(binding.id);
       if (binding.externalID !== undefined) observation.externalId = binding.externalID;
       observation.status = binding.status;
-      observation.errorCode = binding.error?.code ?? null;
+      observation.errorCode = binding.error ? failureCodePath(binding.error) : null;
       observation.card = cardSummaryFrom(binding.paymentResource?.paymentToolDetails);
       if (binding.status === 'succeeded') succeeded = binding.id;
     } else if (change.changeType === 'CustomerBindingStatusChanged') {
       const observation = observe(change.customerBindingID);
       observation.status = change.status;
-      observation.errorCode = change.error?.code ?? null;
+      observation.errorCode = change.error ? failureCodePath(change.error) : null;
       if (change.status === 'succeeded') succeeded = change.customerBindingID;
     } else if (change.changeType === 'CustomerBindingInteractionRequested') {
       // 3-D Secure: the binding stays pending and waits for the payer at the address the provider names.

@@ -3,6 +3,7 @@ import { BadGatewayException, Injectable, Logger, NotFoundException } from '@nes
 import { Clock } from '../common/clock/clock';
 import { ListOptions, Page } from '../common/http/pagination';
 import { AppConfig } from '../config/app-config';
+import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
@@ -190,7 +191,7 @@ export class CustomersService {
     }
 
     const card = cardSummaryFrom(binding.paymentResource?.paymentToolDetails);
-    const errorCode = binding.status === 'failed' ? (binding.error?.code ?? null) : null;
+    const errorCode = binding.status === 'failed' ? failureCodePath(binding.error) : null;
     await this.customers.transaction(async (em) => {
       // Only a row still in progress takes the answer: the follower may already have recorded a later status (and
       // announced it); a failure answered at once is announced here, with the row that records it.

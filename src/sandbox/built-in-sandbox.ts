@@ -21,7 +21,7 @@ function isAddressInUse(e: unknown): boolean {
  */
 export async function startBuiltInSandbox(config: AppConfig): Promise<BuiltInSandbox> {
   const start = (port: number) =>
-    startSandbox({ port, apiKey: config.providerApiKey, shopId: config.providerShopId, stateFile: join(config.dataDir, 'sandbox-state.json') });
+    startSandbox({ port, host: config.sandboxHost, apiKey: config.providerApiKey, shopId: config.providerShopId, stateFile: join(config.dataDir, 'sandbox-state.json') });
   const portOf = (handle: SandboxHandle) => Number(new URL(handle.url).port);
 
   if (config.sandboxPort !== undefined) {

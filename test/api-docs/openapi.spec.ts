@@ -6,6 +6,7 @@ import request from 'supertest';
 import { API_DOCS_PATH, API_DOCUMENT_PATH, COMMITTED_DOCUMENT_PATH, serializeApiDocument } from '../../src/common/api-docs/api-description';
 import { ERROR_CODE_NAMES, ERROR_CODES, ErrorCode } from '../../src/common/errors/error-codes';
 import { SAMPLE_ID } from '../../src/common/api-docs/api-properties';
+import { OPENAPI_VERSION } from '../../src/common/api-docs/openapi-3-1';
 import { registeredRoutes } from '../support/registered-routes';
 import { startTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
@@ -57,10 +58,22 @@ describe('The API description (OpenAPI 3) served at /openapi.json', () => {
   });
   afterAll(() => t?.close());
 
-  it('validates as OpenAPI 3', async () => {
-    expect(document.openapi).toMatch(/^3\.0\./);
+  it('validates as OpenAPI 3.1', async () => {
+    expect(document.openapi).toBe(OPENAPI_VERSION);
     // The validator dereferences in place: it gets its own copy.
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it('says what every object holds: no bare `type: object` (a `string | null` property left without its type)', () => {
+    const bare: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as SchemaObject & Record<string, unknown>;
+      if (schema.type === 'object' && !schema.properties && schema.additionalProperties === undefined && !schema.allOf && !schema.oneOf) bare.push(path);
+      for (const [key, value] of Object.entries(schema)) if (key !== 'example' && key !== 'examples') walk(value, `${path}/${key}`);
+    };
+    walk(document, '#');
+    expect(bare).toEqual([]);
   });
 
   it('describes every route the app registered, and nothing else', () => {

@@ -12,6 +12,8 @@ export interface DaemonProcess {
   baseUrl: string;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
+  /** What it printed on stdout alone. */
+  stdout(): string;
   /** Resolves with the exit code (null when killed by a signal) once the process is gone. */
   exited: Promise<number | null>;
 }
@@ -31,15 +33,19 @@ export function freePort(): Promise<number> {
 export async function startDaemon(env: Record<string, string>): Promise<DaemonProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let output = '';
+  let stdout = '';
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env, PORT: env.PORT ?? String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
+  child.stdout?.on('data', (d: Buffer) => {
+    output = (output + d.toString()).slice(-200_000);
+    stdout = (stdout + d.toString()).slice(-200_000);
+  });
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-200_000)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, port, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
+  return { child, port, baseUrl: `http://127.0.0.1:${port}`, output: () => output, stdout: () => stdout, exited };
 }
 
 /** A daemon of a multi-process test: the given database and sandbox, its own data folder, test clock and scheduler on, quiet logs. */

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { withExamplesAndDescriptions } from './complete-document';
+import { asOpenApi31 } from './openapi-3-1';
 import { withSharedErrorResponses } from './shared-responses';
 
 /** Where the API description is served; both are public and hold no data. */
@@ -25,12 +26,16 @@ const DESCRIPTION = [
   'Every POST takes an optional `Idempotency-Key`. Every error answer carries a stable `code` (see the `Error` schema); a refused request changes nothing.',
 ].join('\n\n');
 
-/** The OpenAPI 3 document of every route of the app, built from the controllers and DTOs themselves. */
+/** The OpenAPI 3.1 document of every route of the app, built from the controllers and DTOs themselves. */
 export function buildApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Recurring billing daemon: admin API')
     .setDescription(DESCRIPTION)
     .setVersion('1.1')
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    // Relative: the daemon that serves this document (Swagger UI's "Try it out" calls it). A generated client
+    // sets its own base URL: the daemon's address, port PORT (3000 by default).
+    .addServer('/', 'The daemon serving this document')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The ADMIN_TOKEN the daemon was started with.' }, ADMIN_TOKEN_SCHEME)
     // Deny by default, as the guard does: every operation needs the token unless it says otherwise.
     .addSecurityRequirements(ADMIN_TOKEN_SCHEME)
@@ -43,7 +48,7 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Test clock', 'The clock the billing reads, movable only with TEST_CLOCK=true.')
     .addTag('Health and metrics', 'Probes and Prometheus metrics; no token.')
     .build();
-  return withSharedErrorResponses(withExamplesAndDescriptions(SwaggerModule.createDocument(app, config)));
+  return asOpenApi31(withSharedErrorResponses(withExamplesAndDescriptions(SwaggerModule.createDocument(app, config))));
 }
 
 /**

@@ -25,6 +25,9 @@ const ID_ERRORS: ErrorCode[] = ['validation_failed', 'malformed_request', 'not_f
 /** A provider call made while answering. */
 export const PROVIDER_ERRORS: ErrorCode[] = ['provider_refused', 'provider_conflict', 'provider_unavailable', 'provider_error', 'provider_timeout'];
 
+/** A route without a body still reads one that is sent (the body rules run before routing), and refuses it the same way. */
+const STRAY_BODY_NOTE = 'Takes no body; a body sent anyway must follow the same rules as any (JSON, uncompressed, at most 1 MiB), or is refused (400, 413, 415).';
+
 const BODY_RULES = `The body is JSON (Content-Type application/json, charset utf-8 if given), at most ${MAX_BODY_BYTES} bytes, nested at most ${MAX_JSON_DEPTH} levels, with no NUL character or lone surrogate in any text; unknown fields are refused.`;
 
 const IDEMPOTENCY_ERRORS: ErrorCode[] = ['validation_failed', 'idempotency_key_reused', 'idempotency_key_in_progress'];
@@ -35,7 +38,7 @@ export interface AdminRouteDoc {
   description?: string;
   /** The error codes this route may answer beyond 401 and 503 (which every admin route may). */
   errors?: ErrorCode[];
-  /** The route takes a JSON body: documents the body rules and their refusals. */
+  /** The route takes a JSON body: documents the body rules (every route documents their refusals). */
   body?: boolean;
   /** A POST: takes an optional Idempotency-Key (documents the header and its refusals). */
   idempotent?: boolean;
@@ -74,13 +77,13 @@ function ApiErrors(codes: ErrorCode[]): MethodDecorator {
  */
 export function ApiAdminRoute(doc: AdminRouteDoc): MethodDecorator {
   const codes = [
-    ...(doc.body ? BODY_ERRORS : []),
+    ...BODY_ERRORS,
     ...(doc.idempotent ? IDEMPOTENCY_ERRORS : []),
     ...(doc.id ? ID_ERRORS : []),
     ...(doc.errors ?? []),
     ...ADMIN_ERRORS,
   ];
-  const description = [doc.description, doc.body ? BODY_RULES : undefined].filter((part) => part !== undefined).join('\n\n');
+  const description = [doc.description, doc.body ? BODY_RULES : STRAY_BODY_NOTE].filter((part) => part !== undefined).join('\n\n');
   const decorators: MethodDecorator[] = [ApiOperation({ summary: doc.summary, ...(description ? { description } : {}) }), ApiErrors(codes)];
   if (doc.id) {
     decorators.push(ApiParam({ name: 'id', description: `The ${doc.id}'s id`, schema: { type: 'string', format: 'uuid' }, example: '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e' }));

@@ -1,4 +1,4 @@
-import { hostedFormUrlPattern, startBanner } from './start-banner';
+import { hostedFormUrlPattern, readyLine, startBanner } from './start-banner';
 
 describe('the start banner', () => {
   it('shows the admin URL, the generated token and where it is kept, the docs, the sandbox and the hosted form pattern', () => {
@@ -23,5 +23,15 @@ describe('the start banner', () => {
     expect(text).toContain('the value of ADMIN_TOKEN');
     expect(text).not.toContain('Sandbox');
     expect(text).not.toContain('hosted-form');
+  });
+
+  it('says the same as one log line for JSON logs, without any token', () => {
+    expect(readyLine({ port: 3000, startedInMs: 2345.6, sandboxUrl: 'http://127.0.0.1:41234' })).toEqual({
+      readyInMs: 2346,
+      adminApi: 'http://localhost:3000/api/v1',
+      apiDocs: 'http://localhost:3000/docs',
+      health: 'http://localhost:3000/health/ready',
+      sandbox: 'http://127.0.0.1:41234',
+    });
   });
 });

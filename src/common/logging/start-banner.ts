@@ -35,3 +35,15 @@ export function startBanner(info: StartInfo): string {
   const body = rows.map(([label, value]) => `  ${label.padEnd(12)} ${value}`);
   return ['', rule, `  ${title}`, rule, ...body, rule, ''].join('\n') + '\n';
 }
+
+/** What the block says, as the fields of one log line (never the token): for logs that are JSON lines. */
+export function readyLine(info: Omit<StartInfo, 'generatedAdminToken'>): Record<string, unknown> {
+  const base = `http://localhost:${info.port}`;
+  return {
+    readyInMs: Math.round(info.startedInMs),
+    adminApi: `${base}/api/v1`,
+    apiDocs: `${base}/docs`,
+    health: `${base}/health/ready`,
+    ...(info.sandboxUrl && { sandbox: info.sandboxUrl }),
+  };
+}

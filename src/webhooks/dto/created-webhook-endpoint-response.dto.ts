@@ -6,6 +6,7 @@ import { WebhookEndpointResponseDto } from './webhook-endpoint-response.dto';
 @ApiSchema({ name: 'CreatedWebhookEndpoint' })
 export class CreatedWebhookEndpointResponseDto extends WebhookEndpointResponseDto {
   @ApiProperty({
+    type: String,
     nullable: true,
     description:
       'The signing secret (`whsec_` and the base64 of 32 random bytes), shown in this answer only: keep it. A replay of this request with its Idempotency-Key answers null.',
