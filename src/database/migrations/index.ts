@@ -10,6 +10,7 @@ import { BusinessTimestamps1795593859416 } from './1795593859416-BusinessTimesta
 import { BindingInteraction1795594114811 } from './1795594114811-BindingInteraction';
 import { ProviderWebhooks1795596379473 } from './1795596379473-ProviderWebhooks';
 import { MerchantEventsAndWebhooks1795598240433 } from './1795598240433-MerchantEventsAndWebhooks';
+import { ConsoleSessions1795644538142 } from './1795644538142-ConsoleSessions';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -26,4 +27,5 @@ export const MIGRATIONS: Function[] = [
   BindingInteraction1795594114811,
   ProviderWebhooks1795596379473,
   MerchantEventsAndWebhooks1795598240433,
+  ConsoleSessions1795644538142,
 ];
