@@ -31,5 +31,6 @@ import { WebhookSenderService } from './webhook-sender.service';
     WebhookDeliveryService,
     WebhookRetentionService,
   ],
+  exports: [WebhookEndpointsService],
 })
 export class WebhooksModule {}
