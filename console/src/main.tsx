@@ -1,0 +1,32 @@
+import '@mantine/core/styles.css';
+import { createTheme, MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { App } from './app';
+
+/** The daemon's Content-Security-Policy admits <style> elements only with this answer's nonce. */
+const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? '';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // Lists and objects are read again when the operator comes back to them; a refused read is not retried blindly.
+    queries: { staleTime: 5_000, retry: false, refetchOnWindowFocus: true },
+    mutations: { retry: false },
+  },
+});
+
+const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'sm' });
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <MantineProvider theme={theme} getStyleNonce={() => nonce} defaultColorScheme="light">
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter basename="/console">
+          <App />
+        </BrowserRouter>
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);
