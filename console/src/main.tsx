@@ -1,5 +1,5 @@
 import '@mantine/core/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -17,11 +17,19 @@ const queryClient = new QueryClient({
   },
 });
 
-const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'sm' });
+// Shade 8 and autoContrast: text on filled buttons and badges meets WCAG AA contrast.
+const theme = createTheme({ primaryColor: 'indigo', primaryShade: 8, autoContrast: true, defaultRadius: 'sm' });
+
+/** Darker secondary text and error red than the library's defaults, so both meet WCAG AA contrast on white. */
+const contrast: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
+  dark: {},
+});
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <MantineProvider theme={theme} getStyleNonce={() => nonce} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={contrast} getStyleNonce={() => nonce} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
         <BrowserRouter basename="/console">
           <App />

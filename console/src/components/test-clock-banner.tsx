@@ -23,7 +23,7 @@ export function TestClockBanner() {
       <ActionButton
         label={`Advance ${step}`}
         variant="filled"
-        color="yellow.9"
+        color="dark"
         run={async (key) => unwrap(await api.POST('/api/v1/test-clock', { body: { advance: step }, headers: { 'Idempotency-Key': key } }))}
         done={(r) => `The billing clock now reads ${formatUtc(r.now)}.`}
         showResult={false}
