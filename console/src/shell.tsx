@@ -72,7 +72,7 @@ export function Shell({ expiresAt, testClock }: { expiresAt: string | null; test
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Sections">
         {SECTIONS.map((s) => (
-          <NavLink key={s.to} component={Link} to={s.to} label={s.label} active={current(s.to)} aria-current={current(s.to) ? 'page' : undefined} />
+          <NavLink key={s.to} component={Link} to={s.to} label={s.label} variant="filled" active={current(s.to)} aria-current={current(s.to) ? 'page' : undefined} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>

@@ -62,7 +62,14 @@ export function ActionButton<T>(props: {
         </div>
       )}
       {props.confirm && (
-        <Modal opened={open} onClose={() => !mutation.isPending && setOpen(false)} title={props.confirm.title} centered>
+        <Modal
+          opened={open}
+          onClose={() => !mutation.isPending && setOpen(false)}
+          title={props.confirm.title}
+          centered
+          // The scroll lock writes a <style> element without the CSP nonce; the page behind a dialog may scroll.
+          lockScroll={false}
+        >
           <Stack>
             <Text component="div">{props.confirm.effect}</Text>
             {mutation.error && <ErrorNotice error={mutation.error} />}

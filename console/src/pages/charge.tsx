@@ -11,7 +11,7 @@ const CLASS_COLORS: Record<string, string> = { hard: 'red', soft: 'orange', tech
 function FailureClass({ value }: { value: string | null | undefined }) {
   if (!value) return <span>—</span>;
   return (
-    <Badge color={CLASS_COLORS[value]} variant="outline" style={{ textTransform: 'none' }}>
+    <Badge color={CLASS_COLORS[value]} variant="dot" style={{ textTransform: 'none' }}>
       {value}
     </Badge>
   );
