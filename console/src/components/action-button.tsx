@@ -3,6 +3,9 @@ import { useState } from 'react';
 import { useWrite } from '../api/use-write';
 import { ErrorNotice } from './error-notice';
 
+/** Colours that mark an action that ends or stops something: its confirmation is a dark red (AA contrast). */
+const DESTRUCTIVE = ['red', 'orange', 'yellow'];
+
 export interface Confirmation {
   title: string;
   /** What the action will do, shown before it is done. */
@@ -48,7 +51,7 @@ export function ActionButton<T>(props: {
   };
   return (
     <>
-      <Button color={props.color} variant={props.variant ?? 'light'} onClick={start} loading={mutation.isPending && !open} disabled={props.disabled}>
+      <Button color={props.variant ? props.color : undefined} variant={props.variant ?? 'default'} onClick={start} loading={mutation.isPending && !open} disabled={props.disabled}>
         {props.label}
       </Button>
       {result !== null && props.showResult !== false && (
@@ -77,7 +80,7 @@ export function ActionButton<T>(props: {
               <Button variant="default" onClick={() => setOpen(false)} disabled={mutation.isPending}>
                 Keep as it is
               </Button>
-              <Button color={props.color ?? 'red'} loading={mutation.isPending} onClick={send}>
+              <Button color={DESTRUCTIVE.includes(props.color ?? '') ? 'red.9' : undefined} loading={mutation.isPending} onClick={send}>
                 {props.confirm.confirmLabel}
               </Button>
             </Group>
