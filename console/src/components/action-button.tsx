@@ -55,7 +55,7 @@ export function ActionButton<T>(props: {
         {props.label}
       </Button>
       {result !== null && props.showResult !== false && (
-        <Alert color="green" role="status" title="Done" withCloseButton onClose={() => setResult(null)} style={{ flexBasis: '100%' }}>
+        <Alert variant="default" role="status" title="Done" withCloseButton closeButtonLabel="Dismiss" onClose={() => setResult(null)} style={{ flexBasis: '100%' }}>
           {result}
         </Alert>
       )}

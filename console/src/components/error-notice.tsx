@@ -6,7 +6,7 @@ export function ErrorNotice({ error }: { error: unknown }) {
   const message = error instanceof Error ? error.message : String(error);
   const detail = error instanceof ApiError ? ` (${error.code}${error.field ? `, field ${error.field}` : ''})` : '';
   return (
-    <Alert color="red" title="The daemon refused" role="alert">
+    <Alert variant="default" title="The daemon refused" role="alert" style={{ borderColor: 'var(--mantine-color-red-9)' }}>
       {message}
       {detail}
     </Alert>

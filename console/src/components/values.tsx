@@ -55,7 +55,8 @@ export function IdLink({ to, id }: { to: string; id: string }) {
 
 export function Json({ value }: { value: unknown }) {
   return (
-    <Code block style={{ maxHeight: 480, overflow: 'auto' }}>
+    // Focusable: a keyboard can scroll a long body too.
+    <Code block tabIndex={0} style={{ maxHeight: 480, overflow: 'auto' }}>
       {JSON.stringify(value, null, 2)}
     </Code>
   );

@@ -34,11 +34,11 @@ export default function PayoutUploadPage() {
         A CSV with the header <code>destinationId,amount,currency[,metadata]</code>, amounts in minor units, metadata a JSON object. Nothing is sent until you
         confirm the preview.
       </Text>
-      <FileInput label="Payouts CSV" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} clearable placeholder="Choose a file" />
+      <FileInput label="Payouts CSV" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} clearable clearButtonProps={{ 'aria-label': 'Clear the file' }} placeholder="Choose a file" />
       {parsed && (
         <>
           {parsed.errors.length > 0 && (
-            <Alert color="red" title={`${parsed.errors.length} problem${parsed.errors.length === 1 ? '' : 's'}: fix the file and choose it again`} role="alert">
+            <Alert variant="default" style={{ borderColor: 'var(--mantine-color-red-9)' }} title={`${parsed.errors.length} problem${parsed.errors.length === 1 ? '' : 's'}: fix the file and choose it again`} role="alert">
               <List size="sm">
                 {parsed.errors.map((e) => (
                   <List.Item key={e}>{e}</List.Item>

@@ -11,9 +11,9 @@ export function BatchProgress({ batch }: { batch: PayoutBatch }) {
   const { succeeded, failed } = batch.counts;
   const total = batch.total || 1;
   return (
-    <Progress.Root size="lg" w={200} aria-label={`${succeeded + failed} of ${batch.total} final`}>
-      <Progress.Section value={(succeeded / total) * 100} color="green" />
-      <Progress.Section value={(failed / total) * 100} color="red" />
+    <Progress.Root size="lg" w={200} title={`${succeeded + failed} of ${batch.total} final`}>
+      <Progress.Section value={(succeeded / total) * 100} color="green" aria-label={`${succeeded} of ${batch.total} succeeded`} />
+      <Progress.Section value={(failed / total) * 100} color="red" aria-label={`${failed} of ${batch.total} failed`} />
     </Progress.Root>
   );
 }

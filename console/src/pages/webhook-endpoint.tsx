@@ -1,5 +1,7 @@
 import { Code, Group, SimpleGrid, Stack, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { WebhookAttempt } from '../api/types';
@@ -24,8 +26,13 @@ function RedeliverButton({ attempt, endpointId }: { attempt: WebhookAttempt; end
 export default function EndpointPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const endpoint = useQuery({ queryKey: ['webhook-endpoint', id], queryFn: async () => unwrap(await api.GET('/api/v1/webhook-endpoints/{id}', { params: { path: { id } } })) });
+  // Once deleted, nothing on this page reads the endpoint again (it would only find a 404).
+  const [deleted, setDeleted] = useState(false);
+  const endpoint = useQuery({
+    queryKey: ['webhook-endpoint', id],
+    enabled: !deleted,
+    queryFn: async () => unwrap(await api.GET('/api/v1/webhook-endpoints/{id}', { params: { path: { id } } })),
+  });
   if (endpoint.error) return <ErrorNotice error={endpoint.error} />;
   const e = endpoint.data;
   if (!e) return null;
@@ -68,35 +75,37 @@ export default function EndpointPage() {
           run={async (key) => unwrap(await api.DELETE('/api/v1/webhook-endpoints/{id}', { params: { path: { id } }, headers: { 'Idempotency-Key': key } }))}
           done={() => 'Deleted.'}
           onDone={() => {
-            // Gone: its page must not read it again while the list opens.
-            queryClient.removeQueries({ queryKey: ['webhook-endpoint', id] });
+            // Synchronously, so its deliveries list is gone before the refresh that follows every write.
+            flushSync(() => setDeleted(true));
             void navigate('/webhook-endpoints');
           }}
         />
       </Group>
-      <section aria-labelledby="deliveries">
-        <Title order={2} size="h4" id="deliveries">
-          Deliveries
-        </Title>
-        <PagedTable<WebhookAttempt>
-          caption="Delivery attempts, newest first"
-          queryKey={['webhook-deliveries', id]}
-          fetchPage={async (cursor) => unwrap(await api.GET('/api/v1/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { cursor, limit: 20 } } }))}
-          rowKey={(a) => a.id}
-          empty="Nothing sent yet."
-          columns={[
-            { header: 'Event', cell: (a) => <IdLink to={`/events/${a.eventId}`} id={a.eventId} /> },
-            { header: 'Attempt', cell: (a) => a.attempt },
-            { header: 'Result', cell: (a) => <Status value={a.status} /> },
-            { header: 'HTTP', cell: (a) => a.responseStatus ?? '—' },
-            { header: 'Time', cell: (a) => `${a.durationMs} ms` },
-            { header: 'Error', cell: (a) => a.error ?? '—' },
-            { header: 'Sent', cell: (a) => <Time value={a.createdAt} /> },
-            { header: 'Next try', cell: (a) => <Time value={a.nextAttemptAt} /> },
-            { header: '', cell: (a) => <RedeliverButton attempt={a} endpointId={id} /> },
-          ]}
-        />
-      </section>
+      {!deleted && (
+        <section aria-labelledby="deliveries">
+          <Title order={2} size="h4" id="deliveries">
+            Deliveries
+          </Title>
+          <PagedTable<WebhookAttempt>
+            caption="Delivery attempts, newest first"
+            queryKey={['webhook-deliveries', id]}
+            fetchPage={async (cursor) => unwrap(await api.GET('/api/v1/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { cursor, limit: 20 } } }))}
+            rowKey={(a) => a.id}
+            empty="Nothing sent yet."
+            columns={[
+              { header: 'Event', cell: (a) => <IdLink to={`/events/${a.eventId}`} id={a.eventId} /> },
+              { header: 'Attempt', cell: (a) => a.attempt },
+              { header: 'Result', cell: (a) => <Status value={a.status} /> },
+              { header: 'HTTP', cell: (a) => a.responseStatus ?? '—' },
+              { header: 'Time', cell: (a) => `${a.durationMs} ms` },
+              { header: 'Error', cell: (a) => a.error ?? '—' },
+              { header: 'Sent', cell: (a) => <Time value={a.createdAt} /> },
+              { header: 'Next try', cell: (a) => <Time value={a.nextAttemptAt} /> },
+              { header: '', cell: (a) => <RedeliverButton attempt={a} endpointId={id} /> },
+            ]}
+          />
+        </section>
+      )}
     </Stack>
   );
 }

@@ -49,7 +49,7 @@ function NewEndpointForm() {
         </Group>
         {create.mutation.error && <ErrorNotice error={create.mutation.error} />}
         {created && (
-          <Alert color="green" title="Endpoint added" role="status" withCloseButton onClose={() => setCreated(null)}>
+          <Alert variant="default" title="Endpoint added" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setCreated(null)}>
             <Text size="sm">
               {created.url}: its signing secret is shown this once, copy it now: <Code data-testid="endpoint-secret">{String(created.secret)}</Code>
             </Text>

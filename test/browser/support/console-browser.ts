@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import type { PayoutTuning } from '../../../src/payouts/payout-tuning';
 import { ensureConsoleBuilt } from '../../support/console-build';
 import { startTestApp, TestApp } from '../../support/test-app';
 import { TEST_ADMIN_TOKEN } from '../../support/test-config';
@@ -37,10 +38,14 @@ export class ConsoleBrowser {
     readonly context: BrowserContext,
   ) {}
 
-  static async start(env: Record<string, string> = {}): Promise<ConsoleBrowser> {
+  static async start(options: { env?: Record<string, string>; payoutTuning?: Partial<PayoutTuning> } = {}): Promise<ConsoleBrowser> {
     ensureConsoleBuilt();
     await resetDatabase();
-    const t = await startTestApp({ listen: true, env: { TEST_CLOCK: 'true', SCHEDULER_ENABLED: 'true', BILLING_INTERVAL_MS: '300', ...env } });
+    const t = await startTestApp({
+      listen: true,
+      env: { TEST_CLOCK: 'true', SCHEDULER_ENABLED: 'true', BILLING_INTERVAL_MS: '300', ...options.env },
+      payoutTuning: options.payoutTuning,
+    });
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: t.url });
     const b = new ConsoleBrowser(t, t.url as string, browser, context);
