@@ -53,7 +53,7 @@ function gzippedJs(manifest: Record<string, ManifestChunk>, keys: string[]): num
     await b.screenshot('sign-in');
     await b.signIn();
     // HttpOnly: the page's own scripts never see the session.
-    expect(await b.page.evaluate(() => document.cookie)).toBe('');
+    expect(await b.page.evaluate('document.cookie')).toBe('');
     const [cookie] = await b.context.cookies();
     expect(cookie).toMatchObject({ name: 'console_session', httpOnly: true, sameSite: 'Strict', path: '/' });
     await b.page.getByRole('button', { name: 'Sign out' }).click();

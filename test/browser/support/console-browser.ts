@@ -133,11 +133,10 @@ export class ConsoleBrowser {
   /** Runs axe on the screen as it is and records its serious and critical violations. */
   async checkAccessibility(screen: string): Promise<void> {
     await this.page.evaluate(AXE_SOURCE);
-    const violations = await this.page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (c: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-      const result = await axe.run(document, { resultTypes: ['violations'] });
-      return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
-    });
+    // Run in the page (its DOM, not Node's): every violation with its impact and where.
+    const violations = (await this.page.evaluate(
+      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`,
+    )) as { id: string; impact: string; targets: string[] }[];
     this.accessibility[screen] = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}) at ${v.targets.join(', ')}`);
   }
 
