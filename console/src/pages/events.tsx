@@ -1,22 +1,10 @@
 import { Stack, Title } from '@mantine/core';
+import { EVENT_TYPES } from '../../../src/events/event-types';
 import { api, unwrap } from '../api/client';
 import type { MerchantEvent } from '../api/types';
 import { StatusFilter, useFilter } from '../components/filters';
 import { PagedTable } from '../components/paged-table';
 import { IdLink, Time } from '../components/values';
-
-export const EVENT_TYPES = [
-  'customer.ready',
-  'customer.binding_failed',
-  'subscription.created',
-  'subscription.updated',
-  'subscription.canceled',
-  'charge.succeeded',
-  'charge.declined',
-  'charge.failed',
-  'payout.succeeded',
-  'payout.failed',
-] as const;
 
 const OBJECT_PAGES: Record<string, string> = { customer: '/customers', subscription: '/subscriptions', charge: '/charges', payout: '/payouts' };
 
@@ -35,6 +23,7 @@ export default function EventsPage() {
       <Title order={1} size="h2">
         Events
       </Title>
+      {/* Every type a merchant can receive, from the daemon's own list: a new type shows up here by itself. */}
       <StatusFilter label="Type" values={EVENT_TYPES} value={type} onChange={setType} />
       <PagedTable<MerchantEvent>
         caption="Events, newest first"

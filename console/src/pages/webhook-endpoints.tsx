@@ -6,7 +6,7 @@ import { useWrite } from '../api/use-write';
 import { ErrorNotice } from '../components/error-notice';
 import { PagedTable } from '../components/paged-table';
 import { IdLink, Status, Time } from '../components/values';
-import { EVENT_TYPES } from './events';
+import { EVENT_TYPES } from '../../../src/events/event-types';
 
 type Created = { id: string; url: string; secret?: unknown };
 
