@@ -120,7 +120,8 @@ interface Charge {
 
     const effect = await b.confirm('Retry now');
     expect(effect).toMatch(/A new payment of RUB\s990\.00/);
-    await b.done('Attempted: the charge is now succeeded.');
+    // On a busy machine the payment may still be at the provider when the retry answers; the page follows it.
+    await b.done(/Attempted: the charge is now (succeeded|processing)/);
     await attempts.getByRole('row', { name: /2 of 3/ }).getByText('succeeded').waitFor();
     expect(await page.getByRole('button', { name: 'Retry now' }).isDisabled()).toBe(true);
     const payments = (await b.t.sandboxClient.control.ledger()).payments.filter((p) => p.status === 'captured' && p.amount === 99000);

@@ -19,8 +19,18 @@ function FailureClass({ value }: { value: string | null | undefined }) {
 
 export default function ChargePage() {
   const { id = '' } = useParams();
-  const charge = useQuery({ queryKey: ['charge', id], queryFn: async () => unwrap(await api.GET('/api/v1/charges/{id}', { params: { path: { id } } })) });
-  const dunning = useQuery({ queryKey: ['charge-dunning', id], queryFn: async () => unwrap(await api.GET('/api/v1/charges/{id}/dunning', { params: { path: { id } } })) });
+  // Read again every two seconds while a payment is at the provider, so its outcome shows by itself.
+  const whileInFlight = (status?: string) => (status === 'pending' || status === 'processing' ? 2_000 : false);
+  const charge = useQuery({
+    queryKey: ['charge', id],
+    queryFn: async () => unwrap(await api.GET('/api/v1/charges/{id}', { params: { path: { id } } })),
+    refetchInterval: (query) => whileInFlight(query.state.data?.status),
+  });
+  const dunning = useQuery({
+    queryKey: ['charge-dunning', id],
+    queryFn: async () => unwrap(await api.GET('/api/v1/charges/{id}/dunning', { params: { path: { id } } })),
+    refetchInterval: (query) => whileInFlight(query.state.data?.status),
+  });
   const subscriptionId = charge.data?.subscriptionId;
   const subscription = useQuery({
     queryKey: ['subscription', subscriptionId],
