@@ -6,6 +6,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+# The operator console is built from its sources and the committed API description.
+COPY console ./console
+COPY docs/openapi.json ./docs/openapi.json
 RUN npm run build
 
 # Runtime stage: production dependencies and the compiled code only, as a non-root user.

@@ -9,12 +9,17 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const inputs = [join(root, 'src'), join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json'), join(root, 'package.json')];
+const inputs = [join(root, 'src'), join(root, 'console'), join(root, 'docs', 'openapi.json'), join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json'), join(root, 'package.json')];
+
+/** What the build itself writes among its inputs (the console's API types, made from docs/openapi.json), and its folder. */
+const generatedFile = join(root, 'console', 'src', 'api', 'openapi.gen.ts');
+const generatedDir = join(root, 'console', 'src', 'api');
 
 /** Newest change under `path`: files, and directories too (a deleted or renamed file changes its directory). */
 function newestChange(path) {
+  if (path === generatedFile) return -Infinity;
   const info = statSync(path);
-  let newest = info.mtimeMs;
+  let newest = path === generatedDir ? -Infinity : info.mtimeMs;
   if (info.isDirectory()) {
     for (const entry of readdirSync(path)) newest = Math.max(newest, newestChange(join(path, entry)));
   }
@@ -37,5 +42,7 @@ const startedAt = new Date();
 // On stderr, like the compiler's own output: stdout is the daemon's, JSON lines when it is not a terminal.
 console.error('Compiling (dist/ is missing or older than the sources)...');
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 2, 2] });
+// The operator console (dist/public/console), as `npm run build` makes it.
+execFileSync('npm', ['run', '--silent', 'console:build'], { cwd: root, stdio: ['ignore', 2, 2] });
 writeFileSync(stamp, '');
 utimesSync(stamp, startedAt, startedAt);

@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { serveApiDescription } from './common/api-docs/api-description';
+import { serveConsole } from './console/console-assets';
 import { jsonBodyMiddleware } from './common/http/json-body.middleware';
 import { buildValidationPipe } from './common/http/validation.pipe';
 
@@ -17,5 +18,7 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   app.use(jsonBodyMiddleware());
   // GET /openapi.json and GET /docs, public: they describe the routes and hold no data.
   serveApiDescription(app);
+  // GET /console and its deep links: the operator console's static files (its API calls need a session).
+  serveConsole(app);
   return app;
 }

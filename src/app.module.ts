@@ -9,6 +9,7 @@ import { AdminTokenGuard } from './common/http/admin-token.guard';
 import { buildLoggerParams } from './common/logging/pino-options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { RuntimeSettings } from './config/runtime-settings';
 import { DatabaseModule } from './database/database.module';
 import { GatewayModule } from './gateway/gateway.module';
@@ -81,6 +82,7 @@ export class AppModule {
         ProviderWebhooksModule,
         EventsModule,
         WebhooksModule,
+        ConsoleModule,
         ...(options.extraImports ?? []),
       ],
       providers: [

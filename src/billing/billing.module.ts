@@ -22,10 +22,14 @@ import { PeriodMaterializerService } from './period-materializer.service';
 import { ChargeQueueService } from './charge-queue.service';
 import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
+import { ChargeDunningController } from './charge-dunning.controller';
+import { ChargeDunningService } from './charge-dunning.service';
+import { ChargeFiguresRepository } from './charge-figures.repository';
+import { ChargeFiguresService } from './charge-figures.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule],
-  controllers: [BillingController, ChargesController],
+  controllers: [BillingController, ChargesController, ChargeDunningController],
   providers: [
     ChargesRepository,
     ChargeAttemptsRepository,
@@ -39,7 +43,10 @@ import { ChargesService } from './charges.service';
     BillingRunService,
     BillingSchedulerService,
     ChargesService,
+    ChargeDunningService,
+    ChargeFiguresRepository,
+    ChargeFiguresService,
   ],
-  exports: [BillingRunService, BillingSchedulerService],
+  exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService],
 })
 export class BillingModule {}

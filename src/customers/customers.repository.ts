@@ -6,6 +6,8 @@ import { Claim } from '../work/leased-queue';
 import { Customer, CustomerStatus } from './customer.entity';
 import { SyncTarget, syncTargetOf } from './sync-target';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A customer as charging needs it: who pays at the provider, and with which card. */
 export interface CustomerPayer {
   id: string;
@@ -107,9 +109,17 @@ export class CustomersRepository {
   }
 
   /** A page of customers, newest first, only those in `status` when given. */
-  page(options: ListOptions & { status?: CustomerStatus }): Promise<Page<Customer>> {
+  page(options: ListOptions & { status?: CustomerStatus; q?: string }): Promise<Page<Customer>> {
     const query = this.dataSource.getRepository(Customer).createQueryBuilder('customer');
-    if (options.status) query.where('customer.status = :status', { status: options.status });
+    if (options.status) query.andWhere('customer.status = :status', { status: options.status });
+    if (options.q !== undefined) {
+      // An id matches exactly; anything else is the provider's id or a part of the email (LIKE's wildcards escaped).
+      if (UUID.test(options.q)) query.andWhere('customer.id = :id', { id: options.q.toLowerCase() });
+      else {
+        const part = `%${options.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query.andWhere(`(customer.providerCustomerId = :q OR lower(customer.email) LIKE :part ESCAPE '\\')`, { q: options.q, part });
+      }
+    }
     return paginate(query, options);
   }
 

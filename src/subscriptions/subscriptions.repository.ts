@@ -83,6 +83,12 @@ export class SubscriptionsRepository {
     return ids.length === 0 ? Promise.resolve([]) : this.dataSource.getRepository(Subscription).findBy({ id: In(ids) });
   }
 
+  /** How many subscriptions are in each status (statuses with none are absent). */
+  async countByStatus(): Promise<Map<string, number>> {
+    const rows: { status: string; n: number }[] = await this.dataSource.query(`SELECT status, count(*)::int AS n FROM subscriptions GROUP BY status`);
+    return new Map(rows.map((r) => [r.status, r.n]));
+  }
+
   /** Billable subscriptions due at `now` whose customer has no usable card yet. */
   async countDueNotReady(now: Date): Promise<number> {
     const [row] = await this.dataSource.query(

@@ -123,6 +123,11 @@ export class SubscriptionsService {
     return this.subscriptions.page(query);
   }
 
+  /** How many subscriptions are in each status (for the dashboard). */
+  countByStatus(): Promise<Map<string, number>> {
+    return this.subscriptions.countByStatus();
+  }
+
   /** The audit trail, newest first, in the order the events were written. */
   async events(id: string, query: ListQueryDto): Promise<Page<SubscriptionEvent>> {
     await this.get(id);

@@ -34,6 +34,13 @@ export class WebhookEndpointsRepository {
     return paginate(this.dataSource.getRepository(WebhookEndpoint).createQueryBuilder('endpoint'), query);
   }
 
+  /** Endpoints whose last attempts failed, most failures first, and how many there are in all. */
+  async failing(limit: number): Promise<{ count: number; items: WebhookEndpoint[] }> {
+    const query = this.dataSource.getRepository(WebhookEndpoint).createQueryBuilder('endpoint').where('endpoint.consecutiveFailures > 0');
+    const [items, count] = await query.orderBy('endpoint.consecutiveFailures', 'DESC').addOrderBy('endpoint.seq', 'ASC').take(limit).getManyAndCount();
+    return { count, items };
+  }
+
   /** Answers the endpoint as it is after the change; null when there is none. */
   async update(id: string, changes: QueryDeepPartialEntity<WebhookEndpoint>): Promise<WebhookEndpoint | null> {
     if (Object.keys(changes).length > 0) await this.dataSource.getRepository(WebhookEndpoint).update({ id }, changes);

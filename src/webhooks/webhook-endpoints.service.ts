@@ -68,6 +68,11 @@ export class WebhookEndpointsService {
     return this.endpoints.page(query);
   }
 
+  /** Endpoints whose deliveries currently fail (for the dashboard). */
+  failing(limit: number): Promise<{ count: number; items: WebhookEndpoint[] }> {
+    return this.endpoints.failing(limit);
+  }
+
   async get(id: string): Promise<WebhookEndpoint> {
     const endpoint = await this.endpoints.findById(id);
     if (!endpoint) throw new NotFoundException(`No webhook endpoint ${id}`);

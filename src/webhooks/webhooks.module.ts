@@ -35,5 +35,6 @@ import { WebhookTargetPolicy } from './webhook-target-policy';
     WebhookDeliveryService,
     WebhookRetentionService,
   ],
+  exports: [WebhookEndpointsService],
 })
 export class WebhooksModule {}

@@ -12,7 +12,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-const PUBLIC_PATHS = new Set(['/health/live', '/health/ready', '/metrics', '/webhooks/provider']);
+const PUBLIC_PATHS = new Set(['/health/live', '/health/ready', '/metrics', '/webhooks/provider', '/console/session']);
 
 interface Operation {
   key: string;

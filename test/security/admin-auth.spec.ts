@@ -39,8 +39,11 @@ const API_DESCRIPTION = [
   'GET /docs/LICENSE',
 ];
 
+/** The console's sign-in: proving the token, reading and ending only the caller's own session. */
+const CONSOLE_SESSION = ['GET /console/session', 'POST /console/session', 'DELETE /console/session'];
+
 /** Exactly these may answer without the token (the contract's allow-list, as far as it is built). */
-const PUBLIC = new Set(['GET /health/live', 'GET /health/ready', 'GET /metrics', 'POST /webhooks/provider', ...API_DESCRIPTION]);
+const PUBLIC = new Set(['GET /health/live', 'GET /health/ready', 'GET /metrics', 'POST /webhooks/provider', ...API_DESCRIPTION, ...CONSOLE_SESSION]);
 
 const SAMPLE_ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e';
 
@@ -98,17 +101,41 @@ const TABLES = [
   'events',
   'webhook_endpoints',
   'webhook_deliveries',
+  'console_sessions',
 ];
 
 describe('Admin API: deny by default', () => {
   let t: TestApp;
   let base: string;
+  /** A live console session: its cookie must not open anything without X-Console, nor from another site. */
+  let session: string;
 
   beforeAll(async () => {
     await resetDatabase();
     t = await startTestApp({ env: { TEST_CLOCK: 'true' }, extraImports: [ForgottenModule] });
     base = await listenOnLoopback(t.app.getHttpServer() as Server);
+    const signIn = await rawRequest(base, { method: 'POST', path: '/console/session', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TEST_ADMIN_TOKEN }) });
+    session = String(signIn.headers['set-cookie']).split(';')[0];
   });
+
+  /**
+   * Every way of asking without the right credentials: no token, a wrong one, and the console's cookie used wrongly.
+   * The cookie's cases depend on the handler the router chose, not on how the path is spelled, so they are tried on
+   * the first spellings only (keeping the walk within its time on a busy machine).
+   */
+  const wrongCredentials = (spelling: number): Record<string, string>[] => [
+    {},
+    { authorization: 'Bearer wrong-token' },
+    { authorization: `Basic ${Buffer.from(`admin:${TEST_ADMIN_TOKEN}`).toString('base64')}` },
+    { authorization: 'Bearer' },
+    ...(spelling < 3
+      ? [
+          { cookie: session },
+          { cookie: session, 'x-console': '1', 'sec-fetch-site': 'cross-site' },
+          { cookie: 'console_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'x-console': '1' },
+        ]
+      : []),
+  ];
   afterAll(() => t?.close());
 
   it('allows exactly the allow-list without a token', () => {
@@ -128,9 +155,9 @@ describe('Admin API: deny by default', () => {
       walked++;
       const concrete = route.path.replace(/:[A-Za-z]+/g, SAMPLE_ID);
       for (const [i, path] of spellings(concrete).entries()) {
-        for (const authorization of [undefined, 'Bearer wrong-token', `Basic ${Buffer.from(`admin:${TEST_ADMIN_TOKEN}`).toString('base64')}`, `Bearer`]) {
-          const headers: Record<string, string> = { 'content-type': 'application/json' };
-          if (authorization) headers.authorization = authorization;
+        for (const credentials of wrongCredentials(i)) {
+          const headers: Record<string, string> = { 'content-type': 'application/json', ...credentials };
+          const authorization = JSON.stringify(credentials);
           // GET and DELETE carry no body (Node sends a DELETE body unframed, which is not HTTP at all).
           const res = await rawRequest(base, { method: route.method, path, headers, body: ['GET', 'DELETE'].includes(route.method) ? undefined : '{}' });
           seen[res.status] = (seen[res.status] ?? 0) + 1;
@@ -170,6 +197,23 @@ describe('Admin API: deny by default', () => {
       const res = await rawRequest(base, { method, path: '/openapi.json', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect({ method, status: res.status }).toEqual({ method, status: 404 });
     }
+  });
+
+  it('lets the console sign in only with the token, and its public routes change nothing else', async () => {
+    const before = await countRows(TABLES);
+    const json = { 'content-type': 'application/json' };
+    for (const body of ['{}', JSON.stringify({ token: 'wrong-token-0123456789abcdef' }), JSON.stringify({ token: TEST_ADMIN_TOKEN.toUpperCase() })]) {
+      const res = await rawRequest(base, { method: 'POST', path: '/console/session', headers: json, body });
+      expect({ body, status: res.status, cookie: res.headers['set-cookie'] }).toEqual({ body, status: body === '{}' ? 400 : 401, cookie: undefined });
+    }
+    expect((await rawRequest(base, { method: 'GET', path: '/console/session' })).json).toEqual({ signedIn: false, expiresAt: null, testClock: null });
+    expect((await rawRequest(base, { method: 'DELETE', path: '/console/session' })).status).toBe(200);
+    expect(await countRows(TABLES)).toEqual(before);
+    // The console's files hold no data and no secret; its session cookie with X-Console opens the API.
+    const page = await rawRequest(base, { method: 'GET', path: '/console' });
+    expect(page.text).not.toContain(TEST_ADMIN_TOKEN);
+    const withSession = await rawRequest(base, { method: 'GET', path: '/api/v1/plans', headers: { cookie: session, 'x-console': '1' } });
+    expect(withSession.status).toBe(200);
   });
 
   it('still serves the public routes and the API with the right token', async () => {

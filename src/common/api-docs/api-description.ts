@@ -46,6 +46,7 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Billing', 'A billing pass on demand.')
     .addTag('Payouts', 'Card payouts: the setup, destinations, single payouts and batches.')
     .addTag('Test clock', 'The clock the billing reads, movable only with TEST_CLOCK=true.')
+    .addTag('Console', "The operator console's sign-in (a session cookie) and the figures of its first screen.")
     .addTag('Health and metrics', 'Probes and Prometheus metrics; no token.')
     .build();
   return asOpenApi31(withSharedErrorResponses(withExamplesAndDescriptions(SwaggerModule.createDocument(app, config))));

@@ -11,6 +11,7 @@ import { BindingInteraction1795594114811 } from './1795594114811-BindingInteract
 import { ProviderWebhooks1795596379473 } from './1795596379473-ProviderWebhooks';
 import { MerchantEventsAndWebhooks1795598240433 } from './1795598240433-MerchantEventsAndWebhooks';
 import { IdempotentResourceIds1795644453949 } from './1795644453949-IdempotentResourceIds';
+import { ConsoleSessions1795644538142 } from './1795644538142-ConsoleSessions';
 import { PayoutReferences1795645124886 } from './1795645124886-PayoutReferences';
 import { OneReadyEventPerBinding1795645623865 } from './1795645623865-OneReadyEventPerBinding';
 
@@ -30,6 +31,7 @@ export const MIGRATIONS: Function[] = [
   ProviderWebhooks1795596379473,
   MerchantEventsAndWebhooks1795598240433,
   IdempotentResourceIds1795644453949,
+  ConsoleSessions1795644538142,
   PayoutReferences1795645124886,
   OneReadyEventPerBinding1795645623865,
 ];

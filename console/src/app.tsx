@@ -1,0 +1,18 @@
+import { Loader } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api, onSignedOut, unwrap } from './api/client';
+import { SESSION_QUERY } from './api/session';
+import { Shell } from './shell';
+import { SignInPage } from './pages/sign-in';
+
+/** Signed in: the console; otherwise the sign-in page (any 401 from the API brings it back). */
+export function App() {
+  const queryClient = useQueryClient();
+  const session = useQuery({ queryKey: SESSION_QUERY, queryFn: async () => unwrap(await api.GET('/console/session')), staleTime: Infinity });
+  useEffect(() => onSignedOut(() => void queryClient.invalidateQueries({ queryKey: SESSION_QUERY })), [queryClient]);
+
+  if (!session.data) return <Loader m="xl" aria-label="Loading" />;
+  if (!session.data.signedIn) return <SignInPage />;
+  return <Shell expiresAt={session.data.expiresAt ?? null} testClock={session.data.testClock === true} />;
+}

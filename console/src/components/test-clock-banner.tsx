@@ -1,0 +1,33 @@
+import { Group, Select, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../api/client';
+import { formatUtc } from '../format/time';
+import { ActionButton } from './action-button';
+
+const STEPS = ['1h', '1d', '7d', '30d'];
+
+/** While TEST_CLOCK=true: what the billing clock reads, and a control to move it forward. */
+export function TestClockBanner() {
+  const clock = useQuery({ queryKey: ['test-clock'], queryFn: async () => unwrap(await api.GET('/api/v1/test-clock')) });
+  const [step, setStep] = useState('1d');
+  return (
+    <Group h={48} px="md" gap="sm" bg="yellow.1" role="region" aria-label="Test clock" style={{ borderTop: '1px solid var(--mantine-color-yellow-4)' }}>
+      <Text size="sm" fw={700}>
+        Test clock on
+      </Text>
+      <Text size="sm" data-testid="test-clock-now">
+        Billing time: {clock.data ? formatUtc(clock.data.now) : '…'}
+      </Text>
+      <Select size="xs" w={90} aria-label="Advance by" data={STEPS} value={step} onChange={(v) => v && setStep(v)} allowDeselect={false} />
+      <ActionButton
+        label={`Advance ${step}`}
+        variant="filled"
+        color="dark"
+        run={async (key) => unwrap(await api.POST('/api/v1/test-clock', { body: { advance: step }, headers: { 'Idempotency-Key': key } }))}
+        done={(r) => `The billing clock now reads ${formatUtc(r.now)}.`}
+        showResult={false}
+      />
+    </Group>
+  );
+}

@@ -1,0 +1,120 @@
+import { Anchor, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, unwrap } from '../api/client';
+import { ErrorNotice } from '../components/error-notice';
+import { Money, Time } from '../components/values';
+
+function Figure({ label, value, to }: { label: string; value: number; to?: string }) {
+  return (
+    <Card withBorder padding="sm">
+      <Text size="sm">{label}</Text>
+      <Text fz={28} fw={700}>
+        {to ? (
+          <Anchor component={Link} to={to} inherit>
+            {value}
+          </Anchor>
+        ) : (
+          value
+        )}
+      </Text>
+    </Card>
+  );
+}
+
+// Where the revenue report (MRR, churn, recovery) goes once GET /api/v1/reports/revenue exists.
+
+export default function DashboardPage() {
+  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: async () => unwrap(await api.GET('/api/v1/dashboard')), refetchInterval: 30_000 });
+  if (dashboard.error) return <ErrorNotice error={dashboard.error} />;
+  const d = dashboard.data;
+  if (!d) return null;
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Dashboard
+      </Title>
+      <Text size="sm">
+        Today (UTC on the billing clock) runs from <Time value={d.dayStart} /> to <Time value={d.dayEnd} />.
+      </Text>
+      <section aria-labelledby="charges-today">
+        <Title order={2} size="h4" id="charges-today" mb="xs">
+          Charges today by outcome
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Figure label="Succeeded" value={d.chargesToday.succeeded} to="/charges?status=succeeded" />
+          <Figure label="Declined" value={d.chargesToday.declined} to="/charges?status=retrying" />
+          <Figure label="In flight" value={d.chargesToday.inFlight} to="/charges?status=processing" />
+        </SimpleGrid>
+        {d.chargesToday.byCurrency.length > 0 && (
+          <Table mt="xs" w="auto">
+            <caption style={{ position: 'absolute', left: -10000 }}>Charges today by outcome and currency</caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Outcome</Table.Th>
+                <Table.Th scope="col">Charges</Table.Th>
+                <Table.Th scope="col">Amount</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {d.chargesToday.byCurrency.map((o) => (
+                <Table.Tr key={`${o.outcome}-${o.currency}`}>
+                  <Table.Td>{o.outcome}</Table.Td>
+                  <Table.Td>{o.count}</Table.Td>
+                  <Table.Td>
+                    <Money amount={o.amount} currency={o.currency} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </section>
+      <section aria-labelledby="subscriptions-by-status">
+        <Title order={2} size="h4" id="subscriptions-by-status" mb="xs">
+          Subscriptions by status
+        </Title>
+        <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }}>
+          {Object.entries(d.subscriptionsByStatus).map(([status, n]) => (
+            <Figure key={status} label={status} value={n} to={`/subscriptions?status=${status}`} />
+          ))}
+        </SimpleGrid>
+      </section>
+      <Group align="flex-start" grow>
+        <section aria-labelledby="dunning">
+          <Title order={2} size="h4" id="dunning" mb="xs">
+            Dunning in progress
+          </Title>
+          <SimpleGrid cols={2}>
+            <Figure label="Waiting for a retry" value={d.dunning.retrying} to="/charges?status=retrying" />
+            <Figure label="Waiting for a new card" value={d.dunning.awaitingCard} to="/charges?status=failed" />
+          </SimpleGrid>
+          {d.dunning.byCurrency.map((c) => (
+            <Text key={c.currency} size="sm" mt="xs">
+              Outstanding: <Money amount={c.amount} currency={c.currency} />
+            </Text>
+          ))}
+        </section>
+        <section aria-labelledby="failing-endpoints">
+          <Title order={2} size="h4" id="failing-endpoints" mb="xs">
+            Failing webhook endpoints: {d.failingEndpoints.count}
+          </Title>
+          {d.failingEndpoints.items.length === 0 ? (
+            <Text size="sm">Every endpoint answers.</Text>
+          ) : (
+            <Stack gap={4}>
+              {d.failingEndpoints.items.map((e) => (
+                <Text key={e.id} size="sm">
+                  <Anchor component={Link} to={`/webhook-endpoints/${e.id}`}>
+                    {e.url}
+                  </Anchor>{' '}
+                  — {e.consecutiveFailures} failed attempts in a row{e.enabled ? '' : ' (paused)'}
+                </Text>
+              ))}
+            </Stack>
+          )}
+        </section>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,105 @@
+import { AppShell, Button, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { Link, Route, Routes, useLocation } from 'react-router';
+import { api, unwrap } from './api/client';
+import { SESSION_QUERY } from './api/session';
+import { TestClockBanner } from './components/test-clock-banner';
+import { Time } from './components/values';
+
+// Each page is its own chunk: the first screen loads only what it shows.
+const DashboardPage = lazy(() => import('./pages/dashboard'));
+const CustomersPage = lazy(() => import('./pages/customers'));
+const CustomerPage = lazy(() => import('./pages/customer'));
+const SubscriptionsPage = lazy(() => import('./pages/subscriptions'));
+const SubscriptionPage = lazy(() => import('./pages/subscription'));
+const ChargesPage = lazy(() => import('./pages/charges'));
+const ChargePage = lazy(() => import('./pages/charge'));
+const PlansPage = lazy(() => import('./pages/plans'));
+const PlanPage = lazy(() => import('./pages/plan'));
+const NewPlanPage = lazy(() => import('./pages/plan-new'));
+const PayoutsPage = lazy(() => import('./pages/payouts'));
+const PayoutPage = lazy(() => import('./pages/payout'));
+const PayoutBatchPage = lazy(() => import('./pages/payout-batch'));
+const PayoutUploadPage = lazy(() => import('./pages/payout-upload'));
+const EventsPage = lazy(() => import('./pages/events'));
+const EventPage = lazy(() => import('./pages/event'));
+const EndpointsPage = lazy(() => import('./pages/webhook-endpoints'));
+const EndpointPage = lazy(() => import('./pages/webhook-endpoint'));
+const NotFoundPage = lazy(() => import('./pages/not-found'));
+
+const SECTIONS = [
+  { to: '/', label: 'Dashboard' },
+  { to: '/customers', label: 'Customers' },
+  { to: '/subscriptions', label: 'Subscriptions' },
+  { to: '/charges', label: 'Charges' },
+  { to: '/plans', label: 'Plans' },
+  { to: '/payouts', label: 'Payouts' },
+  { to: '/events', label: 'Events' },
+  { to: '/webhook-endpoints', label: 'Webhook endpoints' },
+];
+
+export function Shell({ expiresAt, testClock }: { expiresAt: string | null; testClock: boolean }) {
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const signOut = useMutation({
+    mutationFn: async () => unwrap(await api.DELETE('/console/session')),
+    onSuccess: async () => {
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY[0] });
+      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
+    },
+  });
+  const current = (to: string) => (to === '/' ? location.pathname === '/' : location.pathname.startsWith(to));
+  return (
+    <AppShell header={{ height: testClock ? 104 : 56 }} navbar={{ width: 210, breakpoint: 'sm' }} padding="md">
+      <AppShell.Header>
+        <Group h={56} px="md" justify="space-between">
+          <Title order={2} size="h4">
+            Billing console
+          </Title>
+          <Group gap="sm">
+            {expiresAt && (
+              <Text size="sm">
+                Session until <Time value={expiresAt} />
+              </Text>
+            )}
+            <Button variant="default" size="xs" onClick={() => !signOut.isPending && signOut.mutate()} loading={signOut.isPending}>
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+        {testClock && <TestClockBanner />}
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Sections">
+        {SECTIONS.map((s) => (
+          <NavLink key={s.to} component={Link} to={s.to} label={s.label} variant="filled" active={current(s.to)} aria-current={current(s.to) ? 'page' : undefined} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<Loader aria-label="Loading" />}>
+          <Routes>
+            <Route path="/" element={<DashboardPage />} />
+            <Route path="/customers" element={<CustomersPage />} />
+            <Route path="/customers/:id" element={<CustomerPage />} />
+            <Route path="/subscriptions" element={<SubscriptionsPage />} />
+            <Route path="/subscriptions/:id" element={<SubscriptionPage />} />
+            <Route path="/charges" element={<ChargesPage />} />
+            <Route path="/charges/:id" element={<ChargePage />} />
+            <Route path="/plans" element={<PlansPage />} />
+            <Route path="/plans/new" element={<NewPlanPage />} />
+            <Route path="/plans/:id" element={<PlanPage />} />
+            <Route path="/payouts" element={<PayoutsPage />} />
+            <Route path="/payouts/upload" element={<PayoutUploadPage />} />
+            <Route path="/payouts/batches/:id" element={<PayoutBatchPage />} />
+            <Route path="/payouts/:id" element={<PayoutPage />} />
+            <Route path="/events" element={<EventsPage />} />
+            <Route path="/events/:id" element={<EventPage />} />
+            <Route path="/webhook-endpoints" element={<EndpointsPage />} />
+            <Route path="/webhook-endpoints/:id" element={<EndpointPage />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

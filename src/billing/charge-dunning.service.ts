@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { PlansService } from '../plans/plans.service';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { ChargeAttempt } from './charge-attempt.entity';
+import { ChargesService } from './charges.service';
+import { classifyDecline, dunningDeadline } from './dunning-policy';
+
+/** Why an attempt or a charge failed, as collection treats it. */
+export type FailureClass = 'hard' | 'soft' | 'technical';
+
+/** hard/soft for a declined attempt (from the provider's code), technical for one whose outcome is unknown. */
+function attemptClass(attempt: ChargeAttempt): FailureClass | null {
+  if (attempt.status === 'declined') return classifyDecline(attempt.errorCode ?? 'unknown');
+  if (attempt.status === 'unknown') return 'technical';
+  return null;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * How a charge is being collected, read for an operator: each attempt with the provider's code and its class,
+ * attempt n of N under the plan's ladder, the next attempt and when collection gives up.
+ */
+@Injectable()
+export class ChargeDunningService {
+  constructor(
+    private readonly charges: ChargesService,
+    private readonly subscriptions: SubscriptionsService,
+    private readonly plans: PlansService,
+  ) {}
+
+  async of(id: string) {
+    const { charge, attempts } = await this.charges.get(id);
+    const subscription = await this.subscriptions.get(charge.subscriptionId);
+    const dunning = this.plans.effectiveDunning(await this.plans.get(subscription.planId));
+    const lastErrorClass: FailureClass | null =
+      charge.technicalFailures > 0 ? 'technical' : charge.lastErrorCode !== null ? classifyDecline(charge.lastErrorCode) : null;
+    const scheduled = charge.status === 'retrying' || charge.status === 'pending';
+    return {
+      chargeId: charge.id,
+      status: charge.status,
+      retryDelays: dunning.retryDelays,
+      finalAction: dunning.finalAction,
+      maxAttempts: dunning.retryDelays.length + 1,
+      attemptsMade: charge.attemptCount,
+      nextAttemptNumber: scheduled ? charge.attemptCount + 1 : null,
+      nextAttemptAt: scheduled ? iso(charge.nextAttemptAt) : null,
+      waitingForNewCard: charge.step === 'awaiting_card',
+      givesUpAt: charge.dunningStartedAt && (charge.status === 'retrying' || charge.step === 'awaiting_card') ? dunningDeadline(dunning.retryDelaysMs, charge.dunningStartedAt).toISOString() : null,
+      technicalFailures: charge.technicalFailures,
+      lastError: charge.lastErrorCode === null ? null : { code: charge.lastErrorCode, class: lastErrorClass },
+      attempts: [...attempts]
+        .sort((a, b) => a.number - b.number)
+        .map((a) => ({ number: a.number, paymentId: a.providerPaymentId, status: a.status, errorCode: a.errorCode, class: attemptClass(a), createdAt: iso(a.attemptedAt) })),
+    };
+  }
+}

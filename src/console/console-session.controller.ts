@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ApiPublicRoute } from '../common/api-docs/api-route.decorators';
+import { PublicRoute } from '../common/http/public-route.decorator';
+import { AppConfig } from '../config/app-config';
+import { consoleCookie, isCrossSite, isHttps, readConsoleCookie } from './console-cookie';
+import { ConsoleSessionResponseDto, ConsoleSessionStateResponseDto, ConsoleSignOutResponseDto } from './console-session-response.dto';
+import { ConsoleSessionService } from './console-session.service';
+import { CreateConsoleSessionDto } from './create-console-session.dto';
+
+const BODY_ERRORS = ['validation_failed', 'invalid_json', 'body_too_deep', 'malformed_request', 'payload_too_large', 'unsupported_media_type', 'unsupported_encoding'] as const;
+
+/**
+ * Sign-in and sign-out of the operator console (`/console`). Both are public routes by nature: sign-in is where the
+ * token is proved, and sign-out only ever ends the caller's own session.
+ */
+@ApiTags('Console')
+@Controller('console/session')
+export class ConsoleSessionController {
+  constructor(
+    private readonly sessions: ConsoleSessionService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @PublicRoute()
+  @ApiPublicRoute({
+    summary: 'Sign in to the operator console',
+    description:
+      'Checks the admin token and sets the HttpOnly, SameSite=Strict cookie `console_session` (Secure over https), valid 12 hours. The admin API accepts that cookie only together with the header `X-Console: 1` and from the same origin.',
+    errors: ['unauthorized', ...BODY_ERRORS],
+  })
+  @ApiBody({ type: CreateConsoleSessionDto })
+  @ApiCreatedResponse({ type: ConsoleSessionResponseDto })
+  @Post()
+  async signIn(@Body() body: CreateConsoleSessionDto, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    if (isCrossSite(request)) throw new UnauthorizedException('Sign in from the console itself: a sign-in from another site is refused');
+    if (!this.sessions.isAdminToken(body.token)) throw new UnauthorizedException('Wrong admin token: sign in with the ADMIN_TOKEN the daemon was started with');
+    const { id, expiresAt } = await this.sessions.open();
+    response.setHeader('Set-Cookie', consoleCookie(id, isHttps(request, this.config.publicUrl)));
+    response.setHeader('Cache-Control', 'no-store');
+    return { expiresAt: expiresAt.toISOString() };
+  }
+
+  @PublicRoute()
+  @ApiPublicRoute({
+    summary: 'Whether the console is signed in',
+    description: "Reads only the session named by the request's own cookie, so the console learns its state without a refused call.",
+  })
+  @ApiOkResponse({ type: ConsoleSessionStateResponseDto })
+  @Get()
+  async state(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    const session = readConsoleCookie(request);
+    const expiresAt = session === undefined ? null : await this.sessions.liveUntil(session);
+    response.setHeader('Cache-Control', 'no-store');
+    return { signedIn: expiresAt !== null, expiresAt: expiresAt?.toISOString() ?? null, testClock: expiresAt === null ? null : this.config.testClock };
+  }
+
+  @PublicRoute()
+  @ApiPublicRoute({ summary: 'Sign out of the operator console', description: "Ends the session named by the request's cookie, if any, and clears the cookie." })
+  @ApiOkResponse({ type: ConsoleSignOutResponseDto })
+  @Delete()
+  @HttpCode(200)
+  async signOut(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    const session = readConsoleCookie(request);
+    if (session !== undefined) await this.sessions.close(session);
+    response.setHeader('Set-Cookie', consoleCookie('', isHttps(request, this.config.publicUrl), 0));
+    return { signedOut: true };
+  }
+}

@@ -1,0 +1,65 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { RetentionService } from '../common/retention/retention.service';
+import { AppConfig } from '../config/app-config';
+import { ConsoleSessionsRepository } from './console-sessions.repository';
+
+/** How long a console sign-in lasts. */
+export const CONSOLE_SESSION_SECONDS = 12 * 3600;
+
+/** A session id is 32 random bytes, base64url: exactly 43 characters of this alphabet. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Console sign-in: the admin token is exchanged for a random session id that the browser keeps in an HttpOnly
+ * cookie. Only HMAC(admin token, session id) is stored, so a copy of the database holds neither the token nor a
+ * usable session, and a new ADMIN_TOKEN ends every session.
+ */
+@Injectable()
+export class ConsoleSessionService implements OnModuleInit {
+  private readonly expectedToken: Buffer;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly sessions: ConsoleSessionsRepository,
+    private readonly retention: RetentionService,
+  ) {
+    this.expectedToken = digest(config.adminToken);
+  }
+
+  onModuleInit(): void {
+    this.retention.register('expired console sessions', () => this.sessions.pruneExpired());
+  }
+
+  /** Whether `token` is the admin token, in time that does not depend on the input. */
+  isAdminToken(token: string): boolean {
+    return timingSafeEqual(digest(token), this.expectedToken);
+  }
+
+  /** A new session for a caller who proved the admin token: its id (for the cookie only) and its expiry. */
+  async open(): Promise<{ id: string; expiresAt: Date }> {
+    const id = randomBytes(32).toString('base64url');
+    const expiresAt = await this.sessions.insert(this.keyOf(id), CONSOLE_SESSION_SECONDS);
+    return { id, expiresAt };
+  }
+
+  /** Whether the id names a live session. */
+  async isLive(id: string): Promise<boolean> {
+    return (await this.liveUntil(id)) !== null;
+  }
+
+  /** When the session named by the id expires; null when there is no such live session. */
+  liveUntil(id: string): Promise<Date | null> {
+    return SESSION_ID.test(id) ? this.sessions.findLive(this.keyOf(id)) : Promise.resolve(null);
+  }
+
+  async close(id: string): Promise<void> {
+    if (SESSION_ID.test(id)) await this.sessions.delete(this.keyOf(id));
+  }
+
+  private keyOf(id: string): string {
+    return createHmac('sha256', this.config.adminToken).update(id).digest('hex');
+  }
+}

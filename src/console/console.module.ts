@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ConsoleSession } from './console-session.entity';
+import { ConsoleSessionController } from './console-session.controller';
+import { ConsoleSessionService } from './console-session.service';
+import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { DashboardController } from './dashboard.controller';
+import { DashboardService } from './dashboard.service';
+import { BillingModule } from '../billing/billing.module';
+import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+
+/** The operator console: its sign-in sessions (the global admin guard asks this module about a session cookie) and its dashboard. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ConsoleSession]), BillingModule, SubscriptionsModule, WebhooksModule],
+  controllers: [ConsoleSessionController, DashboardController],
+  providers: [ConsoleSessionService, ConsoleSessionsRepository, DashboardService],
+  exports: [ConsoleSessionService],
+})
+export class ConsoleModule {}
