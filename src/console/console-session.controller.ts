@@ -46,6 +46,7 @@ export class ConsoleSessionController {
   @ApiPublicRoute({
     summary: 'Whether the console is signed in',
     description: "Reads only the session named by the request's own cookie, so the console learns its state without a refused call.",
+    errors: ['malformed_request'],
   })
   @ApiOkResponse({ type: ConsoleSessionStateResponseDto })
   @Get()
@@ -57,7 +58,11 @@ export class ConsoleSessionController {
   }
 
   @PublicRoute()
-  @ApiPublicRoute({ summary: 'Sign out of the operator console', description: "Ends the session named by the request's cookie, if any, and clears the cookie." })
+  @ApiPublicRoute({
+    summary: 'Sign out of the operator console',
+    description: "Ends the session named by the request's cookie, if any, and clears the cookie.",
+    errors: ['malformed_request', 'unsupported_media_type', 'unsupported_encoding', 'payload_too_large'],
+  })
   @ApiOkResponse({ type: ConsoleSignOutResponseDto })
   @Delete()
   @HttpCode(200)

@@ -2,7 +2,7 @@ import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, IsUUID, Matches, Max, Min } from 'class-validator';
 import { ApiAmountProperty, ApiCurrencyProperty, ApiIdProperty, ApiMetadataProperty } from '../common/api-docs/api-properties';
 import { IsMetadata } from '../common/http/validators';
-import { PAYOUT_REFERENCE_PATTERN } from './payout-identity';
+import { PAYOUT_REFERENCE_PATTERN } from './payout-reference';
 
 const REFERENCE_MESSAGE = 'reference must be 1..64 letters, digits and ._:- (^[A-Za-z0-9._:-]{1,64}$)';
 const AMOUNT_MESSAGE = 'amount must be a whole number of minor units, at least 1';

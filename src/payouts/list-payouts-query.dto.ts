@@ -3,7 +3,7 @@ import { IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
 import { ApiIdProperty } from '../common/api-docs/api-properties';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { PAYOUT_STATUSES, PayoutStatus } from './payout.entity';
-import { PAYOUT_REFERENCE_PATTERN } from './payout-identity';
+import { PAYOUT_REFERENCE_PATTERN } from './payout-reference';
 
 /** GET /api/v1/payouts?status=&batchId=&reference=&limit=&cursor= */
 export class ListPayoutsQueryDto extends ListQueryDto {

@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
 
-/** A payout reference: 1..64 letters, digits and `._:-`. */
-export const PAYOUT_REFERENCE_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
-
 /**
  * The withdrawal create's externalID. With a reference it derives from the reference alone (`r` + 39 characters
  * of its SHA-256 in base64url), so the same reference submitted again after the database was restored to an

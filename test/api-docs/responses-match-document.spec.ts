@@ -132,6 +132,7 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     const charges = await ok<{ items: Body[] }>('GET', '/api/v1/charges', { query: { subscriptionId: subscription.id } });
     const charge = charges.items[0];
     await ok('GET', '/api/v1/charges/{id}', { path: { id: charge.id } });
+    await ok('GET', '/api/v1/charges/{id}/dunning', { path: { id: charge.id } });
     await call('POST', '/api/v1/charges/{id}/retry', { path: { id: charge.id } });
     await ok('GET', '/api/v1/subscriptions/{id}/charges', { path: { id: subscription.id } });
     await ok('GET', '/api/v1/subscriptions', { query: { status: 'past_due' } });
@@ -175,6 +176,14 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     // A body where none is taken, in another media type: whatever the answer, the document must list it.
     await call('DELETE', '/api/v1/webhook-endpoints/{id}', { path: { id: endpoint.id }, rawBody: 'x', headers: { 'Content-Type': 'text/plain' } });
     await ok('DELETE', '/api/v1/webhook-endpoints/{id}', { path: { id: endpoint.id } });
+
+    // The console's session (signed in with the token, read, signed out; a wrong token and a text body refused) and its dashboard.
+    await call('POST', '/console/session', { token: null, body: { token: 'wrong-token-0123456789' } });
+    await ok('POST', '/console/session', { token: null, body: { token: TEST_ADMIN_TOKEN } });
+    await ok('GET', '/console/session', { token: null });
+    await call('DELETE', '/console/session', { token: null, rawBody: 'x', headers: { 'Content-Type': 'text/plain' } });
+    await ok('DELETE', '/console/session', { token: null });
+    await ok('GET', '/api/v1/dashboard');
 
     // Every list once more, now that they hold every kind of object.
     for (const list of ['/api/v1/plans', '/api/v1/customers', '/api/v1/subscriptions', '/api/v1/charges', '/api/v1/payouts', '/api/v1/events']) await ok('GET', list);

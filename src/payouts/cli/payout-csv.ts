@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { PAYOUT_REFERENCE_PATTERN } from '../payout-identity';
+import { PAYOUT_REFERENCE_PATTERN } from '../payout-reference';
 
 /** One payout as the admin API takes it. */
 export interface PayoutCsvItem {
