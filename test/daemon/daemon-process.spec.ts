@@ -40,7 +40,7 @@ describe('the daemon process', () => {
     } finally {
       if (daemon.child.exitCode === null) daemon.child.kill('SIGKILL');
     }
-  }, 120_000);
+  });
 
   it('keeps the embedded data across a restart', async () => {
     const port = await freePort();
@@ -73,7 +73,7 @@ describe('the daemon process', () => {
       second.child.kill('SIGTERM');
       await exited;
     }
-  }, 120_000);
+  });
 
   it('refuses to start with a bad environment, listing every problem', async () => {
     const daemon = await startDaemon({ PORT: 'x', NODE_ENV: 'production', TEST_CLOCK: 'true' });
@@ -84,5 +84,5 @@ describe('the daemon process', () => {
     expect(out).toContain('ADMIN_TOKEN is required');
     expect(out).toContain('PROVIDER_URL is required');
     expect(out).toContain('TEST_CLOCK must not be enabled');
-  }, 60_000);
+  });
 });

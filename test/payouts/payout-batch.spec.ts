@@ -81,7 +81,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
     } while (cursor);
     expect(seen).toHaveLength(BATCH_SIZE);
     expect(new Set(seen).size).toBe(BATCH_SIZE);
-  }, 180_000);
+  });
 
   it('settles another 1,000 exactly once with provider faults injected and two replicas working side by side', async () => {
     const replica = await startPayoutTestApp({ sandbox: t.sandbox });
@@ -129,7 +129,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
     } finally {
       await replica.close();
     }
-  }, 200_000);
+  });
 
   it('the ledger holds no withdrawal that no payout asked for', async () => {
     const externalIds = new Set((await t.dataSource.query<{ e: string }[]>('SELECT withdrawal_external_id AS e FROM payouts')).map((r) => r.e));

@@ -70,7 +70,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
     );
     expect(await settledCount(batchId)).toBe(BATCH_SIZE);
     await expectExactlyOneSucceededEach(batchId);
-  }, 180_000);
+  });
 
   it('settles every payout exactly once when its worker is SIGKILLed mid-batch under provider faults and a new one takes over', async () => {
     await addFaults(
@@ -112,7 +112,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
 
     expect(await settledCount(batchId)).toBe(BATCH_SIZE);
     await expectExactlyOneSucceededEach(batchId);
-  }, 240_000);
+  });
 
   it('no worker wrote a card number or CVV to its log, and no column holds one', async () => {
     const lines = workers.flatMap((w) => w.lines);

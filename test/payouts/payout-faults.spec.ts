@@ -61,7 +61,6 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
       const ledger = (await ledgerWithdrawals(t)).filter((w) => w.externalID === externalIdOf(id));
       expect(ledger).toEqual([expect.objectContaining({ withdrawalID: payout.withdrawalId, status: 'Succeeded', amount: 777 })]);
     },
-    30_000,
   );
 
   it('getWithdrawal failing every try: the payout stays processing with its withdrawal, then settles', async () => {
@@ -73,7 +72,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     await t.processor.runOnce();
     expect((await getPayout(t, id)).status).toBe('succeeded');
     expect(await withdrawalCallsFor(id)).toHaveLength(1);
-  }, 30_000);
+  });
 
   const destinationBody = () => ({
     name: 'Faulty',
@@ -102,7 +101,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     expect(refused.status).toBe(422);
     await t.sandboxClient.control.clearFaults();
     expect((await t.api().post('/api/v1/payouts/destinations').send(destinationBody())).status).toBe(201);
-  }, 30_000);
+  });
 
   it('tokenization unavailable: 503, nothing stored, nothing created', async () => {
     const before = (await t.sandboxClient.control.requests('createDestination')).length;

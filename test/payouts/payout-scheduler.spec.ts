@@ -67,5 +67,5 @@ describe('The payout scheduler', () => {
     const ledger = (await ledgerWithdrawals(t)).filter((w) => externalIds.has(w.externalID ?? ''));
     expect(ledger).toHaveLength(300);
     expect(new Set(ledger.map((w) => w.externalID)).size).toBe(300);
-  }, 60_000);
+  });
 });

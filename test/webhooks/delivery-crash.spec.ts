@@ -127,5 +127,5 @@ describe('Merchant events survive a killed daemon', () => {
     expect(events.filter((e) => !received.has(e.id)).map((e) => e.id)).toEqual([]);
     expect(receiver.idsWithDifferentBodies()).toEqual([]);
     expect(receiver.rejected).toEqual([]);
-  }, 300_000);
+  });
 });

@@ -149,7 +149,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
       const now = await story.get(`/api/v1/${GET_PATH[e.type.split('.')[0]]}/${id}`);
       expect({ type: e.type, object: e.data.object }).toEqual({ type: e.type, object: now });
     }
-  }, 240_000);
+  });
 });
 
 function countBy(values: string[]): Record<string, number> {

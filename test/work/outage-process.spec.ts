@@ -35,7 +35,7 @@ describe('charges in flight survive a 20 s database outage', () => {
     await runMigrations(pg.url);
     sandbox = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID });
     setup = await startEngine(pg.url, sandbox.url);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
@@ -105,5 +105,5 @@ describe('charges in flight survive a 20 s database outage', () => {
       currency: plan.currency,
     });
     for (const d of daemons) expect(await (await fetch(`${d.baseUrl}/health/ready`)).status).toBe(200);
-  }, 240_000);
+  });
 });

@@ -183,5 +183,5 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
     expect(mine).toHaveLength(PAYOUTS);
     expect(new Set(mine.map((w) => w.externalID)).size).toBe(PAYOUTS);
     expect(mine.every((w) => w.status === 'Succeeded')).toBe(true);
-  }, 240_000);
+  });
 });

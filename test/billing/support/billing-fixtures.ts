@@ -185,7 +185,7 @@ export async function drain(
         return { total: charges.length, succeeded: charges.filter((c) => c.status === 'succeeded').length };
       },
       allSucceeded,
-      { timeoutMs: options.timeoutMs ?? 60_000, everyMs: 100, stallMs: options.stallMs ?? 10_000, progressOf: (s) => s.succeeded, failOnTimeout: false },
+      { timeoutMs: options.timeoutMs ?? 120_000, everyMs: 100, stallMs: options.stallMs ?? 30_000, progressOf: (s) => s.succeeded, failOnTimeout: false },
     );
     settled = allSucceeded(final);
   } finally {
