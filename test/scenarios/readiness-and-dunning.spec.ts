@@ -1,5 +1,5 @@
 import { CARDS } from '../support/test-cards';
-import { sleep } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { Scenario } from './support/scenario';
 
 const INSUFFICIENT = 'authorization_failed:insufficient_funds';
@@ -194,9 +194,15 @@ describe('readiness and dunning', () => {
     await s.sandboxControl.clearFaults();
     const patched = await s.api().patch(`/api/v1/plans/${planId}`).send({ dunning: { retryDelays: ['2d'], finalAction: 'cancel' } });
     expect(patched.status).toBe(200);
-    await sleep(300);
-    await s.runBilling();
-    const [charge] = await chargesOf(sub.id);
+    // The next pass after the charge's backoff replays the invoice and charges it.
+    const charge = await waitFor(
+      async () => {
+        await s.runBilling();
+        return (await chargesOf(sub.id))[0];
+      },
+      (c) => c.status === 'succeeded' || c.status === 'failed',
+      { everyMs: 100, what: 'the charge settled after its backoff' },
+    );
     expect(charge.status).toBe('succeeded');
     const invoices = await s.sandboxRequests('createInvoice');
     expect(invoices.length).toBeGreaterThanOrEqual(5);
