@@ -64,10 +64,10 @@ describe('Merchant events survive a killed daemon', () => {
 
     const victim = await startDaemon(daemonEnv('a'));
     daemons.push(victim);
-    await waitForStatus(`${victim.baseUrl}/health/ready`, 200, 90_000);
+    await waitForStatus(`${victim.baseUrl}/health/ready`, 200, 180_000);
     const victimWorker = await until(
       async () => (await db.query<{ id: string }>('SELECT id FROM workers WHERE pid = $1', [victim.child.pid])).rows[0]?.id,
-      10_000,
+      60_000,
       'the victim registered',
     );
 
@@ -90,7 +90,7 @@ describe('Merchant events survive a killed daemon', () => {
 
     const restarted = await startDaemon(daemonEnv('b'));
     daemons.push(restarted);
-    await waitForStatus(`${restarted.baseUrl}/health/ready`, 200, 90_000);
+    await waitForStatus(`${restarted.baseUrl}/health/ready`, 200, 180_000);
 
     // Every charge paid, and every delivery of every event ended in a success.
     await until(
@@ -99,7 +99,7 @@ describe('Merchant events survive a killed daemon', () => {
         const charges = await count('SELECT count(*) AS n FROM charges');
         return open === 0 && charges === CUSTOMERS ? true : undefined;
       },
-      90_000,
+      180_000,
       'all charges paid and all events delivered',
       250,
     );
