@@ -112,7 +112,7 @@ describe('payouts:import, the CSV command line, against a daemon whose scheduler
     await waitFor(
       async () => (await t.api().get(`/api/v1/payouts/batches/${batchId}`)).body.counts.succeeded as number,
       (succeeded) => succeeded === 2,
-      { timeoutMs: 20_000, everyMs: 50, what: 'the scheduler settling the batch' },
+      { timeoutMs: 60_000, everyMs: 50, what: 'the scheduler settling the batch' },
     );
   });
 

@@ -7,6 +7,8 @@ import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 import { WorkerLine, WorkerProcess } from './support/payout-worker-process';
 
 const BATCH_SIZE = 1_000;
+/** A thousand payouts take minutes on a busy two-core machine: these tests get more than jest's usual limit. */
+const THOUSAND_PAYOUTS_TIMEOUT_MS = 600_000;
 
 describe('Mass payouts across processes: a worker killed mid-batch, another taking over', () => {
   let t: PayoutTestApp;
@@ -70,7 +72,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
     );
     expect(await settledCount(batchId)).toBe(BATCH_SIZE);
     await expectExactlyOneSucceededEach(batchId);
-  });
+  }, THOUSAND_PAYOUTS_TIMEOUT_MS);
 
   it('settles every payout exactly once when its worker is SIGKILLed mid-batch under provider faults and a new one takes over', async () => {
     await addFaults(
@@ -82,7 +84,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
     const batchId = await postBatch('crash');
     const first = startWorker({});
     await waitFor(() => settledCount(batchId), (settled) => settled >= 250, {
-      timeoutMs: 120_000,
+      timeoutMs: 240_000,
       everyMs: 50,
       what: 'the first worker settling 250 payouts',
     }).catch((e: Error) => {
@@ -112,7 +114,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
 
     expect(await settledCount(batchId)).toBe(BATCH_SIZE);
     await expectExactlyOneSucceededEach(batchId);
-  });
+  }, THOUSAND_PAYOUTS_TIMEOUT_MS);
 
   it('no worker wrote a card number or CVV to its log, and no column holds one', async () => {
     const lines = workers.flatMap((w) => w.lines);

@@ -2,7 +2,7 @@ import { PayoutQueueService } from '../../src/payouts/payout-queue.service';
 import { LeaseLostError } from '../../src/common/lease-lost.error';
 import { resetDatabase } from '../support/test-database';
 import { CARDS } from '../support/test-cards';
-import { sleep } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { addFaults, authorizedDestination, futureExpDate, getPayout, ledgerWithdrawals, setUpPayouts, TEST_CVV } from './support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 
@@ -35,6 +35,16 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
       'SELECT status, technical_failures, not_before, lease_owner FROM payouts WHERE id = $1',
       [id],
     ))[0];
+  /** Processor passes until the payout is final: the first that finds its backoff over picks it up again. */
+  const passesUntilSettled = (id: string) =>
+    waitFor(
+      async () => {
+        await t.processor.runOnce();
+        return getPayout(t, id);
+      },
+      (payout) => payout.status === 'succeeded' || payout.status === 'failed',
+      { everyMs: 50, what: `payout ${id} settled` },
+    );
   const externalIdOf = (id: string) => `w${id.replace(/-/g, '')}`;
   const withdrawalCallsFor = async (id: string) =>
     (await t.sandboxClient.control.requests('createWithdrawal')).filter((r) => (r.body as { externalID?: string }).externalID === externalIdOf(id));
@@ -49,9 +59,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
       expect(await row(id)).toMatchObject({ status: 'pending', technical_failures: 1, not_before: expect.any(Date), lease_owner: null });
       expect((await getPayout(t, id)).status).toBe('pending');
 
-      await sleep(300);
-      await t.processor.runOnce();
-      const payout = await getPayout(t, id);
+      const payout = await passesUntilSettled(id);
       expect(payout.status).toBe('succeeded');
 
       const calls = await withdrawalCallsFor(id);
@@ -68,9 +76,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     const id = await newPayout();
     await t.processor.runOnce();
     expect(await row(id)).toMatchObject({ status: 'processing', technical_failures: 1, lease_owner: null });
-    await sleep(300);
-    await t.processor.runOnce();
-    expect((await getPayout(t, id)).status).toBe('succeeded');
+    expect((await passesUntilSettled(id)).status).toBe('succeeded');
     expect(await withdrawalCallsFor(id)).toHaveLength(1);
   });
 
