@@ -13,7 +13,7 @@ describe('the daemon process', () => {
     const port = await freePort();
     const daemon = await startDaemon({ PORT: String(port), DATA_DIR: dataDir, BILLING_INTERVAL_MS: '500' });
     try {
-      const ready = await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+      const ready = await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 180_000);
       expect(await ready.json()).toMatchObject({ status: 'ok' });
       const out = daemon.output();
       expect(out).toContain('NO REAL MONEY MOVES');
@@ -48,7 +48,7 @@ describe('the daemon process', () => {
     const first = await startDaemon({ PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: token, SCHEDULER_ENABLED: 'false' });
     let planId: string;
     try {
-      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 180_000);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/plans`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -65,7 +65,7 @@ describe('the daemon process', () => {
 
     const second = await startDaemon({ PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: token, SCHEDULER_ENABLED: 'false' });
     try {
-      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 180_000);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/plans/${planId}`, { headers: { Authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
     } finally {
