@@ -121,7 +121,7 @@ describe('sandbox: webhook retries, order and giving up', () => {
     const list = await waitFor(
       () => sandbox.control.webhookDeliveries(),
       (all) => all.length === 4 && all.every((d) => d.status === 'dropped'),
-      { timeoutMs: 10_000, what: 'four deliveries dropped' },
+      { timeoutMs: 60_000, what: 'four deliveries dropped' },
     );
     expect(list.map((d) => [d.eventType, d.status, d.reason, d.attempts.length])).toEqual([
       ['CustomerCreated', 'dropped', 'retries exhausted', PROCESSING_MAX_ATTEMPTS],
@@ -150,7 +150,7 @@ describe('sandbox: webhook retries, order and giving up', () => {
     const list = await waitFor(
       () => sandbox.control.webhookDeliveries({ api: 'wallet' }),
       (all) => all.length === 2 && all.every((d) => d.status === 'dead'),
-      { timeoutMs: 10_000, what: 'two wallet deliveries dead' },
+      { timeoutMs: 60_000, what: 'two wallet deliveries dead' },
     );
     for (const delivery of list) {
       expect(delivery.reason).toBe('not delivered within 24 h');
