@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import * as ts from 'typescript';
 
@@ -21,26 +21,50 @@ export function nodeArgsFor(entry: string): string[] {
 
 let transpiledTo: string | undefined;
 
-/** Transpiles every .ts file of src/ and test/ (specs aside) whose output is missing or older than it; answers the output folder. */
+/**
+ * Transpiles every .ts file of src/ and test/ (specs aside) whose output was made from other content (each output has
+ * the hash of its source beside it: file times can go back, with a checkout or a copy); answers the output folder.
+ */
 function transpileSources(): string {
   if (transpiledTo) return transpiledTo;
   const options = compilerOptions();
-  // The output depends on the options and the compiler: a change of either starts a fresh folder.
-  const out = join(CACHE, createHash('sha256').update(ts.version).update(JSON.stringify(options)).digest('hex').slice(0, 16));
+  // One folder per checkout, compiler and options: two working copies never share outputs.
+  const out = join(CACHE, sha256(ROOT, ts.version, JSON.stringify(options)).slice(0, 16));
   for (const folder of SOURCE_FOLDERS) {
     for (const file of typeScriptFiles(join(ROOT, folder))) {
       const target = join(out, relative(ROOT, file)).replace(/\.ts$/, '.js');
-      if (isNewer(target, file)) continue;
-      const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: options, fileName: file });
+      const source = readFileSync(file, 'utf8');
+      const hash = sha256(source);
+      if (readIfExists(`${target}.sha256`) === hash) continue;
+      const { outputText } = ts.transpileModule(source, { compilerOptions: options, fileName: file });
       mkdirSync(dirname(target), { recursive: true });
-      // Written aside and renamed: a process reading it never sees half a file.
-      const partial = `${target}.${process.pid}.tmp`;
-      writeFileSync(partial, outputText);
-      renameSync(partial, target);
+      // Written aside and renamed: a process reading them never sees half a file.
+      writeAtomically(target, outputText);
+      writeAtomically(`${target}.sha256`, hash);
     }
   }
   transpiledTo = out;
   return out;
+}
+
+function sha256(...parts: string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('hex');
+}
+
+function writeAtomically(path: string, content: string): void {
+  const partial = `${path}.${process.pid}.tmp`;
+  writeFileSync(partial, content);
+  renameSync(partial, path);
+}
+
+function readIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function compilerOptions(): ts.CompilerOptions {
@@ -58,12 +82,4 @@ function typeScriptFiles(folder: string): string[] {
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) files.push(path);
   }
   return files;
-}
-
-function isNewer(target: string, source: string): boolean {
-  try {
-    return statSync(target).mtimeMs >= statSync(source).mtimeMs;
-  } catch {
-    return false;
-  }
 }
