@@ -2,7 +2,8 @@
  *  Integration suites share one database that globalSetup prepares (a real server from
  *  TEST_DATABASE_URL, or embedded PGlite), so the suite runs in band.
  *  A test's time limit only catches a hang, so it is set for a busy two-core machine (scripts/test-under-load.sh),
- *  where the slowest tests take minutes; tests leave it alone rather than guess their own. */
+ *  where the slowest tests take minutes; only the heaviest ones set their own, HEAVY_TEST_TIMEOUT_MS in
+ *  test/support/time-limits.ts. */
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',

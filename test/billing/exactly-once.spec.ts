@@ -6,6 +6,7 @@ import { FAST_WORK_TUNING } from '../support/fast-work-tuning';
 import { SandboxClient } from '../support/sandbox-client';
 import type { FaultKind, ProviderOperation } from '../support/sandbox-control';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { sleep, waitFor } from '../support/wait';
 import {
   assertExactlyOnce,
@@ -113,6 +114,7 @@ describe('exactly-once charging', () => {
         expect(hits('timeout_after_effect') + hits('reset_after_effect')).toBeGreaterThan(0);
         expect(hits('unavailable')).toBeGreaterThan(0);
       },
+      HEAVY_TEST_TIMEOUT_MS,
     );
 
     it(
@@ -150,6 +152,7 @@ describe('exactly-once charging', () => {
         expect(claimed.every((n) => n > 0)).toBe(true);
         expect(takeovers).toBeGreaterThan(0);
       },
+      HEAVY_TEST_TIMEOUT_MS,
     );
 
     it(
@@ -214,6 +217,7 @@ describe('exactly-once charging', () => {
         // Every kill landed while some charge had its invoice but not yet its outcome.
         expect(kills.filter((k) => k.mid > 0 && k.succeeded < 30)).toHaveLength(4);
       },
+      HEAVY_TEST_TIMEOUT_MS,
     );
 
     /**

@@ -1,12 +1,11 @@
 import type { LedgerWithdrawal } from '../../src/sandbox/services/ledger.service';
 import { resetDatabase } from '../support/test-database';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { CARDS } from '../support/test-cards';
 import { addFaults, allStoredRows, authorizedDestination, cardDataIn, getBatch, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, runUntil, startPayoutTestApp } from './support/payout-test-app';
 
 const BATCH_SIZE = 1_000;
-/** A thousand payouts take minutes on a busy two-core machine: these tests get more than jest's usual limit. */
-const THOUSAND_PAYOUTS_TIMEOUT_MS = 600_000;
 /** How long the passes may run before the batch counts as stuck. */
 const RUN_LIMIT_MS = 480_000;
 
@@ -85,7 +84,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
     } while (cursor);
     expect(seen).toHaveLength(BATCH_SIZE);
     expect(new Set(seen).size).toBe(BATCH_SIZE);
-  }, THOUSAND_PAYOUTS_TIMEOUT_MS);
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it('settles another 1,000 exactly once with provider faults injected and two replicas working side by side', async () => {
     const replica = await startPayoutTestApp({ sandbox: t.sandbox });
@@ -133,7 +132,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
     } finally {
       await replica.close();
     }
-  }, THOUSAND_PAYOUTS_TIMEOUT_MS);
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it('the ledger holds no withdrawal that no payout asked for', async () => {
     const externalIds = new Set((await t.dataSource.query<{ e: string }[]>('SELECT withdrawal_external_id AS e FROM payouts')).map((r) => r.e));

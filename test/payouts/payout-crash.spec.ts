@@ -1,14 +1,13 @@
 import type { LedgerWithdrawal } from '../../src/sandbox/services/ledger.service';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
 import { CARDS } from '../support/test-cards';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { waitFor } from '../support/wait';
 import { addFaults, allStoredRows, authorizedDestination, cardDataIn, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 import { WorkerLine, WorkerProcess } from './support/payout-worker-process';
 
 const BATCH_SIZE = 1_000;
-/** A thousand payouts take minutes on a busy two-core machine: these tests get more than jest's usual limit. */
-const THOUSAND_PAYOUTS_TIMEOUT_MS = 600_000;
 
 describe('Mass payouts across processes: a worker killed mid-batch, another taking over', () => {
   let t: PayoutTestApp;
@@ -72,7 +71,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
     );
     expect(await settledCount(batchId)).toBe(BATCH_SIZE);
     await expectExactlyOneSucceededEach(batchId);
-  }, THOUSAND_PAYOUTS_TIMEOUT_MS);
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it('settles every payout exactly once when its worker is SIGKILLed mid-batch under provider faults and a new one takes over', async () => {
     await addFaults(
@@ -114,7 +113,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
 
     expect(await settledCount(batchId)).toBe(BATCH_SIZE);
     await expectExactlyOneSucceededEach(batchId);
-  }, THOUSAND_PAYOUTS_TIMEOUT_MS);
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it('no worker wrote a card number or CVV to its log, and no column holds one', async () => {
     const lines = workers.flatMap((w) => w.lines);

@@ -8,6 +8,7 @@ import { monthlyPeriodStarts } from '../billing/support/exactly-once';
 import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
 import { SandboxClient } from '../support/sandbox-client';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { waitForStatus } from '../support/wait';
 import { MerchantReceiver } from './support/merchant-receiver';
 import { createEndpoint, until } from './support/webhook-fixtures';
@@ -127,5 +128,5 @@ describe('Merchant events survive a killed daemon', () => {
     expect(events.filter((e) => !received.has(e.id)).map((e) => e.id)).toEqual([]);
     expect(receiver.idsWithDifferentBodies()).toEqual([]);
     expect(receiver.rejected).toEqual([]);
-  });
+  }, HEAVY_TEST_TIMEOUT_MS);
 });

@@ -9,6 +9,7 @@ import { monthlyPeriodStarts } from '../billing/support/exactly-once';
 import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
 import { SandboxClient } from '../support/sandbox-client';
 import { startThrowawayPostgres, ThrowawayPostgres } from '../support/throwaway-postgres';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { sleep, waitFor, waitForStatus } from '../support/wait';
 
 /**
@@ -106,5 +107,5 @@ describe('charges in flight survive a 20 s database outage', () => {
       currency: plan.currency,
     });
     for (const d of daemons) expect(await (await fetch(`${d.baseUrl}/health/ready`)).status).toBe(200);
-  });
+  }, HEAVY_TEST_TIMEOUT_MS);
 });

@@ -11,6 +11,7 @@ import { futureExpDate, SETUP_BODY } from '../payouts/support/payout-fixtures';
 import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
 import { SandboxClient } from '../support/sandbox-client';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { waitFor, waitForStatus } from '../support/wait';
 
 /**
@@ -189,5 +190,5 @@ describe('A killed daemon’s work is finished by another once its heartbeat lap
     expect(mine).toHaveLength(PAYOUTS);
     expect(new Set(mine.map((w) => w.externalID)).size).toBe(PAYOUTS);
     expect(mine.every((w) => w.status === 'Succeeded')).toBe(true);
-  });
+  }, HEAVY_TEST_TIMEOUT_MS);
 });
