@@ -13,9 +13,10 @@ import { waitFor } from '../support/wait';
 const PLAN = { name: 'Hooks', product: 'Hooks', currency: 'RUB', interval: 'month', lines: [{ product: 'Seat', price: 1000 }] };
 /**
  * A provider that takes its time to settle a payment: polling has to ask again and again (backing off from 5 ms to
- * 1 s between reads: even reads of half a second on a busy machine make five or more in this time).
+ * 1 s between reads, so four reads take under 8 s even when each takes nearly 2 s on a busy machine; at 3 s, reads
+ * of a second at load 18 made only three).
  */
-const SLOW_PAYMENT_MS = 3_000;
+const SLOW_PAYMENT_MS = 8_000;
 
 /**
  * With the provider's webhooks, the daemon hears outcomes instead of asking for them: a bound card makes its customer
