@@ -38,9 +38,10 @@ describe('cancelling a subscription while its charge is being worked', () => {
 
   /** Starts a pass, waits until the provider is in the middle of `operation`, then cancels the subscription now. */
   async function cancelDuring(subscriptionId: string, operation: 'createInvoice' | 'createPayment'): Promise<void> {
-    await sandbox.control.addFault({ operation, kind: 'latency', latencyMs: 1_500, count: 1 });
+    // Held long enough that the cancel lands inside the call, however busy the machine.
+    await sandbox.control.addFault({ operation, kind: 'latency', latencyMs: 5_000, count: 1 });
     const pass = engine.runPass(1);
-    await waitFor(async () => (await sandbox.control.faults())[0].hits, (hits) => hits === 1, { timeoutMs: 5_000 });
+    await waitFor(async () => (await sandbox.control.faults())[0].hits, (hits) => hits === 1, { what: `the ${operation} call under way` });
     await engine.api().post(`/api/v1/subscriptions/${subscriptionId}/cancel`).send({ atPeriodEnd: false }).expect(200);
     await pass;
   }
@@ -65,7 +66,7 @@ describe('cancelling a subscription while its charge is being worked', () => {
         return (await listCharges(engine))[0];
       },
       (charge) => charge.status === 'succeeded',
-      { timeoutMs: 10_000 },
+      { timeoutMs: 60_000, what: 'the charge settled' },
     );
 
     const ledger = await sandbox.control.ledger();

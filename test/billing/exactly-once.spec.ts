@@ -6,6 +6,7 @@ import { FAST_WORK_TUNING } from '../support/fast-work-tuning';
 import { SandboxClient } from '../support/sandbox-client';
 import type { FaultKind, ProviderOperation } from '../support/sandbox-control';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { sleep, waitFor } from '../support/wait';
 import {
   assertExactlyOnce,
@@ -113,7 +114,7 @@ describe('exactly-once charging', () => {
         expect(hits('timeout_after_effect') + hits('reset_after_effect')).toBeGreaterThan(0);
         expect(hits('unavailable')).toBeGreaterThan(0);
       },
-      150_000,
+      HEAVY_TEST_TIMEOUT_MS,
     );
 
     it(
@@ -128,7 +129,7 @@ describe('exactly-once charging', () => {
         await waitFor(
           async () => (await racers[0].app.get(DataSource).query(`SELECT heartbeat_at < now() - make_interval(secs => $2) AS lapsed FROM workers WHERE id = $1`, [stalled, (FAST_WORK_TUNING.lapseMs as number) / 1000]))[0]?.lapsed,
           (lapsed) => lapsed === true,
-          { timeoutMs: 10_000, everyMs: 100, what: 'the stalled engine counts as silent' },
+          { timeoutMs: 60_000, everyMs: 100, what: 'the stalled engine counts as silent' },
         );
         for (const operation of ['createInvoice', 'createPayment', 'getPayment'] as const) {
           await sandbox.control.addFault({ operation, kind: 'latency', latencyMs: 15 });
@@ -138,11 +139,11 @@ describe('exactly-once charging', () => {
         const claimed = racers.map(() => 0);
         for (const [index, now] of [T0, FEB].entries()) {
           await setClock(racers[0], now);
-          const period = await drain(racers, subscriptionIds.length * (index + 1), { timeoutMs: 40_000 });
+          const period = await drain(racers, subscriptionIds.length * (index + 1), { timeoutMs: 120_000 });
           period.claimed.forEach((n, i) => (claimed[i] += n));
         }
         await sandbox.control.clearFaults();
-        const drained = await drain(racers, subscriptionIds.length * 2, { timeoutMs: 20_000 });
+        const drained = await drain(racers, subscriptionIds.length * 2, { timeoutMs: 60_000 });
 
         await assertExactlyOnce(racers[0], sandbox, expectation(plan, subscriptionIds, FEB));
         expect(drained.settled).toBe(true);
@@ -151,7 +152,7 @@ describe('exactly-once charging', () => {
         expect(claimed.every((n) => n > 0)).toBe(true);
         expect(takeovers).toBeGreaterThan(0);
       },
-      150_000,
+      HEAVY_TEST_TIMEOUT_MS,
     );
 
     it(
@@ -188,7 +189,7 @@ describe('exactly-once charging', () => {
           // and kill after a random few milliseconds: inside a provider call, between two writes, or between steps.
           const target = (await progress()).succeeded + Math.floor(Math.random() * 4);
           const seen = await waitFor(progress, (p) => (p.mid > 0 && p.succeeded >= target) || p.succeeded >= 30, {
-            timeoutMs: 20_000,
+            timeoutMs: 60_000,
             everyMs: 5,
             failOnTimeout: false,
           });
@@ -202,9 +203,9 @@ describe('exactly-once charging', () => {
         const last = spawnWorker();
         await last.ready;
         const state = await waitFor(progress, (s) => s.total === 30 && s.succeeded === 30, {
-          timeoutMs: 60_000,
+          timeoutMs: 180_000,
           everyMs: 100,
-          stallMs: 10_000,
+          stallMs: 60_000,
           progressOf: (s) => s.succeeded,
           failOnTimeout: false,
         });
@@ -216,7 +217,7 @@ describe('exactly-once charging', () => {
         // Every kill landed while some charge had its invoice but not yet its outcome.
         expect(kills.filter((k) => k.mid > 0 && k.succeeded < 30)).toHaveLength(4);
       },
-      170_000,
+      HEAVY_TEST_TIMEOUT_MS,
     );
 
     /**
@@ -235,7 +236,9 @@ describe('exactly-once charging', () => {
       it.each(boundaries)(
         '%s is charged exactly once and settled by the next pass',
         async (_label, boundary) => {
-          const billing = await engine();
+          // The lost invoice's charge backs off for an hour: with the usual 20 ms, a pass on a busy machine outlasted
+          // the backoff and replayed the invoice before the test could see the charge without it.
+          const billing = await engine(FAST_TUNING, boundary === 'invoice' ? { ...FAST_WORK_TUNING, backoffMs: 3_600_000, maxBackoffMs: 3_600_000 } : FAST_WORK_TUNING);
           const { plan, subscriptionIds } = await setUpSubscriptions(billing, sandbox, 1);
 
           if (boundary === 'invoice') {
@@ -243,9 +246,11 @@ describe('exactly-once charging', () => {
             await sandbox.control.addFault({ operation: 'createInvoice', kind: 'reset_after_effect', count: 4 });
             await billing.runPass(1);
             const rules = await sandbox.control.faults();
-            expect(rules?.[0]?.hits).toBeGreaterThan(0);
+            expect(rules?.[0]?.hits).toBe(4);
             expect((await listCharges(billing))[0]).toMatchObject({ status: 'pending', invoiceId: null });
             await sandbox.control.clearFaults();
+            // The hour has passed: the next pass may take the charge again.
+            await billing.app.get(DataSource).query(`UPDATE charges SET not_before = now()`);
           } else {
             expect((await drain([billing], 1)).settled).toBe(true);
             const [done] = await listCharges(billing);
@@ -263,7 +268,7 @@ describe('exactly-once charging', () => {
             expect((await listCharges(billing))[0]).toMatchObject({ id: done.id, status: 'processing' });
           }
 
-          const drained = await drain([billing], 1, { timeoutMs: 20_000, stallMs: 5_000 });
+          const drained = await drain([billing], 1, { timeoutMs: 60_000, stallMs: 30_000 });
           await assertExactlyOnce(billing, sandbox, expectation(plan, subscriptionIds, T0));
           expect(drained.settled).toBe(true);
           // Every invoice create, first try or replay, carried the charge's one externalID: no second invoice exists.
@@ -271,7 +276,6 @@ describe('exactly-once charging', () => {
           const invoiceCreates = await sandbox.control.requests('createInvoice');
           expect(new Set(invoiceCreates.map((r) => (r.body as { externalID?: string }).externalID))).toEqual(new Set([payments[0].invoiceExternalID]));
         },
-        60_000,
       );
 
       it('after the engine recorded a decline on the attempt, before it scheduled the retry, is retried and charged once', async () => {
@@ -291,7 +295,7 @@ describe('exactly-once charging', () => {
             return (await listCharges(billing))[0];
           },
           (charge) => charge?.status === 'retrying',
-          { timeoutMs: 20_000, everyMs: 0, failOnTimeout: false },
+          { timeoutMs: 60_000, everyMs: 0, failOnTimeout: false },
         );
         expect(declined).toMatchObject({ status: 'retrying', attempts: [{ number: 1, status: 'declined' }] });
 
@@ -306,14 +310,14 @@ describe('exactly-once charging', () => {
         // Two days on, the one-day retry is due: the decline must be learned again and the card retried once.
         const later = '2027-01-17T10:00:00.000Z';
         await setClock(billing, later);
-        const drained = await drain([billing], 1, { timeoutMs: 20_000, stallMs: 5_000 });
+        const drained = await drain([billing], 1, { timeoutMs: 60_000, stallMs: 30_000 });
         await assertExactlyOnce(billing, sandbox, expectation(plan, subscriptionIds, later));
         expect(drained.settled).toBe(true);
         expect((await listCharges(billing))[0].attempts).toEqual([
           expect.objectContaining({ number: 1, status: 'declined' }),
           expect.objectContaining({ number: 2, status: 'succeeded' }),
         ]);
-      }, 60_000);
+      });
 
       /** The charge row as it was while the dead worker held it at `step` (before any outcome), its lease lapsed. */
       async function rewindCharge(em: EntityManager, chargeId: string, step: 'create_payment' | 'await_payment'): Promise<void> {

@@ -62,7 +62,7 @@ interface CustomerBody {
     return waitFor(
       async () => (await testApp.api().get(`/api/v1/customers/${id}`).expect(200)).body as CustomerBody,
       (body) => body.status === 'ready',
-      { timeoutMs: 20_000, everyMs: 200, what: `customer ${id} ready` },
+      { timeoutMs: 60_000, everyMs: 200, what: `customer ${id} ready` },
     );
   }
 

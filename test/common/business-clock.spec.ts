@@ -53,7 +53,7 @@ describe('one clock for every time the admin API shows', () => {
         return value;
       },
       (value) => value !== undefined,
-      { timeoutMs: 15_000, what: 'the payouts settled' },
+      { timeoutMs: 60_000, what: 'the payouts settled' },
     );
     return settled as Body;
   }

@@ -4,7 +4,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 import type { FaultKind } from '../support/sandbox-control';
 import { CARDS } from '../support/test-cards';
 import { resetDatabase } from '../support/test-database';
-import { sleep } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { bindCard, createCustomer, dataSource, getCustomer, listBindings, syncUntil, syncUntilBindingsSettled, useCustomersApp } from './customer-test-helpers';
 
 interface SyncRow {
@@ -17,8 +17,7 @@ interface SyncRow {
 describe('The customer follower under faults and concurrency', () => {
   let testApp: TestApp;
 
-  // A short provider timeout keeps the timeout faults quick.
-  useCustomersApp((started) => (testApp = started), { env: { PROVIDER_TIMEOUT_MS: '400' } });
+  useCustomersApp((started) => (testApp = started));
 
   const sync = () => testApp.app.get(CustomerSyncService);
   const syncRow = async (customerId: string): Promise<SyncRow> =>
@@ -149,9 +148,10 @@ describe('The customer follower under faults and concurrency', () => {
 
     // Make the customer due and slow the follower's read down, then start a binding in the middle of it.
     await dataSource(testApp).query('UPDATE customers SET next_sync_at = now() WHERE id = $1', [customer.id]);
-    await testApp.sandboxClient.control.addFault({ operation: 'getCustomer', kind: 'latency', latencyMs: 700, count: 1 });
+    await testApp.sandboxClient.control.addFault({ operation: 'getCustomer', kind: 'latency', latencyMs: 3_000, count: 1 });
     const pass = sync().syncDue();
-    await sleep(200);
+    // The follower's read has reached the provider and is held there: the binding starts in the middle of it.
+    await waitFor(async () => (await testApp.sandboxClient.control.faults())[0]?.hits, (hits) => hits === 1, { what: "the follower's read under way" });
     const second = await bindCard(testApp, customer.id, CARDS.secondSuccess);
     await pass;
 

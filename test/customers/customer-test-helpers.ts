@@ -30,7 +30,7 @@ export interface SyncTotals {
  * Runs the follower the way the scheduler would, pass after pass, until `probe` returns something truthy.
  * Due times are honoured (nothing is forced), so this also checks that the follower schedules its next look.
  */
-export async function syncUntil<T>(testApp: TestApp, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<{ value: T; totals: SyncTotals }> {
+export async function syncUntil<T>(testApp: TestApp, probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<{ value: T; totals: SyncTotals }> {
   const sync = testApp.app.get(CustomerSyncService);
   const totals: SyncTotals = { synced: 0, becameReady: 0, passes: 0 };
   const value = await waitFor(

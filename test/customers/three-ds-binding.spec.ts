@@ -4,12 +4,14 @@ import { CARDS } from '../support/test-cards';
 import { openAcsPage } from '../support/three-ds-payer';
 import { bindCard, createCustomer, dataSource, getBinding, getCustomer, passThreeDs, syncUntil, tableText, useCustomersApp } from './customer-test-helpers';
 
-/** Short, so a check nobody confirms fails within the test. */
-const THREE_DS_WAIT_MS = 3000;
+/** How long the provider waits for the payer: as long as a busy machine may take to play one. */
+const PAYER_WAIT_MS = 60_000;
+/** A check nobody confirms fails this soon in the test that watches for it: after the follower has seen its redirect. */
+const SHORT_WAIT_MS = 5_000;
 
 describe('3-D Secure in the merchant-form binding flow', () => {
   let testApp: TestApp;
-  useCustomersApp((started) => (testApp = started), { sandboxOptions: { delays: { ...FAST_SANDBOX_DELAYS, threeDsTimeoutMs: THREE_DS_WAIT_MS } } });
+  useCustomersApp((started) => (testApp = started), { sandboxOptions: { delays: { ...FAST_SANDBOX_DELAYS, threeDsTimeoutMs: PAYER_WAIT_MS } } });
 
   it('shows where to send the payer while the binding waits, and nothing once it has succeeded', async () => {
     const customer = await createCustomer(testApp);
@@ -70,7 +72,9 @@ describe('3-D Secure in the merchant-form binding flow', () => {
 
   it('fails a binding whose payer never confirms once the provider stops waiting, and clears the redirect', async () => {
     const customer = await createCustomer(testApp);
-    const accepted = await bindCard(testApp, customer.id, CARDS.threeDsSuccess);
+    const control = testApp.sandboxClient.control;
+    await control.setDelays({ threeDsTimeoutMs: SHORT_WAIT_MS });
+    const accepted = await bindCard(testApp, customer.id, CARDS.threeDsSuccess).finally(() => control.setDelays({ threeDsTimeoutMs: PAYER_WAIT_MS }));
     await syncUntil(testApp, async () => (await getBinding(testApp, customer.id, accepted.id)).interaction);
     const { value } = await syncUntil(testApp, async () => {
       const binding = await getBinding(testApp, customer.id, accepted.id);

@@ -13,7 +13,7 @@ describe('the daemon process', () => {
     const port = await freePort();
     const daemon = await startDaemon({ PORT: String(port), DATA_DIR: dataDir, BILLING_INTERVAL_MS: '500' });
     try {
-      const ready = await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+      const ready = await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 180_000);
       expect(await ready.json()).toMatchObject({ status: 'ok' });
       const out = daemon.output();
       expect(out).toContain('NO REAL MONEY MOVES');
@@ -52,7 +52,7 @@ describe('the daemon process', () => {
     } finally {
       if (daemon.child.exitCode === null) daemon.child.kill('SIGKILL');
     }
-  }, 120_000);
+  });
 
   it('keeps the embedded data across a restart', async () => {
     const port = await freePort();
@@ -60,7 +60,7 @@ describe('the daemon process', () => {
     const first = await startDaemon({ PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: token, SCHEDULER_ENABLED: 'false' });
     let planId: string;
     try {
-      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 180_000);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/plans`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -77,7 +77,7 @@ describe('the daemon process', () => {
 
     const second = await startDaemon({ PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: token, SCHEDULER_ENABLED: 'false' });
     try {
-      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 60_000);
+      await waitForStatus(`http://127.0.0.1:${port}/health/ready`, 200, 180_000);
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/plans/${planId}`, { headers: { Authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
     } finally {
@@ -85,7 +85,7 @@ describe('the daemon process', () => {
       second.child.kill('SIGTERM');
       await exited;
     }
-  }, 120_000);
+  });
 
   it('refuses to start with a bad environment, listing every problem', async () => {
     const daemon = await startDaemon({ PORT: 'x', NODE_ENV: 'production', TEST_CLOCK: 'true' });
@@ -96,5 +96,5 @@ describe('the daemon process', () => {
     expect(out).toContain('ADMIN_TOKEN is required');
     expect(out).toContain('PROVIDER_URL is required');
     expect(out).toContain('TEST_CLOCK must not be enabled');
-  }, 60_000);
+  });
 });

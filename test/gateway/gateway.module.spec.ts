@@ -7,7 +7,7 @@ import { GatewayModule } from '../../src/gateway/gateway.module';
 import { ProcessingGateway } from '../../src/gateway/processing.gateway';
 import { WalletGateway } from '../../src/gateway/wallet.gateway';
 import { testConfig } from '../support/test-config';
-import { sleep } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { json, ScriptedProviderServer } from './support/scripted-provider.server';
 
 describe('GatewayModule', () => {
@@ -29,7 +29,7 @@ describe('GatewayModule', () => {
     class TestGlobalsModule {}
 
     const moduleRef = await Test.createTestingModule({
-      imports: [ConfigModule.forRoot(testConfig({ PROVIDER_TIMEOUT_MS: '500' })), TestGlobalsModule, GatewayModule],
+      imports: [ConfigModule.forRoot(testConfig({ PROVIDER_TIMEOUT_MS: '10000' })), TestGlobalsModule, GatewayModule],
     }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
     await app.init();
@@ -43,7 +43,7 @@ describe('GatewayModule', () => {
     expect(server.openConnections).toBe(1);
 
     await app.close();
-    await sleep(50);
-    expect(server.openConnections).toBe(0);
+    // The server hears of the closed connection a moment later.
+    await waitFor(async () => server.openConnections, (n) => n === 0, { what: 'the keep-alive connection closed' });
   });
 });

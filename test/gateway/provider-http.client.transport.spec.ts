@@ -1,11 +1,19 @@
 import { inspect } from 'node:util';
 import { ProviderError } from '../../src/gateway/provider-error';
 import { freePort } from '../support/daemon';
-import { sleep } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { CARDS } from '../support/test-cards';
 import { caught } from './support/gateway-harness';
 import { API_KEY, createWithoutKey, read, useScriptedProvider } from './support/scripted-client-harness';
-import { after, hang, json, reset, ScriptedProviderServer } from './support/scripted-provider.server';
+import { after, Gate, hang, json, reset, ScriptedProviderServer } from './support/scripted-provider.server';
+
+/**
+ * The timeout of the tests about timeouts: long enough that a busy machine still sends the request and the scripted
+ * server (in this process) reads it before the timer fires. A timer never fires early, but may fire late: a call
+ * bounded by the timeout ends within a few of them, where an unbounded one would never end (the server never answers).
+ */
+const TIMEOUT_MS = 1_000;
+const BOUND_MS = 5 * TIMEOUT_MS;
 
 describe('ProviderHttpClient against a scripted local server', () => {
   let server: ScriptedProviderServer;
@@ -13,21 +21,22 @@ describe('ProviderHttpClient against a scripted local server', () => {
 
   describe('transport failures', () => {
     it('times out after providerTimeoutMs with an unknown outcome and no retry of a create without externalID', async () => {
-      const { client, metrics } = makeClient({ PROVIDER_TIMEOUT_MS: '200' });
+      const { client, metrics } = makeClient({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
       server.byDefault(hang);
       const started = Date.now();
       const error = await caught(client.call(createWithoutKey));
       const elapsed = Date.now() - started;
-      expect([error.kind, error.networkCode]).toEqual(['unknown_outcome', 'ETIMEDOUT']);
-      expect(elapsed).toBeGreaterThanOrEqual(190);
-      expect(elapsed).toBeLessThan(1500);
+      expect([error.kind, error.networkCode, error.attempts]).toEqual(['unknown_outcome', 'ETIMEDOUT', 1]);
+      expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 10);
+      expect(elapsed).toBeLessThan(BOUND_MS);
+      await waitFor(async () => server.requests.length, (n) => n >= 1, { what: 'the request reached the server' });
       expect(server.requests).toHaveLength(1);
       expect(await metrics.render()).toContain('billing_provider_requests_total{operation="createPaymentResource",result="unknown_outcome"} 1');
     });
 
     it('bounds the whole exchange, even when the provider keeps the socket busy', async () => {
-      const { client } = makeClient({ PROVIDER_TIMEOUT_MS: '200' });
-      // Headers at once, then a byte every 50 ms: never idle long enough for a socket timeout.
+      const { client } = makeClient({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
+      // Headers at once, then a byte every 50 ms: never idle long enough for a socket timeout, never a whole answer.
       server.reply((res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{');
@@ -36,12 +45,12 @@ describe('ProviderHttpClient against a scripted local server', () => {
       });
       const started = Date.now();
       const error = await caught(client.call(createWithoutKey));
-      expect(error.kind).toBe('unknown_outcome');
-      expect(Date.now() - started).toBeLessThan(1000);
+      expect([error.kind, error.networkCode]).toEqual(['unknown_outcome', 'ETIMEDOUT']);
+      expect(Date.now() - started).toBeLessThan(BOUND_MS);
     });
 
     it('retries a timed-out read and succeeds', async () => {
-      const { client } = makeClient({ PROVIDER_TIMEOUT_MS: '150' });
+      const { client } = makeClient({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
       server.reply(hang, json(200, { id: 'inv1' }));
       await expect(client.call(read)).resolves.toEqual({ id: 'inv1' });
       expect(server.requests).toHaveLength(2);
@@ -73,41 +82,45 @@ describe('ProviderHttpClient against a scripted local server', () => {
 
   describe('concurrency cap', () => {
     it('never has more than providerMaxConcurrency requests in flight', async () => {
-      const { client } = makeClient({ PROVIDER_MAX_CONCURRENCY: '2', PROVIDER_TIMEOUT_MS: '2000' });
-      server.byDefault(after(60, json(200, {})));
+      const { client } = makeClient({ PROVIDER_MAX_CONCURRENCY: '2' });
+      // Each answer takes long enough that the two requests of a wave are at the server together, however busy the machine.
+      server.byDefault(after(250, json(200, {})));
       await Promise.all(Array.from({ length: 7 }, () => client.call(read)));
       expect(server.requests).toHaveLength(7);
       expect(server.maxInFlight).toBe(2);
     });
 
     it('does not hold a slot while waiting to retry', async () => {
-      const { client } = makeClient({ PROVIDER_MAX_CONCURRENCY: '1', PROVIDER_TIMEOUT_MS: '2000' }, server.url, {
-        maxRetries: 1,
-        initialDelayMs: 300,
-        maxDelayMs: 300,
-      });
+      const { client } = makeClient({ PROVIDER_MAX_CONCURRENCY: '1' }, server.url, { maxRetries: 1, initialDelayMs: 2_000, maxDelayMs: 2_000 });
       server.reply(json(503)).byDefault(json(200, {}));
       const retried = client.call(read);
-      await sleep(50);
-      const started = Date.now();
-      await client.call({ ...read, operation: 'getCustomer' });
-      // The second call ran during the first one's backoff instead of queueing behind it.
-      expect(Date.now() - started).toBeLessThan(200);
+      await waitFor(async () => server.requests.length, (n) => n === 1, { what: 'the first attempt answered 503' });
+      await client.call({ ...read, operation: 'getCustomer', path: '/v2/processing/customers/c1' });
       await retried;
+      // The second call ran during the first one's backoff instead of queueing behind its retry.
+      expect(server.requests.map((r) => r.url)).toEqual(['/v2/processing/invoices/inv1', '/v2/processing/customers/c1', '/v2/processing/invoices/inv1']);
     });
 
     it('bounds the wait for a slot: past 64 waiting calls the next one fails at once, with nothing sent', async () => {
-      const { client } = makeClient({ PROVIDER_MAX_CONCURRENCY: '1', PROVIDER_TIMEOUT_MS: '2000' });
-      server.byDefault(after(100, json(200, {})));
+      const { client } = makeClient({ PROVIDER_MAX_CONCURRENCY: '1' });
+      // The server holds every request until the gate opens: the one slot stays taken for as long as the test needs.
+      const gate = new Gate(json(200, {}));
+      server.byDefault(gate.hold);
       // One call in flight and 64 waiting fill the queue.
       const queued = Array.from({ length: 65 }, () => client.call(read).then(() => 'ok', (e: unknown) => e));
-      await sleep(20);
-      const started = Date.now();
-      const refused = await client.call(read).then(() => undefined, (e: unknown) => e);
-      expect(Date.now() - started).toBeLessThan(50);
+      await waitFor(async () => server.requests.length, (n) => n === 1, { what: 'the first call held at the server' });
+      let refused: unknown = undefined;
+      void client.call(read).then(
+        () => (refused = 'answered'),
+        (e: unknown) => (refused = e),
+      );
+      // "At once": it fails while the slot is still taken, so it did not wait for one.
+      await waitFor(async () => refused, (r) => r !== undefined, { timeoutMs: 10_000, what: 'the call beyond the queue refused while the slot is taken' });
       expect(refused).toBeInstanceOf(ProviderError);
       expect(refused).toMatchObject({ kind: 'not_executed', networkCode: 'QUEUE_FULL', isDefinitelyNotApplied: true });
       expect((refused as Error).message).toContain('queue is full');
+      expect(server.requests).toHaveLength(1);
+      gate.open();
       const settled = await Promise.all(queued);
       expect(settled.every((r) => r === 'ok')).toBe(true);
       expect(server.requests).toHaveLength(65);

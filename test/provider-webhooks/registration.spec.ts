@@ -16,7 +16,7 @@ async function registered(t: TestApp, count: number) {
   return waitFor(
     () => registration.list(),
     (rows) => rows.length === count && rows.every((r) => r.status === 'active' && r.publicKey),
-    { timeoutMs: 15_000 },
+    { timeoutMs: 60_000 },
   );
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Customer, Invoice } from '../../src/gateway/provider-api.types';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
-import { sleep, waitFor } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { SANDBOX_SUITE_DELAYS, useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: control API', () => {
@@ -27,13 +27,17 @@ describe('sandbox: control API', () => {
   });
 
   it('reset cancels steps still pending, so they never touch the new state', async () => {
-    await sandbox.control.setDelays({ bindingMs: 100 });
+    await sandbox.control.setDelays({ bindingMs: 500 });
     try {
       const { customer } = await sandbox.createCustomer();
       await sandbox.startBinding(customer.id, CARDS.success);
       await sandbox.control.reset();
-      await sleep(150);
-      expect((await sandbox.control.ledger()).bindingCharges).toEqual([]);
+      // A binding started after the reset finishes after the cancelled one would have: once it is done, the old step
+      // has had its time, whatever the machine's speed. Only the new binding's charge is in the ledger.
+      const { customer: later } = await sandbox.createCustomer();
+      const binding = await sandbox.startBinding(later.id, CARDS.success);
+      expect((await sandbox.finalBinding(later.id, binding.id)).status).toBe('succeeded');
+      expect((await sandbox.control.ledger()).bindingCharges).toEqual([expect.objectContaining({ customerID: later.id, bindingID: binding.id })]);
     } finally {
       await sandbox.control.setDelays({ bindingMs: SANDBOX_SUITE_DELAYS.bindingMs });
     }

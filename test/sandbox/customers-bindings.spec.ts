@@ -3,7 +3,7 @@ import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
 import { sleep } from '../support/wait';
-import { readCustomerEvents, useSandbox } from './support/sandbox-suite';
+import { readCustomerEvents, useSandbox, withThreeDsWait } from './support/sandbox-suite';
 
 describe('sandbox: customers and card bindings', () => {
   let sandbox: SandboxClient;
@@ -158,7 +158,8 @@ describe('sandbox: customers and card bindings', () => {
   ];
   it.each(FAILING)('fails the binding of %s with %s (%s); the customer stays unready', async (pan, code, message) => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.bindCard(customer.id, pan);
+    // A timeout card's check fails only when the wait ends: a short one, so the test sees it.
+    const binding = message.endsWith('Timeout') ? await withThreeDsWait(sandbox, 1_000, () => sandbox.bindCard(customer.id, pan)) : await sandbox.bindCard(customer.id, pan);
     expect(binding.status).toBe('failed');
     expect(binding.error).toEqual({ code, message });
     expect((await sandbox.getCustomer(customer.id)).status).toBe('unready');
@@ -169,7 +170,7 @@ describe('sandbox: customers and card bindings', () => {
 
   it('never reports a completed interaction when the payer does not come back from 3-D Secure', async () => {
     const { customer } = await sandbox.createCustomer();
-    await sandbox.bindCard(customer.id, '4342561111111118');
+    await withThreeDsWait(sandbox, 1_000, () => sandbox.bindCard(customer.id, '4342561111111118'));
     const kinds = (await events(customer.id)).flatMap((e) => e.changes.map((c) => c.changeType));
     expect(kinds).toEqual(['CustomerBindingStarted', 'CustomerBindingInteractionRequested', 'CustomerBindingStatusChanged']);
   });

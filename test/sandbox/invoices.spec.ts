@@ -1,6 +1,6 @@
 import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { invoiceParams, SandboxClient } from '../support/sandbox-client';
-import { sleep } from '../support/wait';
+import { waitFor } from '../support/wait';
 import { readInvoice, readInvoiceEvents, useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: invoices and customer-payer payments', () => {
@@ -92,9 +92,10 @@ describe('sandbox: invoices and customer-payer payments', () => {
 
     it('cancels an unpaid invoice once its due date has passed', async () => {
       const customer = await sandbox.readyCustomer();
-      const { invoice, invoiceAccessToken } = await sandbox.createInvoice({ dueDate: new Date(Date.now() + 300).toISOString() });
-      await sleep(400);
-      const read = await getInvoice(invoice.id);
+      // Due soon, but later than a busy machine takes to create it (a due date already past is refused).
+      const { invoice, invoiceAccessToken } = await sandbox.createInvoice({ dueDate: new Date(Date.now() + 3_000).toISOString() });
+      // Each read looks at the invoice: the first one after its due date cancels it.
+      const read = await waitFor(() => getInvoice(invoice.id), (i) => i.status !== 'unpaid', { everyMs: 200, what: 'the invoice no longer unpaid' });
       expect(read.status).toBe('cancelled');
       expect(read.reason).toBe('overdue');
       expect((await invoiceEvents(invoice.id)).at(-1)?.changes).toEqual([{ changeType: 'InvoiceStatusChanged', status: 'cancelled' }]);

@@ -2,8 +2,7 @@ import type { CustomerBinding, Payment } from '../../src/gateway/provider-api.ty
 import { SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
 import { openAcsPage, redirectOf } from '../support/three-ds-payer';
-import { sleep } from '../support/wait';
-import { readCustomerEvents, SANDBOX_SUITE_DELAYS, useSandbox } from './support/sandbox-suite';
+import { readCustomerEvents, SANDBOX_SUITE_DELAYS, useSandbox, withThreeDsWait } from './support/sandbox-suite';
 
 describe('sandbox: 3-D Secure checks that wait for the payer', () => {
   let sandbox: SandboxClient;
@@ -15,10 +14,13 @@ describe('sandbox: 3-D Secure checks that wait for the payer', () => {
 
   it('fails a binding whose check nobody confirms once the wait ends, and the ACS link then opens nothing', async () => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.startBinding(customer.id, CARDS.threeDsSuccess);
-    const started = Date.now();
-    const final = await sandbox.finalBinding(customer.id, binding.id);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const { binding, started, final } = await withThreeDsWait(sandbox, 1_000, async () => {
+      // Timed from before the binding starts: its wait begins inside the call, and a timer never fires early.
+      const startedAt = Date.now();
+      const started = await sandbox.startBinding(customer.id, CARDS.threeDsSuccess);
+      return { binding: started, started: startedAt, final: await sandbox.finalBinding(customer.id, started.id) };
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     expect(final).toMatchObject({ status: 'failed', error: { code: 'preauthorization_failed', message: '3-D Secure Timeout' } });
     expect(await changeTypes(customer.id)).toEqual(['CustomerBindingStarted', 'CustomerBindingInteractionRequested', 'CustomerBindingStatusChanged']);
     expect((await sandbox.getCustomer(customer.id)).status).toBe('unready');
@@ -63,24 +65,25 @@ describe('sandbox: 3-D Secure checks that wait for the payer', () => {
 
   it('never hears back from the issuer of a 3-D Secure timeout card, even once the payer confirms', async () => {
     const { customer } = await sandbox.createCustomer();
-    const binding = await sandbox.startBinding(customer.id, CARDS.threeDsTimeout);
-    const page = await sandbox.passThreeDs(customer.id, binding.id);
-    expect(page?.html).toContain('The card issuer does not answer');
-    expect(await sandbox.finalBinding(customer.id, binding.id)).toMatchObject({ status: 'failed', error: { message: '3-D Secure Timeout' } });
+    // Long enough for the payer to confirm on a busy machine, short enough to see the wait end.
+    await withThreeDsWait(sandbox, 5_000, async () => {
+      const binding = await sandbox.startBinding(customer.id, CARDS.threeDsTimeout);
+      const page = await sandbox.passThreeDs(customer.id, binding.id);
+      expect(page?.html).toContain('The card issuer does not answer');
+      expect(await sandbox.finalBinding(customer.id, binding.id)).toMatchObject({ status: 'failed', error: { message: '3-D Secure Timeout' } });
+    });
     expect(await changeTypes(customer.id)).not.toContain('CustomerBindingInteractionCompleted');
   });
 
   it('takes its wait from the run-time settings', async () => {
-    const changed = await sandbox.control.setDelays({ threeDsTimeoutMs: 60_000 });
-    expect(changed.delays.threeDsTimeoutMs).toBe(60_000);
-    try {
-      const { customer } = await sandbox.createCustomer();
+    // The suite's sandbox started with a wait of a minute; set at run time, a second applies to the next check.
+    const { customer } = await sandbox.createCustomer();
+    const final = await withThreeDsWait(sandbox, 1_000, async () => {
       const binding = await sandbox.startBinding(customer.id, CARDS.threeDsSuccess);
-      await sleep(1500);
-      expect((await sandbox.call<CustomerBinding>('GET', `/v2/processing/customers/${customer.id}/bindings/${binding.id}`)).data.status).toBe('pending');
-    } finally {
-      await sandbox.control.setDelays({ threeDsTimeoutMs: SANDBOX_SUITE_DELAYS.threeDsTimeoutMs });
-    }
+      return sandbox.finalBinding(customer.id, binding.id);
+    });
+    expect(final).toMatchObject({ status: 'failed', error: { message: '3-D Secure Timeout' } });
+    expect((await sandbox.control.send<{ delays: { threeDsTimeoutMs: number } }>('GET', 'config')).data.delays.threeDsTimeoutMs).toBe(SANDBOX_SUITE_DELAYS.threeDsTimeoutMs);
   });
 });
 

@@ -83,5 +83,5 @@ describe('monthly billing over a simulated year', () => {
       expect(p.headers.authorization).not.toBe('Bearer sandbox-api-key');
       expect(p.body).toMatchObject({ flow: { type: 'PaymentFlowInstant' }, payer: { payerType: 'CustomerPayer', customerID: customer.providerCustomerId } });
     }
-  }, 240_000);
+  });
 });

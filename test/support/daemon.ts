@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
 import { TEST_ADMIN_TOKEN } from './test-config';
+import { nodeArgsFor } from './transpiled-entry';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -34,7 +35,7 @@ export async function startDaemon(env: Record<string, string>): Promise<DaemonPr
   const port = env.PORT ? Number(env.PORT) : await freePort();
   let output = '';
   let stdout = '';
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgsFor('src/main.ts'), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env, PORT: env.PORT ?? String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -63,7 +63,7 @@ export class SandboxClient {
     readonly options: { apiKey?: string; shopId?: string; handle?: SandboxHandle } = {},
   ) {
     this.control = new SandboxControl(url);
-    this.http = axios.create({ baseURL: url, validateStatus: () => true, timeout: 10_000 });
+    this.http = axios.create({ baseURL: url, validateStatus: () => true, timeout: 30_000 });
   }
 
   /** Starts a sandbox of its own (see startTestSandbox), closed by close(). */

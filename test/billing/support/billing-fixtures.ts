@@ -85,7 +85,7 @@ export async function createPlan(engine: Engine): Promise<TestPlan> {
  * Customers with a bound card, ready to be charged: created through the admin API, a card tokenized at the sandbox
  * the way a merchant's form does, the binding started through the admin API, then followed until the customer is ready.
  */
-export async function createReadyCustomers(engine: Engine, sandbox: SandboxClient, count: number, timeoutMs = 30_000): Promise<string[]> {
+export async function createReadyCustomers(engine: Engine, sandbox: SandboxClient, count: number, timeoutMs = 120_000): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const created = await engine.api().post('/api/v1/customers').send({ email: `payer${i}@example.com` });
@@ -185,7 +185,7 @@ export async function drain(
         return { total: charges.length, succeeded: charges.filter((c) => c.status === 'succeeded').length };
       },
       allSucceeded,
-      { timeoutMs: options.timeoutMs ?? 60_000, everyMs: 100, stallMs: options.stallMs ?? 10_000, progressOf: (s) => s.succeeded, failOnTimeout: false },
+      { timeoutMs: options.timeoutMs ?? 120_000, everyMs: 100, stallMs: options.stallMs ?? 30_000, progressOf: (s) => s.succeeded, failOnTimeout: false },
     );
     settled = allSucceeded(final);
   } finally {

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { nodeArgsFor } from '../../support/transpiled-entry';
 
 const ROOT = resolve(__dirname, '../../..');
 const WORKER = 'test/billing/support/engine-worker.ts';
@@ -17,14 +18,13 @@ export interface EngineProcess {
 }
 
 export function startEngineProcess(env: { databaseUrl: string; sandboxUrl: string; concurrency?: number }): EngineProcess {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', WORKER], {
+  const child = spawn(process.execPath, nodeArgsFor(WORKER), {
     cwd: ROOT,
     env: {
       ...process.env,
       TEST_DB_URL: env.databaseUrl,
       SANDBOX_URL: env.sandboxUrl,
       WORKER_CONCURRENCY: String(env.concurrency ?? 4),
-      TS_NODE_TRANSPILE_ONLY: '1',
     },
     // stdin stays open as a lifeline: if the test process dies, the worker sees it close and exits.
     stdio: ['pipe', 'pipe', 'pipe'],

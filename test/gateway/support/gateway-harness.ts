@@ -19,13 +19,19 @@ export interface Harness extends Gateways {
   close(): void;
 }
 
+/**
+ * The provider timeout of gateways whose test is not about timeouts: far beyond what the in-process sandbox takes on a
+ * busy machine, so no call there ends as an unknown outcome by accident.
+ */
+const PATIENT_TIMEOUT_MS = 10_000;
+
 /** The gateways wired by hand, as the brief allows: real client, real HTTP, the given base URL. */
 export function gatewaysFor(url: string, options: { apiKey?: string; timeoutMs?: number; maxConcurrency?: number } = {}): Harness {
   const config = testConfig({
     PROVIDER_URL: url,
     PROVIDER_API_KEY: options.apiKey ?? SANDBOX_KEY,
     PROVIDER_SHOP_ID: SHOP_ID,
-    PROVIDER_TIMEOUT_MS: String(options.timeoutMs ?? 500),
+    PROVIDER_TIMEOUT_MS: String(options.timeoutMs ?? PATIENT_TIMEOUT_MS),
     PROVIDER_MAX_CONCURRENCY: String(options.maxConcurrency ?? 16),
   });
   const metrics = new MetricsService();

@@ -49,34 +49,34 @@ export type MakeClient = (
   retry?: typeof FAST_RETRY,
 ) => { client: ProviderHttpClient; metrics: MetricsService; processing: ProcessingGateway; wallet: WalletGateway };
 
+/** The timeout of a client whose test is not about timeouts: far beyond any pause of a busy machine. */
+const PATIENT_TIMEOUT_MS = '10000';
+
 /**
- * Registers the hooks of a ProviderHttpClient suite: one scripted server for the file, emptied and given a fresh
- * capturing logger before each test (`onEach` hands both to the suite), clients closed after it. Answers the client factory.
+ * Registers the hooks of a ProviderHttpClient suite: a fresh scripted server and a fresh capturing logger for each
+ * test (`onEach` hands both to the suite), clients and server closed after it. A server per test: a request that a
+ * slow machine delivers late (a timed-out one, say) can never take a reply scripted for the next test. Answers the
+ * client factory.
  */
 export function useScriptedProvider(onEach: (current: { server: ScriptedProviderServer; logger: CapturingLogger }) => void): MakeClient {
   let server: ScriptedProviderServer;
   const clients: ProviderHttpClient[] = [];
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     server = await ScriptedProviderServer.start();
-  });
-  beforeEach(() => {
-    server.clear();
     const logger = new CapturingLogger();
     Logger.overrideLogger(logger);
     onEach({ server, logger });
   });
-  afterEach(() => {
+  afterEach(async () => {
     clients.splice(0).forEach((c) => c.close());
-  });
-  afterAll(async () => {
     await server.close();
   });
 
   return (env = {}, url = server.url, retry = FAST_RETRY) => {
     const metrics = new MetricsService();
     const client = new ProviderHttpClient(
-      testConfig({ PROVIDER_URL: 'http://provider.invalid', PROVIDER_API_KEY: API_KEY, PROVIDER_SHOP_ID: 'shop', PROVIDER_TIMEOUT_MS: '300', ...env }),
+      testConfig({ PROVIDER_URL: 'http://provider.invalid', PROVIDER_API_KEY: API_KEY, PROVIDER_SHOP_ID: 'shop', PROVIDER_TIMEOUT_MS: PATIENT_TIMEOUT_MS, ...env }),
       new RuntimeSettings('unused', url),
       metrics,
       retry,

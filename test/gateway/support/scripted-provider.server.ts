@@ -40,6 +40,24 @@ export const after =
     setTimeout(() => reply(res, req), ms);
   };
 
+/** Holds every request it is given until `open()`, then answers them (and any later one) with `reply`. */
+export class Gate {
+  private opened = false;
+  private readonly held: (() => void)[] = [];
+
+  constructor(private readonly reply: ScriptedReply) {}
+
+  readonly hold: ScriptedReply = (res, req) => {
+    if (this.opened) this.reply(res, req);
+    else this.held.push(() => this.reply(res, req));
+  };
+
+  open(): void {
+    this.opened = true;
+    this.held.splice(0).forEach((answer) => answer());
+  }
+}
+
 /**
  * A tiny local HTTP server for the client's own tests: replies come from a queue (then a default), every
  * request is recorded, and the number of requests being handled at once is tracked.
@@ -81,13 +99,6 @@ export class ScriptedProviderServer {
   byDefault(reply: ScriptedReply): this {
     this.fallback = reply;
     return this;
-  }
-
-  clear(): void {
-    this.requests.length = 0;
-    this.queue.length = 0;
-    this.fallback = json(200, {});
-    this.maxInFlight = 0;
   }
 
   async close(): Promise<void> {

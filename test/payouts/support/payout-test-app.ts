@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { PayoutProcessorService, PayoutRunSummary } from '../../../src/payouts/payout-processor.service';
 import { PayoutTuning } from '../../../src/payouts/payout-tuning';
 import { SandboxHandle } from '../../../src/sandbox/sandbox-server';
+import type { WorkTuning } from '../../../src/work/work-tuning';
 import { startTestApp, TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 
@@ -25,6 +26,8 @@ export interface PayoutTestAppOptions {
   /** Share one sandbox between apps (replicas of one daemon). */
   sandbox?: SandboxHandle;
   tuning?: Partial<PayoutTuning>;
+  /** Over the short test timings of the work engine (FAST_WORK_TUNING). */
+  workTuning?: Partial<WorkTuning>;
 }
 
 /** The whole daemon over real HTTP (test/support/test-app.ts), with captured log lines and short payout tuning. */
@@ -34,6 +37,7 @@ export async function startPayoutTestApp(options: PayoutTestAppOptions = {}): Pr
     env: { LOG_LEVEL: 'info', ...options.env },
     sandbox: options.sandbox,
     logDestination: { write: (line: string) => void logs.push(line) },
+    workTuning: options.workTuning,
     payoutTuning: { ...FAST_PAYOUT_TUNING, ...options.tuning },
   });
   return { ...t, logs, processor: t.app.get(PayoutProcessorService), dataSource: t.app.get(DataSource) };

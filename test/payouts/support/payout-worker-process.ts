@@ -1,7 +1,8 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { nodeArgsFor } from '../../support/transpiled-entry';
 
-/** The repository root: the worker runs from there with ts-node. */
+/** The repository root: the worker runs from there. */
 const ROOT = join(__dirname, '..', '..', '..');
 
 export interface WorkerLine {
@@ -20,7 +21,7 @@ export class WorkerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/payouts/support/payout-worker.ts'], {
+    this.child = spawn(process.execPath, nodeArgsFor('test/payouts/support/payout-worker.ts'), {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });

@@ -27,7 +27,7 @@ function required(name: string): string {
 }
 
 async function main(): Promise<void> {
-  const config = testConfig({ LOG_LEVEL: 'info', PROVIDER_TIMEOUT_MS: '2000' });
+  const config = testConfig({ LOG_LEVEL: 'info' });
   const moduleRef = await Test.createTestingModule({
     imports: [
       AppModule.forRoot({

@@ -2,8 +2,21 @@ import type { CustomerEvent, Invoice, InvoiceEvent } from '../../../src/gateway/
 import type { SandboxOptions } from '../../../src/sandbox/sandbox-server';
 import { FAST_SANDBOX_DELAYS, SandboxClient } from '../../support/sandbox-client';
 
-/** The sandbox's own suites: fast steps, and a 3-D Secure check nobody confirms fails after a second, so that can be seen. */
-export const SANDBOX_SUITE_DELAYS = { ...FAST_SANDBOX_DELAYS, threeDsTimeoutMs: 1000 };
+/**
+ * The sandbox's own suites: fast steps, and a 3-D Secure check that waits for its payer as long as a busy machine may
+ * take to play one. A test that wants to see the wait end shortens it with `withThreeDsWait`.
+ */
+export const SANDBOX_SUITE_DELAYS = { ...FAST_SANDBOX_DELAYS, threeDsTimeoutMs: 60_000 };
+
+/** Runs `body` with 3-D Secure checks started meanwhile failing after `ms` unconfirmed (a run-time setting), then restores the suite's wait. */
+export async function withThreeDsWait<T>(sandbox: SandboxClient, ms: number, body: () => Promise<T>): Promise<T> {
+  await sandbox.control.setDelays({ threeDsTimeoutMs: ms });
+  try {
+    return await body();
+  } finally {
+    await sandbox.control.setDelays({ threeDsTimeoutMs: SANDBOX_SUITE_DELAYS.threeDsTimeoutMs });
+  }
+}
 
 /**
  * Registers the hooks of a sandbox suite: one sandbox for the file (with SANDBOX_SUITE_DELAYS and these options),

@@ -70,7 +70,7 @@ export class WebhookReceiver {
   }
 
   /** Waits until `done` holds for what was received so far. */
-  async waitFor(done: (received: ReceivedWebhook[]) => boolean, timeoutMs = 5000): Promise<ReceivedWebhook[]> {
+  async waitFor(done: (received: ReceivedWebhook[]) => boolean, timeoutMs = 30_000): Promise<ReceivedWebhook[]> {
     const received = await waitFor(async () => this.received, done, { timeoutMs, everyMs: 5, failOnTimeout: false });
     if (!done(received)) {
       throw new Error(`webhooks not received in ${timeoutMs} ms; got ${JSON.stringify(received.map((r) => [r.json?.eventType, r.answered]))}`);
@@ -79,7 +79,7 @@ export class WebhookReceiver {
   }
 
   /** Waits until the accepted deliveries include every event type given (in any order). */
-  async waitForTypes(types: string[], timeoutMs = 5000): Promise<ReceivedWebhook[]> {
+  async waitForTypes(types: string[], timeoutMs = 30_000): Promise<ReceivedWebhook[]> {
     await this.waitFor((received) => types.every((t) => received.some((r) => r.answered === 200 && r.json?.eventType === t)), timeoutMs);
     return this.accepted();
   }

@@ -73,7 +73,7 @@ export class Scenario {
         return bindings.items.find((b) => b.id === binding.id)?.status;
       },
       (status) => status === 'succeeded' || status === 'failed',
-      { timeoutMs: 20_000, everyMs: 20, what: `the binding of customer ${customerId} settled` },
+      { timeoutMs: 60_000, everyMs: 20, what: `the binding of customer ${customerId} settled` },
     );
   }
 

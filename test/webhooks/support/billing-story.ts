@@ -45,7 +45,7 @@ export class BillingStory {
         if (status === 'succeeded' && (await this.get<{ card: unknown }>(`/api/v1/customers/${customerId}`)).card === null) return undefined;
         return status;
       },
-      20_000,
+      60_000,
       `binding of customer ${customerId} settled`,
       20,
     );

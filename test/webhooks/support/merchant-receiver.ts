@@ -25,6 +25,9 @@ export class MerchantReceiver {
   readonly rejected: string[] = [];
   /** Requests answered with a failure on purpose (mode `down`). */
   refusedOnPurpose = 0;
+  /** The most requests this receiver had open at once (from arrival until answered or abandoned by the sender). */
+  maxOpenRequests = 0;
+  private openRequests = 0;
   mode: ReceiverMode = { kind: 'ok' };
   private secret: string | undefined;
 
@@ -72,6 +75,9 @@ export class MerchantReceiver {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.openRequests++;
+    this.maxOpenRequests = Math.max(this.maxOpenRequests, this.openRequests);
+    res.on('close', () => this.openRequests--);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -90,7 +96,7 @@ export class MerchantReceiver {
       res.writeHead(400).end();
       return;
     }
-    if (mode.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, mode.delayMs));
+    if (mode.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, mode.delayMs).unref());
     this.deliveries.push({ id: String(req.headers['webhook-id']), timestamp: Number(req.headers['webhook-timestamp']), body, event, receivedAt: Date.now() });
     res.writeHead(204).end();
   }
