@@ -103,6 +103,8 @@ async function startApp(url: string, sandbox: BenchSandbox, concurrency: number)
     TEST_CLOCK: 'true',
     SCHEDULER_ENABLED: 'false',
     LOG_LEVEL: 'warn',
+    // Throughput, not dunning: first attempts are never held for the allowed local hours.
+    DUNNING_STRATEGY: 'fixed',
     PROVIDER_MAX_CONCURRENCY: String(concurrency),
   });
   // The sandbox settles at once: poll it accordingly, so the figures measure the daemon, not its waits.

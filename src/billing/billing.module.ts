@@ -22,6 +22,8 @@ import { PeriodMaterializerService } from './period-materializer.service';
 import { ChargeQueueService } from './charge-queue.service';
 import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
+import { DunningRulesController } from './dunning-rules.controller';
+import { DunningRulesService } from './dunning-rules.service';
 import { ChargeDunningController } from './charge-dunning.controller';
 import { ChargeDunningService } from './charge-dunning.service';
 import { ChargeFiguresRepository } from './charge-figures.repository';
@@ -29,7 +31,7 @@ import { ChargeFiguresService } from './charge-figures.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule],
-  controllers: [BillingController, ChargesController, ChargeDunningController],
+  controllers: [BillingController, ChargesController, ChargeDunningController, DunningRulesController],
   providers: [
     ChargesRepository,
     ChargeAttemptsRepository,
@@ -46,6 +48,7 @@ import { ChargeFiguresService } from './charge-figures.service';
     ChargeDunningService,
     ChargeFiguresRepository,
     ChargeFiguresService,
+    DunningRulesService,
   ],
   exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService],
 })
