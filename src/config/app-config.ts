@@ -33,6 +33,8 @@ export class AppConfig {
   readonly billingPaydays: readonly number[];
   /** BILLING_MAX_ATTEMPTS_PER_CARD_30D: the card-network cap on attempts per card in any 30 days. */
   readonly maxAttemptsPerCard30d: number;
+  /** BILLING_UPCOMING_DAYS: subscription.renewal_upcoming this many days before a renewal; 0 = off. */
+  readonly upcomingDays: number;
   readonly testClock: boolean;
   readonly payoutIdentityId: string | undefined;
   readonly payoutWalletId: string | undefined;

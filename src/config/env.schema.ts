@@ -156,6 +156,12 @@ export class EnvSchema {
   @Max(100, { message: 'BILLING_MAX_ATTEMPTS_PER_CARD_30D must be an integer from 1 to 100' })
   BILLING_MAX_ATTEMPTS_PER_CARD_30D: number = 15;
 
+  @Transform(toInt)
+  @IsInt({ message: 'BILLING_UPCOMING_DAYS must be an integer from 0 (off) to 60' })
+  @Min(0, { message: 'BILLING_UPCOMING_DAYS must be an integer from 0 (off) to 60' })
+  @Max(60, { message: 'BILLING_UPCOMING_DAYS must be an integer from 0 (off) to 60' })
+  BILLING_UPCOMING_DAYS: number = 7;
+
   @Transform(toBool)
   @IsBoolean({ message: 'TEST_CLOCK must be true or false' })
   TEST_CLOCK: boolean = false;

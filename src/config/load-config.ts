@@ -70,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dunningStrategy: schema.DUNNING_STRATEGY,
     billingPaydays: [...new Set(schema.BILLING_PAYDAYS.split(',').map((d) => Number(d.trim())))].sort((x, y) => x - y),
     maxAttemptsPerCard30d: schema.BILLING_MAX_ATTEMPTS_PER_CARD_30D,
+    upcomingDays: schema.BILLING_UPCOMING_DAYS,
     testClock: schema.TEST_CLOCK,
     payoutIdentityId: schema.PAYOUT_IDENTITY_ID,
     payoutWalletId: schema.PAYOUT_WALLET_ID,
