@@ -42,14 +42,19 @@ export class RevenueReportRepository {
               subs AS (SELECT s.id, p.currency, ${MONTHLY_VALUE_SQL} AS value
                          FROM subscriptions s JOIN plans p ON p.id = s.plan_id
                         WHERE ($2::text IS NULL OR p.currency = $2::text)),
+              -- Each subscription's last recorded status before each boundary, and whether it was ever counted before it:
+              -- one pass over the audit trail per boundary rather than a lookup per subscription.
+              st AS (
+                SELECT b.k, e.subscription_id AS id,
+                       (array_agg(e.to_status ORDER BY e.occurred_at DESC, e.seq DESC))[1] AS status,
+                       bool_or(e.to_status IN ('active', 'past_due')) AS ever
+                  FROM b JOIN subscription_events e ON e.occurred_at < b.at AND e.to_status IS NOT NULL
+                 GROUP BY b.k, e.subscription_id),
               c AS (
                 SELECT b.k, s.id, s.currency,
-                       CASE WHEN (SELECT e.to_status FROM subscription_events e
-                                   WHERE e.subscription_id = s.id AND e.to_status IS NOT NULL AND e.occurred_at < b.at
-                                   ORDER BY e.occurred_at DESC, e.seq DESC LIMIT 1) IN ('active', 'past_due') THEN s.value ELSE 0 END AS v,
-                       EXISTS (SELECT 1 FROM subscription_events e
-                                WHERE e.subscription_id = s.id AND e.to_status IN ('active', 'past_due') AND e.occurred_at < b.at) AS ever
-                  FROM b CROSS JOIN subs s)
+                       CASE WHEN st.status IN ('active', 'past_due') THEN s.value ELSE 0 END AS v,
+                       coalesce(st.ever, false) AS ever
+                  FROM b CROSS JOIN subs s LEFT JOIN st ON st.k = b.k AND st.id = s.id)
          SELECT e.k, e.currency,
                 sum(s.v)::bigint AS "mrrAtStart", sum(e.v)::bigint AS mrr,
                 sum(CASE WHEN s.v = 0 AND e.v > 0 AND NOT s.ever THEN e.v ELSE 0 END)::bigint AS new,
