@@ -80,6 +80,11 @@ export class SandboxControl {
     await this.expect('POST', 'expire-tokens', undefined, 204);
   }
 
+  /** Ends the wait of every open 3-D Secure check now, as its `threeDsTimeoutMs` running out would; answers how many. */
+  async expireThreeDs(): Promise<number> {
+    return (await this.expect<{ expired: number }>('POST', 'expire-three-ds', undefined, 200)).expired;
+  }
+
   async setDelays(delays: Partial<SandboxDelays>): Promise<SandboxSettings> {
     return this.expect('POST', 'config', { delays }, 200);
   }

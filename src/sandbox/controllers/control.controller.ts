@@ -1,6 +1,7 @@
 import { BadRequestException, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { JsonBody } from '../http/json-body.decorator';
 import { AccessTokensService } from '../services/access-tokens.service';
+import { BindingsService } from '../services/bindings.service';
 import { FaultRule, FaultsService } from '../services/faults.service';
 import { Ledger, LedgerService } from '../services/ledger.service';
 import { OutcomeScriptService } from '../services/outcome-script.service';
@@ -17,6 +18,7 @@ export class ControlController {
     private readonly requestLog: RequestLogService,
     private readonly outcomes: OutcomeScriptService,
     private readonly tokens: AccessTokensService,
+    private readonly bindings: BindingsService,
   ) {}
 
   @Post('reset')
@@ -67,6 +69,13 @@ export class ControlController {
   @HttpCode(204)
   expireTokens(): void {
     this.tokens.expireAll();
+  }
+
+  /** Every 3-D Secure check still waiting for its payer fails now with "3-D Secure Timeout", as when its wait ends. */
+  @Post('expire-three-ds')
+  @HttpCode(200)
+  expireThreeDs(): { expired: number } {
+    return { expired: this.bindings.expireOpenChecks() };
   }
 
   @Get('config')
