@@ -73,8 +73,11 @@ describe('3-D Secure in the merchant-form binding flow', () => {
     const accepted = await bindCard(testApp, customer.id, CARDS.threeDsSuccess);
     // The daemon shows the redirect while the provider waits; then the provider's wait ends (the sandbox ends it now,
     // rather than after a time guessed long enough for the follower to have read the redirect on a busy machine).
-    await syncUntil(testApp, async () => (await getBinding(testApp, customer.id, accepted.id)).interaction);
-    expect(await testApp.sandboxClient.control.expireThreeDs()).toBe(1);
+    const { value: shown } = await syncUntil(testApp, async () => {
+      const binding = await getBinding(testApp, customer.id, accepted.id);
+      return binding.interaction ? binding : undefined;
+    });
+    expect(await testApp.sandboxClient.control.expireThreeDs(shown.providerBindingId as string)).toBe(1);
     const { value } = await syncUntil(testApp, async () => {
       const binding = await getBinding(testApp, customer.id, accepted.id);
       return binding.status === 'failed' ? binding : undefined;

@@ -1,4 +1,5 @@
 import { BadRequestException, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { isPlainObject } from '../http/body-reader';
 import { JsonBody } from '../http/json-body.decorator';
 import { AccessTokensService } from '../services/access-tokens.service';
 import { BindingsService } from '../services/bindings.service';
@@ -71,11 +72,18 @@ export class ControlController {
     this.tokens.expireAll();
   }
 
-  /** Every 3-D Secure check still waiting for its payer fails now with "3-D Secure Timeout", as when its wait ends. */
+  /**
+   * Every 3-D Secure check still waiting for its payer (or only that of `{bindingID}`) fails now with "3-D Secure
+   * Timeout", as when its wait ends.
+   */
   @Post('expire-three-ds')
   @HttpCode(200)
-  expireThreeDs(): { expired: number } {
-    return { expired: this.bindings.expireOpenChecks() };
+  expireThreeDs(@JsonBody() body: unknown): { expired: number } {
+    const bindingID: unknown = isPlainObject(body) ? body.bindingID : undefined;
+    if ((body !== undefined && !isPlainObject(body)) || (bindingID !== undefined && typeof bindingID !== 'string')) {
+      throw new BadRequestException('body must be {} or {"bindingID": "<binding id>"}');
+    }
+    return { expired: this.bindings.expireOpenChecks(bindingID) };
   }
 
   @Get('config')

@@ -114,12 +114,12 @@ export class BindingsService implements OnApplicationBootstrap {
   /**
    * Ends the wait of every open 3-D Secure check now, as if its payer's time had run out (a control for tests: they
    * end the wait once the payer has done what they watch, instead of guessing how long a busy machine takes to play
-   * the payer). Answers how many checks it ended.
+   * the payer). Only the check of `bindingID` when given. Answers how many checks it ended.
    */
-  expireOpenChecks(): number {
+  expireOpenChecks(bindingID?: string): number {
     let ended = 0;
     for (const [id, record] of this.store.state.bindings) {
-      if (record.binding.status !== 'pending' || !record.interaction) continue;
+      if (record.binding.status !== 'pending' || !record.interaction || (bindingID !== undefined && id !== bindingID)) continue;
       this.timeOut(id);
       ended += 1;
     }
