@@ -91,6 +91,8 @@ export class ChargeProcessorService {
         await this.queue.release(claim, { status: 'canceled', step: 'done', nextAttemptAt: null, notBefore: null });
         return 'skipped';
       }
+      // The credit balance paid it whole when it was made: it succeeds with no provider call.
+      if (charge.step === 'create_invoice' && charge.amount > 0 && charge.paidFromBalance >= charge.amount) return await this.settlement.settleFromBalance(claim);
       if (charge.step === 'create_invoice') {
         const outcome = await this.createInvoice(claim);
         if (outcome) return outcome;

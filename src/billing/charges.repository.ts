@@ -113,15 +113,12 @@ export class ChargesRepository {
     return row.n as number;
   }
 
-  /** Records what the credit balance paid of a charge made in this transaction; fully covered, it is settled here. */
-  async recordPaidFromBalance(em: EntityManager, chargeId: string, paid: number, fullyCovered: boolean, at: Date): Promise<void> {
-    await em.query(
-      `UPDATE charges SET paid_from_balance = $2, updated_at = $4,
-              status = CASE WHEN $3 THEN 'succeeded' ELSE status END, step = CASE WHEN $3 THEN 'done' ELSE step END,
-              next_attempt_at = CASE WHEN $3 THEN NULL ELSE next_attempt_at END
-        WHERE id = $1`,
-      [chargeId, paid, fullyCovered, at],
-    );
+  /**
+   * Records what the credit balance paid of a charge made in this transaction (a charge paid whole is then settled by
+   * the engine with no provider call, like any success).
+   */
+  async recordPaidFromBalance(em: EntityManager, chargeId: string, paid: number, at: Date): Promise<void> {
+    await em.query(`UPDATE charges SET paid_from_balance = $2, updated_at = $3 WHERE id = $1`, [chargeId, paid, at]);
   }
 
   /** A charge that waited for a new card after a hard decline is due again once its customer's active card changed. */

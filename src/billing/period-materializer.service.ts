@@ -90,7 +90,7 @@ export class PeriodMaterializerService {
     for (const c of made) {
       if (!holders.has(c.customerId) || c.amount === 0) continue;
       const paid = await this.balances.applyToCharge(em, c, now);
-      if (paid > 0) await this.charges.recordPaidFromBalance(em, c.id, paid, paid === c.amount, now);
+      if (paid > 0) await this.charges.recordPaidFromBalance(em, c.id, paid, now);
     }
   }
 

@@ -81,7 +81,7 @@ export class ProrationChargesService {
     );
     if (!inserted.has(id)) throw new Error(`Subscription ${c.subscriptionId}: a ${c.kind} charge for ${c.periodStart.toISOString()} exists already`);
     const paid = await this.balances.applyToCharge(em, { id, customerId: c.customerId, currency: c.currency, amount: c.amount, subscriptionId: c.subscriptionId }, now);
-    if (paid > 0) await this.charges.recordPaidFromBalance(em, id, paid, paid === c.amount, now);
+    if (paid > 0) await this.charges.recordPaidFromBalance(em, id, paid, now);
     return { id, paidFromBalance: paid };
   }
 

@@ -172,4 +172,37 @@ describe('subscription changes over the admin API: preview, upgrade now, downgra
     expect(await captured()).toEqual([...before, 35000]);
     await s.post(`/api/v1/subscriptions/${sub.id}/cancel`, { atPeriodEnd: false }, 200);
   });
+
+  it('settles a charge the credit balance covers whole with no provider call, and announces the change with its former plan', async () => {
+    await s.setClock('2027-09-01T00:00:00.000Z');
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId: pro });
+    await s.runBilling();
+    // Sep 2, 29 of 30 days: credit 6200 × 29/30 = 5993 (5993.3), cost 3100 × 29/30 = 2997 (2996.7): 2996 to the balance.
+    await s.setClock('2027-09-02T00:00:00.000Z');
+    const down = await s.post<{ change: Figures }>(`/api/v1/subscriptions/${sub.id}/change`, { planId: basic, effective: 'now' }, 200);
+    expect(down.change).toMatchObject({ credit: 5993, cost: 2997, net: -2996, balanceAfter: 2996 });
+    // Sep 3, 28 of 30 days: credit 3100 × 28/30 = 2893, cost 6200 × 28/30 = 5787: 2894, all of it from the balance.
+    await s.setClock('2027-09-03T00:00:00.000Z');
+    const invoicesBefore = (await s.sandboxRequests('createInvoice')).length;
+    const up = await s.post<{ change: Figures; chargeId: string }>(`/api/v1/subscriptions/${sub.id}/change`, { planId: pro }, 200);
+    expect(up.change).toMatchObject({ credit: 2893, cost: 5787, net: 2894, balanceAfter: 102 });
+    await s.runBilling();
+    expect((await charges(sub.id)).find((c) => c.id === up.chargeId)).toMatchObject({ kind: 'proration', amount: 2894, paidFromBalance: 2894, status: 'succeeded' });
+    expect((await s.sandboxRequests('createInvoice')).length).toBe(invoicesBefore);
+    const succeeded = (await s.get<{ items: { data: { object: { id: string } } }[] }>('/api/v1/events?type=charge.succeeded&limit=100')).items;
+    expect(succeeded.some((e) => e.data.object.id === up.chargeId)).toBe(true);
+    const updated = (await s.get<{ items: { data: { object: { id: string; planId: string }; previous: Record<string, unknown> } }[] }>('/api/v1/events?type=subscription.updated&limit=100')).items;
+    const announced = updated.filter((e) => e.data.object.id === sub.id && 'planId' in e.data.previous).map((e) => [e.data.previous.planId, e.data.object.planId]);
+    expect(announced).toEqual([
+      [basic, pro],
+      [pro, basic],
+    ]);
+    const balance = await s.get<{ balances: { amount: number }[]; entries: { kind: string; amount: number; chargeId: string | null }[] }>(`/api/v1/customers/${customer.id}/balance`);
+    expect(balance.balances).toEqual([{ currency: 'RUB', amount: 102 }]);
+    expect(balance.entries.slice(0, 2)).toMatchObject([
+      { kind: 'applied', amount: -2894, chargeId: up.chargeId },
+      { kind: 'proration_credit', amount: 2996, chargeId: null },
+    ]);
+    await s.post(`/api/v1/subscriptions/${sub.id}/cancel`, { atPeriodEnd: false }, 200);
+  });
 });
