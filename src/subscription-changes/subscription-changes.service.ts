@@ -81,9 +81,11 @@ export class SubscriptionChangesService {
       const from = s.planId === current.id ? current : await this.plans.get(s.planId);
       const to = target ?? from;
       await this.checkChangeable(em, s, to, dto);
-      const status = s.status as 'active' | 'trialing';
-      const periodStart = (status === 'trialing' ? s.currentPeriodStart ?? s.startAt : s.currentPeriodStart) as Date;
-      const periodEnd = (status === 'trialing' ? s.trialEndsAt : s.currentPeriodEnd) as Date;
+      // Before its first period (a start still ahead) a subscription changes like one in a trial: nothing to prorate.
+      const unbilled = s.status === 'trialing' || !s.currentPeriodStart || !s.currentPeriodEnd;
+      const status = unbilled ? 'trialing' : 'active';
+      const periodStart = (s.status === 'trialing' ? s.currentPeriodStart ?? s.startAt : s.currentPeriodStart ?? now) as Date;
+      const periodEnd = (s.status === 'trialing' ? s.trialEndsAt : s.currentPeriodEnd ?? s.nextBillingAt ?? now) as Date;
       const paid = status === 'active' && (await this.charges.periodPaid(em, s.id, periodStart));
       const balance = await this.balances.lockedBalance(em, s.customerId, current.currency);
       const quote = quoteChange({

@@ -156,6 +156,12 @@ describe('subscription changes over the admin API: preview, upgrade now, downgra
     );
     expect(during).toMatchObject({ chargeId: null, change: { credit: 0, cost: 0, net: 0, nextChargeAt: trial.trialEndsAt }, subscription: { status: 'trialing', planId: pro, trialEndsAt: trial.trialEndsAt } });
     await s.post(`/api/v1/subscriptions/${trial.id}/cancel`, { atPeriodEnd: false }, 200);
+
+    // Before its first period (a start still ahead) there is nothing to prorate either.
+    const ahead = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId: basic, startAt: '2027-06-01T00:00:00.000Z' });
+    const early = await s.post<{ change: Figures; chargeId: null }>(`/api/v1/subscriptions/${ahead.id}/change`, { quantity: 4 }, 200);
+    expect(early).toMatchObject({ chargeId: null, change: { credit: 0, cost: 0, net: 0, nextChargeAt: '2027-06-01T00:00:00.000Z', nextChargeAmount: 12400 } });
+    await s.post(`/api/v1/subscriptions/${ahead.id}/cancel`, { atPeriodEnd: false }, 200);
   });
 
   it('moves to another interval now: the old period ends with its credit, a yearly period starts and is charged less it', async () => {
