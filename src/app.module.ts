@@ -22,6 +22,8 @@ import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { BalancesModule } from './balances/balances.module';
+import { SubscriptionChangesModule } from './subscription-changes/subscription-changes.module';
 import { EventsModule } from './events/events.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhookTuning } from './webhooks/webhook-tuning';
@@ -77,6 +79,8 @@ export class AppModule {
         PlansModule,
         CustomersModule,
         SubscriptionsModule,
+        BalancesModule,
+        SubscriptionChangesModule,
         BillingModule,
         PayoutsModule,
         ProviderWebhooksModule,

@@ -3,7 +3,9 @@ import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
-import { Invoice, Payment } from '../gateway/provider-api.types';
+import { Invoice, InvoiceLine, Payment } from '../gateway/provider-api.types';
+import { Plan } from '../plans/plan.entity';
+import { Charge } from './charge.entity';
 import { ProviderError } from '../gateway/provider-error';
 import { PlansService } from '../plans/plans.service';
 import { WebhookHealthService } from '../provider-webhooks/webhook-health.service';
@@ -21,6 +23,23 @@ import { invoiceDueAt, paymentExternalId } from './external-ids';
 
 /** With the provider's payment events arriving, a payment still open is read again this late unless an event comes. */
 const WEBHOOK_SAFETY_NET_SECONDS = 60;
+
+/**
+ * The invoice's cart: a change's charge has its one line (both plans, `d of D days`); a charge the credit balance
+ * paid part of is one line for the rest (a cart line cannot be negative); else every plan line's quantity
+ * multiplied by the subscription's.
+ */
+function cartOf(charge: Charge, plan: Plan, quantity: number): InvoiceLine[] {
+  const owed = charge.amount - charge.paidFromBalance;
+  if (charge.description) return [{ product: charge.description, price: owed, quantity: 1 }];
+  if (charge.paidFromBalance > 0) return [{ product: `${plan.product}, ${charge.paidFromBalance} from credit balance`, price: owed, quantity: 1 }];
+  return plan.lines.map((line) => ({
+    product: line.product,
+    price: line.price,
+    quantity: line.quantity * quantity,
+    ...(line.taxRate ? { taxMode: { type: 'InvoiceLineTaxVAT' as const, rate: line.taxRate } } : {}),
+  }));
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -72,6 +91,8 @@ export class ChargeProcessorService {
         await this.queue.release(claim, { status: 'canceled', step: 'done', nextAttemptAt: null, notBefore: null });
         return 'skipped';
       }
+      // The credit balance paid it whole when it was made: it succeeds with no provider call.
+      if (charge.step === 'create_invoice' && charge.amount > 0 && charge.paidFromBalance >= charge.amount) return await this.settlement.settleFromBalance(claim);
       if (charge.step === 'create_invoice') {
         const outcome = await this.createInvoice(claim);
         if (outcome) return outcome;
@@ -97,7 +118,7 @@ export class ChargeProcessorService {
   /** Returns an outcome when the charge ended here; undefined to go on to its payment. */
   private async createInvoice(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
     const charge = claim.charge;
-    const { plan } = await this.contexts.of(claim);
+    const { plan, subscription } = await this.contexts.of(claim);
     // Charges made before the due date was part of their intent get it now, before the first create.
     if (!charge.invoiceDueAt) await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, charge.createdAt, this.plans.effectiveDunning(plan).retryDelaysMs) });
     let invoice: Invoice;
@@ -105,16 +126,11 @@ export class ChargeProcessorService {
       const result = await this.gateway.createInvoice({
         shopID: plan.shopId,
         dueDate: (charge.invoiceDueAt as Date).toISOString(),
-        amount: charge.amount,
+        amount: charge.amount - charge.paidFromBalance,
         currency: charge.currency,
         product: plan.product,
         ...(plan.description ? { description: plan.description } : {}),
-        cart: plan.lines.map((line) => ({
-          product: line.product,
-          price: line.price,
-          quantity: line.quantity,
-          ...(line.taxRate ? { taxMode: { type: 'InvoiceLineTaxVAT' as const, rate: line.taxRate } } : {}),
-        })),
+        cart: cartOf(charge, plan, subscription.quantity),
         metadata: { subscriptionId: charge.subscriptionId, chargeId: charge.id, periodStart: charge.periodStart.toISOString() },
         externalID: charge.invoiceExternalId,
       });

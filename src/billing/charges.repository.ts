@@ -5,7 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { Page, paginate } from '../common/http/pagination';
 import { hotQuery } from '../database/prepared-statements';
 import { ownerIsLiveSql } from '../work/owner-liveness';
-import { Charge } from './charge.entity';
+import { Charge, ChargeKind } from './charge.entity';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
 /** Charges that can be dropped when a subscription is canceled: no payment is in flight at the provider. */
@@ -20,6 +20,10 @@ export interface NewCharge {
   periodStart: Date;
   periodEnd: Date;
   amount: number;
+  /** `period` for a billing period's charge, `proration` for a change's. */
+  kind: ChargeKind;
+  /** A proration charge's one cart line. */
+  description?: string | null;
   currency: string;
   status: 'pending' | 'skipped';
   invoiceExternalId: string;
@@ -57,13 +61,13 @@ export class ChargesRepository {
     const column = <K extends keyof NewCharge>(key: K) => charges.map((c) => c[key]);
     const rows: { id: string }[] = await em.query(
       `INSERT INTO charges (id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status, step,
-                            invoice_external_id, invoice_due_at, next_attempt_at, created_at, updated_at)
+                            invoice_external_id, invoice_due_at, next_attempt_at, kind, description, created_at, updated_at)
        SELECT c.id, c.subscription_id, c.customer_id, c.period_index, c.period_start, c.period_end, c.amount, c.currency, c.status,
-              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, $13, $13
+              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, c.kind, c.description, $13, $13
          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::bigint[], $8::char(3)[],
-                     $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[])
+                     $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[], $14::varchar[], $15::varchar[])
               AS c(id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status,
-                   invoice_external_id, invoice_due_at, next_attempt_at)
+                   invoice_external_id, invoice_due_at, next_attempt_at, kind, description)
        ON CONFLICT DO NOTHING
        RETURNING id`,
       [
@@ -80,9 +84,41 @@ export class ChargesRepository {
         column('invoiceDueAt'),
         column('nextAttemptAt'),
         at,
+        column('kind'),
+        charges.map((c) => c.description ?? null),
       ],
     );
     return new Set(rows.map((r) => r.id));
+  }
+
+  /** Whether a charge of the subscription is still being collected (not yet succeeded, failed, canceled or skipped). */
+  async hasOpen(em: EntityManager, subscriptionId: string): Promise<boolean> {
+    const rows = await em.query(`SELECT 1 FROM charges WHERE subscription_id = $1 AND status IN ('pending', 'processing', 'retrying') LIMIT 1`, [subscriptionId]);
+    return rows.length > 0;
+  }
+
+  /** Whether the period starting at `periodStart` was paid (its period charge succeeded). */
+  async periodPaid(em: EntityManager, subscriptionId: string, periodStart: Date): Promise<boolean> {
+    const rows = await em.query(`SELECT 1 FROM charges WHERE subscription_id = $1 AND period_start = $2 AND kind = 'period' AND status = 'succeeded'`, [subscriptionId, periodStart]);
+    return rows.length > 0;
+  }
+
+  /** How many proration charges the subscription made within [from, to). */
+  async countProrations(em: EntityManager, subscriptionId: string, from: Date, to: Date): Promise<number> {
+    const [row] = await em.query(`SELECT count(*)::int AS n FROM charges WHERE subscription_id = $1 AND kind = 'proration' AND period_start >= $2 AND period_start < $3`, [
+      subscriptionId,
+      from,
+      to,
+    ]);
+    return row.n as number;
+  }
+
+  /**
+   * Records what the credit balance paid of a charge made in this transaction (a charge paid whole is then settled by
+   * the engine with no provider call, like any success).
+   */
+  async recordPaidFromBalance(em: EntityManager, chargeId: string, paid: number, at: Date): Promise<void> {
+    await em.query(`UPDATE charges SET paid_from_balance = $2, updated_at = $3 WHERE id = $1`, [chargeId, paid, at]);
   }
 
   /** A charge that waited for a new card after a hard decline is due again once its customer's active card changed. */

@@ -14,6 +14,7 @@ import { IdempotentResourceIds1795644453949 } from './1795644453949-IdempotentRe
 import { ConsoleSessions1795644538142 } from './1795644538142-ConsoleSessions';
 import { PayoutReferences1795645124886 } from './1795645124886-PayoutReferences';
 import { OneReadyEventPerBinding1795645623865 } from './1795645623865-OneReadyEventPerBinding';
+import { SubscriptionChanges1795664392986 } from './1795664392986-SubscriptionChanges';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -34,4 +35,5 @@ export const MIGRATIONS: Function[] = [
   ConsoleSessions1795644538142,
   PayoutReferences1795645124886,
   OneReadyEventPerBinding1795645623865,
+  SubscriptionChanges1795664392986,
 ];
