@@ -1,7 +1,7 @@
 import { DataSource, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
 import { hotQuery } from '../database/prepared-statements';
 import { ownerIsLiveSql } from './owner-liveness';
-import { drainQueue } from './worker-pool';
+import { drainQueue, WorkTail } from './worker-pool';
 import { WorkMetricsService } from './work-metrics.service';
 import { WorkerRegistryService } from './worker-registry.service';
 
@@ -95,18 +95,25 @@ export class LeasedQueue<T extends ObjectLiteral> {
    */
   drain(
     claim: (limit: number) => Promise<Claim<T>[]>,
-    work: (claim: Claim<T>) => Promise<void>,
+    work: (claim: Claim<T>) => Promise<void | WorkTail>,
     options: { concurrency: number; batchSize: number; stopping: () => boolean; idleRetryMs?: number },
   ): Promise<number> {
     return drainQueue<Claim<T>>(
       {
         claim,
         work: async (item) => {
+          let result: void | WorkTail;
           try {
-            await work(item);
-          } finally {
+            result = await work(item);
+          } catch (error) {
             this.finished.push(item);
+            throw error;
           }
+          if (!result) {
+            this.finished.push(item);
+            return;
+          }
+          return { tail: result.tail.finally(() => this.finished.push(item)) };
         },
         release: (items) => this.release(items),
       },
