@@ -153,7 +153,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
   async claim(limit: number, options: { dueAt?: Date; onlyId?: string } = {}): Promise<Claim<T>[]> {
     if (this.definition.dueClock === 'business' && !options.dueAt) throw new Error(`${this.name}: a claim needs the business time it is due at`);
     await this.registry.ensureRegistered();
-    const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, this.claimSql, [
+    const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, `${this.name}.claim`, this.claimSql, [
       options.dueAt ?? null,
       limit,
       this.registry.workerId,
