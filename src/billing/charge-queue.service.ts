@@ -32,7 +32,7 @@ export class ChargeQueueService {
       name: 'charges',
       entity: Charge,
       dueColumn: 'next_attempt_at',
-      dueClock: 'business',
+      dueAgainst: 'caller',
       hasNotBefore: true,
     });
   }

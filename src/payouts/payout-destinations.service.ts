@@ -62,7 +62,7 @@ export class PayoutDestinationsService {
       name: 'destinations',
       entity: PayoutDestination,
       dueColumn: 'next_sync_at',
-      dueClock: 'real',
+      dueAgainst: 'database',
       hasNotBefore: false,
     });
   }

@@ -53,7 +53,7 @@ export class ProviderWebhookRegistrationService {
       name: 'provider-webhooks',
       entity: ProviderWebhook,
       dueColumn: 'next_attempt_at',
-      dueClock: 'real',
+      dueAgainst: 'database',
       hasNotBefore: false,
     });
   }

@@ -13,10 +13,10 @@ export interface LeasedQueueDefinition<T extends ObjectLiteral> {
   /** The column that says when a row is due; NULL means nothing to do. */
   dueColumn: string;
   /**
-   * `business`: due is compared with a time the caller passes (the billing clock, which may be the test
-   * clock); `real`: with the database's now().
+   * What the due column is compared with. `caller`: a time each claim passes (charges: the billing clock, which may
+   * be the test clock; payouts: the process's real clock); `database`: the database's now().
    */
-  dueClock: 'business' | 'real';
+  dueAgainst: 'caller' | 'database';
   /** Whether the table has a `not_before` column: a real-time floor (backoffs) on top of the due time. */
   hasNotBefore: boolean;
   /** Further expressions over `t` to return with each claim, in `Claim.extra` (e.g. a timestamp as exact text). */
@@ -151,7 +151,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
    * straight from the UPDATE … RETURNING: one round trip, no second read.
    */
   async claim(limit: number, options: { dueAt?: Date; onlyId?: string } = {}): Promise<Claim<T>[]> {
-    if (this.definition.dueClock === 'business' && !options.dueAt) throw new Error(`${this.name}: a claim needs the business time it is due at`);
+    if (this.definition.dueAgainst === 'caller' && !options.dueAt) throw new Error(`${this.name}: a claim needs the time it is due at`);
     await this.registry.ensureRegistered();
     const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, `${this.name}.claim`, this.claimSql, [
       options.dueAt ?? null,
