@@ -21,8 +21,16 @@ import { respectAttemptCap } from './dunning-policy';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
 import { invoiceDueAt, paymentExternalId } from './external-ids';
 
-/** With the provider's payment events arriving, a payment still open is read again this late unless an event comes. */
-const WEBHOOK_SAFETY_NET_SECONDS = 60;
+/**
+ * A payment left to its event is read anyway this long after (and again as long after each read that finds it open):
+ * a charge whose event never comes settles within a few seconds of its capture, never more than 10.
+ */
+const WEBHOOK_SAFETY_NET_SECONDS = 5;
+
+/** A charge whose settling write is still under way (processAhead). */
+export interface SettlingTail {
+  tail: Promise<ChargeOutcome>;
+}
 
 /**
  * The invoice's cart: a change's charge has its one line (both plans, `d of D days`); a charge the credit balance
@@ -82,7 +90,21 @@ export class ChargeProcessorService {
     return this.contexts.prepare(batch);
   }
 
+  /** Works the charge's due step to its end or its next wait; answers the outcome once it is recorded. */
   async process(claim: ClaimedCharge): Promise<ChargeOutcome> {
+    const result = await this.step(claim, false);
+    return typeof result === 'string' ? result : result.tail;
+  }
+
+  /**
+   * Like process, but a captured payment's settling write (the charge's last step, no provider call after it) is
+   * answered as a tail still under way, so the worker's provider slot goes on to its next charge at once.
+   */
+  processAhead(claim: ClaimedCharge): Promise<ChargeOutcome | SettlingTail> {
+    return this.step(claim, true);
+  }
+
+  private async step(claim: ClaimedCharge, settleAhead: boolean): Promise<ChargeOutcome | SettlingTail> {
     const charge = claim.charge;
     try {
       if (charge.step === 'awaiting_card') return await this.settlement.applyFinalAction(claim);
@@ -101,7 +123,7 @@ export class ChargeProcessorService {
         const outcome = await this.createPayment(claim);
         if (outcome) return outcome;
       }
-      if (charge.step === 'await_payment') return await this.awaitPayment(claim);
+      if (charge.step === 'await_payment') return await this.awaitPayment(claim, settleAhead);
       await this.queue.release(claim, { nextAttemptAt: null });
       return 'skipped';
     } catch (error) {
@@ -261,34 +283,51 @@ export class ChargeProcessorService {
     return this.settlement.decline(claim, code, attempt);
   }
 
-  private async awaitPayment(claim: ClaimedCharge): Promise<ChargeOutcome> {
+  private async awaitPayment(claim: ClaimedCharge, settleAhead: boolean): Promise<ChargeOutcome | SettlingTail> {
     const charge = claim.charge;
     // Without one from this claim: the newest attempt the provider has a payment for, whatever its recorded
     // status (a worker may have died between learning the outcome and recording it).
     const attempt = this.openAttempts.get(claim) ?? (await this.attempts.latestWithPayment(charge.id));
+    // With the provider's payment webhook registered, a payment's event is expected from the first payment on: one
+    // this claim just created is not read now, its event (or the safety net) makes the charge read it once.
+    const eventsExpected = this.webhooks.expectsEvents('invoice');
+    if (eventsExpected && this.unrecordedPayments.has(claim)) return this.waitForEvent(claim, attempt);
     const deadline = Date.now() + this.tuning.paymentPollMs;
     // Instant payments usually settle within milliseconds: a short first wait saves a read.
     let delay = 5;
     await sleep(delay);
     for (;;) {
       const payment = await this.gateway.getPayment(charge.providerInvoiceId as string, attempt.providerPaymentId as string);
-      if (payment.status === 'captured' || payment.status === 'refunded') return this.settlement.succeed(claim, attempt);
+      if (payment.status === 'captured' || payment.status === 'refunded') {
+        if (!settleAhead) return this.settlement.succeed(claim, attempt);
+        const tail = this.settlement
+          .succeed(claim, attempt)
+          .catch((error: unknown) => this.handleError(claim, error))
+          .finally(() => this.tokens.delete(charge.id));
+        return { tail };
+      }
       if (payment.status === 'failed' || payment.status === 'cancelled') {
         return this.settlement.decline(claim, payment.status === 'failed' ? failureCodePath(payment.error) : 'payment_cancelled', attempt);
       }
+      if (eventsExpected) return this.waitForEvent(claim, attempt);
       // Not final at once: the payment id is written now, so a crash from here on reads it back instead of replaying.
       await this.recordPayment(claim, attempt);
-      // While the provider's payment events arrive, one of them wakes the charge: polling is only the safety net.
-      if (this.webhooks.isFlowing('invoice')) {
-        await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => `now() + interval '${WEBHOOK_SAFETY_NET_SECONDS} seconds'` });
-        return 'pending';
-      }
       if (Date.now() + delay > deadline) break;
       await sleep(delay);
       delay = Math.min(delay * 2, 1000);
     }
     // Still pending: let the next pass look again soon (real time), without holding the lease.
     await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => "now() + interval '2 seconds'" });
+    return 'pending';
+  }
+
+  /**
+   * Leaves the payment to its event: the payment id recorded, the lease released, and the charge due again after the
+   * safety net, should the event never come (a topic that silently stopped): then it is read that late, and again.
+   */
+  private async waitForEvent(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<ChargeOutcome> {
+    await this.recordPayment(claim, attempt);
+    await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => `now() + interval '${WEBHOOK_SAFETY_NET_SECONDS} seconds'` });
     return 'pending';
   }
 

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Page, paginate } from '../common/http/pagination';
+import { noteHotStatement } from '../database/hot-statements';
 import { hotQuery } from '../database/prepared-statements';
 import { ownerIsLiveSql } from '../work/owner-liveness';
 import { Charge, ChargeKind } from './charge.entity';
@@ -41,6 +42,33 @@ export interface AdoptedAttempt {
   status: 'declined' | 'processing';
   errorCode: string | null;
 }
+
+/** charges.record-invoice: see hot-statements.ts. */
+const RECORD_INVOICE_SQL = noteHotStatement('charges.record-invoice',
+  `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = $5
+                   WHERE id = $1 AND fence = $2 RETURNING id),
+            a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
+                  SELECT $1, 1, $4, 'pending', $5, $5, $5 FROM c
+                   WHERE NOT EXISTS (SELECT 1 FROM charge_attempts WHERE charge_id = $1)
+                  RETURNING id)
+       SELECT EXISTS (SELECT 1 FROM c) AS held, (SELECT id FROM a) AS attempt_id`,
+);
+
+/** charges.record-payment: see hot-statements.ts. */
+const RECORD_PAYMENT_SQL = noteHotStatement('charges.record-payment',
+  `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = $5
+                   WHERE id = $1 AND fence = $2 RETURNING id)
+       UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = $5
+        WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
+);
+
+/** charges.open-attempt: see hot-statements.ts. */
+const OPEN_ATTEMPT_SQL = noteHotStatement('charges.open-attempt',
+  `WITH c AS (UPDATE charges SET status = 'processing', updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
+       INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
+       SELECT $1, $2, $3, 'pending', $4, $4, $4 FROM c
+       RETURNING id`,
+);
 
 /** Every statement on the `charges` table. */
 @Injectable()
@@ -147,14 +175,7 @@ export class ChargesRepository {
    */
   async recordInvoice(chargeId: string, fence: number, invoiceId: string, firstAttempt: { externalId: string; attemptedAt: Date }): Promise<string | null | undefined> {
     // The attempt's business time is also the charge's update time: every time an answer shows comes from one clock.
-    const { rows: [row] } = await hotQuery<{ held: boolean; attempt_id: string | null }>(this.dataSource,
-      `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = $5
-                   WHERE id = $1 AND fence = $2 RETURNING id),
-            a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
-                  SELECT $1, 1, $4, 'pending', $5, $5, $5 FROM c
-                   WHERE NOT EXISTS (SELECT 1 FROM charge_attempts WHERE charge_id = $1)
-                  RETURNING id)
-       SELECT EXISTS (SELECT 1 FROM c) AS held, (SELECT id FROM a) AS attempt_id`,
+    const { rows: [row] } = await hotQuery<{ held: boolean; attempt_id: string | null }>(this.dataSource, 'charges.record-invoice', RECORD_INVOICE_SQL,
       [chargeId, fence, invoiceId, firstAttempt.externalId, firstAttempt.attemptedAt],
     );
     if (!row.held) return undefined;
@@ -200,12 +221,7 @@ export class ChargesRepository {
 
   /** The provider's payment id on the attempt and the charge in its awaiting step, only under `fence`. */
   async recordPayment(chargeId: string, fence: number, attemptId: string, paymentId: string, at: Date): Promise<boolean> {
-    const { rows } = await hotQuery(
-      this.dataSource,
-      `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = $5
-                   WHERE id = $1 AND fence = $2 RETURNING id)
-       UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = $5
-        WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
+    const { rows } = await hotQuery(this.dataSource, 'charges.record-payment', RECORD_PAYMENT_SQL,
       [chargeId, fence, paymentId, attemptId, at],
     );
     return rows.length > 0;
@@ -224,7 +240,7 @@ export class ChargesRepository {
     claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null; at: Date },
     followUps: { ctes: string[]; params: unknown[] },
   ): Promise<boolean> {
-    const { rows } = await hotQuery(this.dataSource,
+    const { rows } = await hotQuery(this.dataSource, 'charges.settle-succeeded',
       `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
                          attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = $6
                    WHERE id = $1 AND fence = $2 RETURNING subscription_id, updated_at),
@@ -253,12 +269,7 @@ export class ChargesRepository {
    * attempt's id, or undefined when the fence no longer holds.
    */
   async openAttempt(chargeId: string, fence: number, attempt: { number: number; externalId: string; attemptedAt: Date }): Promise<string | undefined> {
-    const { rows } = await hotQuery<{ id: string }>(
-      this.dataSource,
-      `WITH c AS (UPDATE charges SET status = 'processing', updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
-       INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
-       SELECT $1, $2, $3, 'pending', $4, $4, $4 FROM c
-       RETURNING id`,
+    const { rows } = await hotQuery<{ id: string }>(this.dataSource, 'charges.open-attempt', OPEN_ATTEMPT_SQL,
       [chargeId, attempt.number, attempt.externalId, attempt.attemptedAt, fence],
     );
     return rows[0]?.id;

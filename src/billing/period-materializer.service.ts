@@ -5,7 +5,7 @@ import { BalancesService } from '../balances/balances.service';
 import { SystemClock } from '../common/clock/system-clock';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { periodsBegunBy, periodStart } from '../subscriptions/billing-calendar';
+import { periodsBegunBy, periodStart } from '../common/calendar/billing-calendar';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';

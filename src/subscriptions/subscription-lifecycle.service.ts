@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { EventsService, SqlPart } from '../events/events.service';
 import type { Plan } from '../plans/plan.entity';
-import { firstPeriodIndexAtOrAfter, periodStart } from './billing-calendar';
+import { firstPeriodIndexAtOrAfter, periodStart } from '../common/calendar/billing-calendar';
 import { subscriptionChangeEvent, SubscriptionView } from './subscription-change-event';
 import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
 import { toSubscriptionResponse } from './subscription-response';

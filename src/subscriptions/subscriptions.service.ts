@@ -7,7 +7,7 @@ import { ListQueryDto } from '../common/http/list-query.dto';
 import { CustomersService } from '../customers/customers.service';
 import type { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { addTrialDays, isValidTimeZone, periodStart } from './billing-calendar';
+import { addTrialDays, isValidTimeZone, periodStart } from '../common/calendar/billing-calendar';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
