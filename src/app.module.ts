@@ -23,6 +23,8 @@ import { PlansModule } from './plans/plans.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { ReportsModule } from './reports/reports.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { BalancesModule } from './balances/balances.module';
+import { SubscriptionChangesModule } from './subscription-changes/subscription-changes.module';
 import { EventsModule } from './events/events.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WebhookTuning } from './webhooks/webhook-tuning';
@@ -78,6 +80,8 @@ export class AppModule {
         PlansModule,
         CustomersModule,
         SubscriptionsModule,
+        BalancesModule,
+        SubscriptionChangesModule,
         BillingModule,
         PayoutsModule,
         ProviderWebhooksModule,

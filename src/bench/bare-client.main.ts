@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { InFlightMeter, isPaymentRead } from './calls-in-flight';
 
 /**
  * The floor the benchmark compares the daemon with: the same provider calls per renewal (invoice with its cart,
@@ -22,8 +23,9 @@ async function main(): Promise<void> {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency, scheduling: 'lifo' });
 
+  const meter = new InFlightMeter();
   const call = (method: string, path: string, credential: string, body?: unknown): Promise<Reply> =>
-    new Promise((resolve, reject) => {
+    new Promise<Reply>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = http.request(
         {
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
       );
       req.on('error', reject);
       req.end(payload);
-    });
+    }).finally(meter.begin(isPaymentRead(method, path)));
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const run = randomBytes(4).toString('hex');
 
@@ -90,6 +92,7 @@ async function main(): Promise<void> {
   let next = 0;
   const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
+  meter.start();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < renewals) await renew(next++);
@@ -97,8 +100,18 @@ async function main(): Promise<void> {
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
+  const metered = meter.read();
   agent.destroy();
-  process.stdout.write(JSON.stringify({ renewals, seconds, perSecond: renewals / seconds, cpuMsPerRenewal: (cpu.user + cpu.system) / 1000 / renewals }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      renewals,
+      seconds,
+      perSecond: renewals / seconds,
+      cpuMsPerRenewal: (cpu.user + cpu.system) / 1000 / renewals,
+      inFlight: metered.average,
+      readsPerRenewal: metered.paymentReads / renewals,
+    }) + '\n',
+  );
 }
 
 main().catch((e: unknown) => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 /** The provider sandbox in a process of its own, as a real provider would be: the daemon's CPU is measured alone. */
 export interface BenchSandbox {
   url: string;
+  port: number;
   /** Adds `ms` of latency to every provider call (0 clears it). */
   setLatency(ms: number): Promise<void>;
   /** The customer's next payments end as `outcomes` say ("success" or a failure code path), one each. */
@@ -23,8 +24,8 @@ export async function startSandboxProcess(apiKey: string): Promise<BenchSandbox>
     fetch(`${url}/sandbox/${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   for (let i = 0; ; i++) {
     try {
-      // Payments settle in a millisecond: the figures measure clients, not the simulator's timers.
-      const res = await control('POST', 'config', { delays: { bindingMs: 1, paymentMs: 1, authorizeDestinationMs: 1, withdrawalMs: 1 } });
+      // The provider model of issue 17: a payment is processed 10 ms after its creation and captured 20 ms after it.
+      const res = await control('POST', 'config', { delays: { bindingMs: 1, paymentMs: 10, captureMs: 10, authorizeDestinationMs: 1, withdrawalMs: 1 } });
       if (res.ok) break;
     } catch {
       // not listening yet
@@ -34,6 +35,7 @@ export async function startSandboxProcess(apiKey: string): Promise<BenchSandbox>
   }
   return {
     url,
+    port,
     async setLatency(ms: number) {
       await control('DELETE', 'faults');
       if (ms > 0) await control('POST', 'faults', { kind: 'latency', latencyMs: ms });
@@ -49,6 +51,9 @@ export async function startSandboxProcess(apiKey: string): Promise<BenchSandbox>
 export interface FloorResult {
   perSecond: number;
   cpuMsPerRenewal: number;
+  /** Time-weighted average of the provider calls in flight. */
+  inFlight: number;
+  readsPerRenewal: number;
 }
 
 /** Runs the bare client (bare-client.main.ts) in its own process and answers what it measured. */

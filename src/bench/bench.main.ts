@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { loadavg } from 'node:os';
 import { Client } from 'pg';
 import { createApp } from '../app.factory';
 import { BillingRunService } from '../billing/billing-run.service';
@@ -12,13 +13,15 @@ import { ProcessingGateway } from '../gateway/processing.gateway';
 import { insertPlan, insertSubscriptions, readyCustomers, ReadyCustomer, resetBilling } from './bench-fixtures';
 import { benchPayouts } from './bench-payouts';
 import { benchRecovery, recoveryTable } from './bench-recovery';
-import { BenchSandbox, runBareClient, startSandboxProcess } from './bench-sandbox';
+import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
+import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 import { countStatements } from './statement-counter';
 
 /**
- * `npm run bench`: renewals settled per second by one daemon process against the sandbox (in its own process),
- * each figure beside a bare client's (the same provider calls, same concurrency, no database, no engine) measured
- * in the same run, then the cost of not-due rows, the memory of a big pass, and payouts. Uses DATABASE_URL when
+ * `npm run bench`: renewals settled per second by one daemon process against the sandbox (in its own process, with
+ * the provider model of issue 17: the stated latency on every call, a payment processed 10 ms after its creation
+ * and captured 20 ms after it), each figure beside a bare client's (the same provider calls, same concurrency, no
+ * database, no engine) measured in the same run, with the provider calls in flight on average on both sides, then the cost of not-due rows, the memory of a big pass, and payouts. Uses DATABASE_URL when
  * set (a database it may empty), else an in-memory embedded PostgreSQL.
  *
  * Run with --expose-gc (as `npm run bench` does), so each figure starts from a collected heap.
@@ -42,6 +45,8 @@ interface PassResult {
   cpuMs: number;
   statements: number;
   peakRssMb: number;
+  inFlight: number;
+  paymentReads: number;
 }
 
 async function main(): Promise<void> {
@@ -59,6 +64,7 @@ async function main(): Promise<void> {
     }
     return;
   }
+  const calls = meterHttpTo(sandbox.port);
   const db = new Client({ connectionString: url });
   await db.connect();
   const statements = countStatements((client) => client !== db);
@@ -67,7 +73,7 @@ async function main(): Promise<void> {
     console.log(`database: ${embedded ? 'embedded PGlite (in memory)' : 'PostgreSQL from DATABASE_URL'}; node ${process.version}`);
     const customers = await readyCustomers(app.get(ProcessingGateway), Math.min(DUE, 200));
     const planId = await insertPlan(db);
-    const pass = (count: number, notDue = 0) => runPass(app, db, customers, planId, count, notDue, statements);
+    const pass = (count: number, notDue = 0) => runPass(app, db, customers, planId, count, notDue, statements, calls);
     const floor = (concurrency: number) =>
       runBareClient(sandbox, { apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, renewals: DUE, concurrency, customers: customers.map((c) => c.providerId) });
 
@@ -75,9 +81,10 @@ async function main(): Promise<void> {
     for (const [latencyMs, concurrency] of [
       [0, 16],
       [50, 16],
+      [0, 128],
       [50, 128],
     ]) {
-      if (concurrency !== 16) {
+      if (concurrency !== app.get(AppConfig).providerMaxConcurrency) {
         await app.close();
         app = await startApp(url, sandbox, concurrency);
         await pass(DUE);
@@ -85,7 +92,7 @@ async function main(): Promise<void> {
       await sandbox.setLatency(latencyMs);
       const daemon = await pass(DUE);
       const bare = await floor(concurrency);
-      report(`latency ${latencyMs} ms, concurrency ${concurrency}`, daemon, bare.perSecond, bare.cpuMsPerRenewal);
+      report(`latency ${latencyMs} ms, concurrency ${concurrency}`, daemon, bare);
     }
     await sandbox.setLatency(0);
     await app.close();
@@ -129,7 +136,16 @@ async function startApp(url: string, sandbox: BenchSandbox, concurrency: number)
 }
 
 /** One billing pass over `count` due subscriptions (and `notDue` that are not due), measured. */
-async function runPass(app: App, db: Client, customers: ReadyCustomer[], planId: string, count: number, notDue: number, statements: { count: number }): Promise<PassResult> {
+async function runPass(
+  app: App,
+  db: Client,
+  customers: ReadyCustomer[],
+  planId: string,
+  count: number,
+  notDue: number,
+  statements: { count: number },
+  calls: InFlightMeter,
+): Promise<PassResult> {
   await resetBilling(db, customers);
   const clock = app.get(Clock);
   await clock.refresh();
@@ -144,21 +160,32 @@ async function runPass(app: App, db: Client, customers: ReadyCustomer[], planId:
   const statementsBefore = statements.count;
   const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
+  calls.start();
   await app.get(BillingRunService).runPass(app.get(AppConfig).providerMaxConcurrency);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
+  const metered = calls.read();
   clearInterval(sampler);
   const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'succeeded'`);
   if (rows[0].n !== count) throw new Error(`expected ${count} succeeded charges, found ${rows[0].n}`);
-  return { charges: count, seconds, cpuMs: (cpu.user + cpu.system) / 1000, statements: statements.count - statementsBefore, peakRssMb: Math.round(peak / 1048576) };
+  return {
+    charges: count,
+    seconds,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    statements: statements.count - statementsBefore,
+    peakRssMb: Math.round(peak / 1048576),
+    inFlight: metered.average,
+    paymentReads: metered.paymentReads,
+  };
 }
 
-function report(label: string, daemon: PassResult, floorPerSecond: number, floorCpuMs: number): void {
+function report(label: string, daemon: PassResult, bare: FloorResult): void {
   const perSecond = daemon.charges / daemon.seconds;
   console.log(
-    `${label.padEnd(32)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare client ${floorPerSecond.toFixed(0).padStart(5)}/s | ` +
-      `ratio ${(perSecond / floorPerSecond).toFixed(2)} | CPU ${(daemon.cpuMs / daemon.charges).toFixed(2)} ms/charge (bare ${floorCpuMs.toFixed(2)}) | ` +
-      `${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | peak RSS ${daemon.peakRssMb} MB`,
+    `${label.padEnd(30)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare ${bare.perSecond.toFixed(0).padStart(5)}/s | ratio ${(perSecond / bare.perSecond).toFixed(2)} | ` +
+      `in flight ${daemon.inFlight.toFixed(1)} vs ${bare.inFlight.toFixed(1)} | reads/charge ${(daemon.paymentReads / daemon.charges).toFixed(2)} (bare ${bare.readsPerRenewal.toFixed(2)}) | ` +
+      `CPU ${(daemon.cpuMs / daemon.charges).toFixed(2)} ms/charge (bare ${bare.cpuMsPerRenewal.toFixed(2)}) | ${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
+      `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}`,
   );
 }
 

@@ -7,7 +7,7 @@ import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import { ChargeProcessorService } from './charge-processor.service';
-import { ChargeQueueService } from './charge-queue.service';
+import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
 import { ChargeOutcome } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { PeriodMaterializerService } from './period-materializer.service';
@@ -89,7 +89,13 @@ export class BillingRunService {
   }
 
   private async workDueCharges(now: Date, concurrency: number, summary: BillingRunSummary): Promise<void> {
-    summary.due += await this.queue.drain(now, async (claim) => this.count(summary, await this.processor.process(claim), claim.charge.id), {
+    const work = async (claim: ClaimedCharge) => {
+      const result = await this.processor.processAhead(claim);
+      if (typeof result === 'string') return this.count(summary, result, claim.charge.id);
+      // The settling write goes on while this worker's provider slot takes its next charge.
+      return { tail: result.tail.then((outcome) => this.count(summary, outcome, claim.charge.id)) };
+    };
+    summary.due += await this.queue.drain(now, work, {
       concurrency,
       batchSize: this.tuning.claimBatchSize,
       stopping: () => this.shutdown.isShuttingDown,

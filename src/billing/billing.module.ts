@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BalancesModule } from '../balances/balances.module';
 import { CustomersModule } from '../customers/customers.module';
 import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
@@ -19,6 +20,7 @@ import { ChargeSettlementService } from './charge-settlement.service';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
 import { ChargesRepository } from './charges.repository';
 import { PeriodMaterializerService } from './period-materializer.service';
+import { ProrationChargesService } from './proration-charges.service';
 import { ChargeQueueService } from './charge-queue.service';
 import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
@@ -30,7 +32,7 @@ import { ChargeFiguresRepository } from './charge-figures.repository';
 import { ChargeFiguresService } from './charge-figures.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule],
   controllers: [BillingController, ChargesController, ChargeDunningController, DunningRulesController],
   providers: [
     ChargesRepository,
@@ -49,7 +51,8 @@ import { ChargeFiguresService } from './charge-figures.service';
     ChargeFiguresRepository,
     ChargeFiguresService,
     DunningRulesService,
+    ProrationChargesService,
   ],
-  exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService],
+  exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService],
 })
 export class BillingModule {}

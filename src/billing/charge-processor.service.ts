@@ -3,7 +3,9 @@ import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
-import { Invoice, Payment } from '../gateway/provider-api.types';
+import { Invoice, InvoiceLine, Payment } from '../gateway/provider-api.types';
+import { Plan } from '../plans/plan.entity';
+import { Charge } from './charge.entity';
 import { ProviderError } from '../gateway/provider-error';
 import { PlansService } from '../plans/plans.service';
 import { WebhookHealthService } from '../provider-webhooks/webhook-health.service';
@@ -20,8 +22,33 @@ import { DunningRulesService } from './dunning-rules.service';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
 import { invoiceDueAt, paymentExternalId } from './external-ids';
 
-/** With the provider's payment events arriving, a payment still open is read again this late unless an event comes. */
-const WEBHOOK_SAFETY_NET_SECONDS = 60;
+/**
+ * A payment left to its event is read anyway this long after (and again as long after each read that finds it open):
+ * a charge whose event never comes settles within a few seconds of its capture, never more than 10.
+ */
+const WEBHOOK_SAFETY_NET_SECONDS = 5;
+
+/** A charge whose settling write is still under way (processAhead). */
+export interface SettlingTail {
+  tail: Promise<ChargeOutcome>;
+}
+
+/**
+ * The invoice's cart: a change's charge has its one line (both plans, `d of D days`); a charge the credit balance
+ * paid part of is one line for the rest (a cart line cannot be negative); else every plan line's quantity
+ * multiplied by the subscription's.
+ */
+function cartOf(charge: Charge, plan: Plan, quantity: number): InvoiceLine[] {
+  const owed = charge.amount - charge.paidFromBalance;
+  if (charge.description) return [{ product: charge.description, price: owed, quantity: 1 }];
+  if (charge.paidFromBalance > 0) return [{ product: `${plan.product}, ${charge.paidFromBalance} from credit balance`, price: owed, quantity: 1 }];
+  return plan.lines.map((line) => ({
+    product: line.product,
+    price: line.price,
+    quantity: line.quantity * quantity,
+    ...(line.taxRate ? { taxMode: { type: 'InvoiceLineTaxVAT' as const, rate: line.taxRate } } : {}),
+  }));
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,7 +92,21 @@ export class ChargeProcessorService {
     return this.contexts.prepare(batch);
   }
 
+  /** Works the charge's due step to its end or its next wait; answers the outcome once it is recorded. */
   async process(claim: ClaimedCharge): Promise<ChargeOutcome> {
+    const result = await this.step(claim, false);
+    return typeof result === 'string' ? result : result.tail;
+  }
+
+  /**
+   * Like process, but a captured payment's settling write (the charge's last step, no provider call after it) is
+   * answered as a tail still under way, so the worker's provider slot goes on to its next charge at once.
+   */
+  processAhead(claim: ClaimedCharge): Promise<ChargeOutcome | SettlingTail> {
+    return this.step(claim, true);
+  }
+
+  private async step(claim: ClaimedCharge, settleAhead: boolean): Promise<ChargeOutcome | SettlingTail> {
     const charge = claim.charge;
     try {
       if (charge.step === 'awaiting_card') return await this.settlement.applyFinalAction(claim);
@@ -74,6 +115,8 @@ export class ChargeProcessorService {
         await this.queue.release(claim, { status: 'canceled', step: 'done', nextAttemptAt: null, notBefore: null });
         return 'skipped';
       }
+      // The credit balance paid it whole when it was made: it succeeds with no provider call.
+      if (charge.step === 'create_invoice' && charge.amount > 0 && charge.paidFromBalance >= charge.amount) return await this.settlement.settleFromBalance(claim);
       if (charge.step === 'create_invoice') {
         if (await this.outsideAllowedHours(claim)) return 'pending';
         const outcome = await this.createInvoice(claim);
@@ -83,7 +126,7 @@ export class ChargeProcessorService {
         const outcome = await this.createPayment(claim);
         if (outcome) return outcome;
       }
-      if (charge.step === 'await_payment') return await this.awaitPayment(claim);
+      if (charge.step === 'await_payment') return await this.awaitPayment(claim, settleAhead);
       await this.queue.release(claim, { nextAttemptAt: null });
       return 'skipped';
     } catch (error) {
@@ -110,7 +153,7 @@ export class ChargeProcessorService {
   /** Returns an outcome when the charge ended here; undefined to go on to its payment. */
   private async createInvoice(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
     const charge = claim.charge;
-    const { plan } = await this.contexts.of(claim);
+    const { plan, subscription } = await this.contexts.of(claim);
     // Charges made before the due date was part of their intent get it now, before the first create.
     if (!charge.invoiceDueAt) await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, charge.createdAt, [this.plans.effectiveDunning(plan).windowMs]) });
     let invoice: Invoice;
@@ -118,16 +161,11 @@ export class ChargeProcessorService {
       const result = await this.gateway.createInvoice({
         shopID: plan.shopId,
         dueDate: (charge.invoiceDueAt as Date).toISOString(),
-        amount: charge.amount,
+        amount: charge.amount - charge.paidFromBalance,
         currency: charge.currency,
         product: plan.product,
         ...(plan.description ? { description: plan.description } : {}),
-        cart: plan.lines.map((line) => ({
-          product: line.product,
-          price: line.price,
-          quantity: line.quantity,
-          ...(line.taxRate ? { taxMode: { type: 'InvoiceLineTaxVAT' as const, rate: line.taxRate } } : {}),
-        })),
+        cart: cartOf(charge, plan, subscription.quantity),
         metadata: { subscriptionId: charge.subscriptionId, chargeId: charge.id, periodStart: charge.periodStart.toISOString() },
         externalID: charge.invoiceExternalId,
       });
@@ -259,34 +297,51 @@ export class ChargeProcessorService {
     return this.settlement.decline(claim, code, attempt);
   }
 
-  private async awaitPayment(claim: ClaimedCharge): Promise<ChargeOutcome> {
+  private async awaitPayment(claim: ClaimedCharge, settleAhead: boolean): Promise<ChargeOutcome | SettlingTail> {
     const charge = claim.charge;
     // Without one from this claim: the newest attempt the provider has a payment for, whatever its recorded
     // status (a worker may have died between learning the outcome and recording it).
     const attempt = this.openAttempts.get(claim) ?? (await this.attempts.latestWithPayment(charge.id));
+    // With the provider's payment webhook registered, a payment's event is expected from the first payment on: one
+    // this claim just created is not read now, its event (or the safety net) makes the charge read it once.
+    const eventsExpected = this.webhooks.expectsEvents('invoice');
+    if (eventsExpected && this.unrecordedPayments.has(claim)) return this.waitForEvent(claim, attempt);
     const deadline = Date.now() + this.tuning.paymentPollMs;
     // Instant payments usually settle within milliseconds: a short first wait saves a read.
     let delay = 5;
     await sleep(delay);
     for (;;) {
       const payment = await this.gateway.getPayment(charge.providerInvoiceId as string, attempt.providerPaymentId as string);
-      if (payment.status === 'captured' || payment.status === 'refunded') return this.settlement.succeed(claim, attempt);
+      if (payment.status === 'captured' || payment.status === 'refunded') {
+        if (!settleAhead) return this.settlement.succeed(claim, attempt);
+        const tail = this.settlement
+          .succeed(claim, attempt)
+          .catch((error: unknown) => this.handleError(claim, error))
+          .finally(() => this.tokens.delete(charge.id));
+        return { tail };
+      }
       if (payment.status === 'failed' || payment.status === 'cancelled') {
         return this.settlement.decline(claim, payment.status === 'failed' ? failureCodePath(payment.error) : 'payment_cancelled', attempt);
       }
+      if (eventsExpected) return this.waitForEvent(claim, attempt);
       // Not final at once: the payment id is written now, so a crash from here on reads it back instead of replaying.
       await this.recordPayment(claim, attempt);
-      // While the provider's payment events arrive, one of them wakes the charge: polling is only the safety net.
-      if (this.webhooks.isFlowing('invoice')) {
-        await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => `now() + interval '${WEBHOOK_SAFETY_NET_SECONDS} seconds'` });
-        return 'pending';
-      }
       if (Date.now() + delay > deadline) break;
       await sleep(delay);
       delay = Math.min(delay * 2, 1000);
     }
     // Still pending: let the next pass look again soon (real time), without holding the lease.
     await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => "now() + interval '2 seconds'" });
+    return 'pending';
+  }
+
+  /**
+   * Leaves the payment to its event: the payment id recorded, the lease released, and the charge due again after the
+   * safety net, should the event never come (a topic that silently stopped): then it is read that late, and again.
+   */
+  private async waitForEvent(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<ChargeOutcome> {
+    await this.recordPayment(claim, attempt);
+    await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => `now() + interval '${WEBHOOK_SAFETY_NET_SECONDS} seconds'` });
     return 'pending';
   }
 

@@ -5,6 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { LeaseLostError } from '../common/lease-lost.error';
 import { LeasedQueues } from '../work/leased-queues.service';
 import { LeasedQueue } from '../work/leased-queue';
+import type { WorkTail } from '../work/worker-pool';
 import { Charge } from './charge.entity';
 import { ChargesRepository } from './charges.repository';
 
@@ -31,7 +32,7 @@ export class ChargeQueueService {
       name: 'charges',
       entity: Charge,
       dueColumn: 'next_attempt_at',
-      dueClock: 'business',
+      dueAgainst: 'caller',
       hasNotBefore: true,
     });
   }
@@ -48,7 +49,7 @@ export class ChargeQueueService {
    */
   drain(
     now: Date,
-    work: (claim: ClaimedCharge) => Promise<void>,
+    work: (claim: ClaimedCharge) => Promise<void | WorkTail>,
     options: { concurrency: number; batchSize: number; stopping: () => boolean; prepare?: (batch: ClaimedCharge[]) => Promise<void> },
   ): Promise<number> {
     const claimed = new WeakMap<object, ClaimedCharge>();

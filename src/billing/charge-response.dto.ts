@@ -22,8 +22,14 @@ export class ChargeResponseDto {
   @ApiTimeProperty('End of the billing period.', { nullable: true })
   periodEnd: string | null;
 
+  @ApiProperty({ enum: ['period', 'proration'], description: "`period`: a billing period's charge; `proration`: what a change within a period owes.", example: 'period' })
+  kind: string;
+
   @ApiProperty({ type: 'integer', description: 'Minor units.', example: 2500 })
   amount: number;
+
+  @ApiProperty({ type: 'integer', description: "The part of `amount` the customer's credit balance paid (minor units); the provider was asked for the rest.", example: 0 })
+  paidFromBalance: number;
 
   @ApiCurrencyProperty()
   currency: string;

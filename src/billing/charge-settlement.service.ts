@@ -89,6 +89,23 @@ export class ChargeSettlementService {
     return 'succeeded';
   }
 
+  /**
+   * A charge the credit balance paid whole: settled without a provider call, with the audit event and
+   * `charge.succeeded` any success makes.
+   */
+  async settleFromBalance(claim: ClaimedCharge): Promise<ChargeOutcome> {
+    const charge = claim.charge;
+    const now = this.clock.now();
+    const { plan } = await this.contexts.of(claim);
+    await this.charges.transaction(async (em) => {
+      await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, lastErrorCode: null }, em);
+      await this.announce(em, charge.id, ['charge.succeeded']);
+      await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, { chargeId: charge.id, amount: charge.amount, currency: charge.currency }, now);
+    });
+    this.metrics.charges.inc({ outcome: 'succeeded' });
+    return 'succeeded';
+  }
+
   /** A definite decline: the ladder decides between a retry, waiting for a new card and the final action. */
   async decline(claim: ClaimedCharge, code: string, attempt: ChargeAttempt): Promise<ChargeOutcome> {
     const attemptedAt = attempt.attemptedAt;

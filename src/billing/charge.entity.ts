@@ -3,19 +3,23 @@ import { LeasedRow } from '../work/leased-row';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /** `skipped`: a period missed beyond the catch-up cap after downtime, never sent to the provider. */
+/** `period`: a billing period's charge; `proration`: the difference owed for a change within a period. */
+export type ChargeKind = 'period' | 'proration';
+
 export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' | 'failed' | 'canceled' | 'skipped';
 
 /** Where the engine is inside one charge; each step is resumable after a crash. */
 export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' | 'awaiting_card' | 'done';
 
 /**
- * One billing period of one subscription, charged at most once: the unique (subscription, period)
- * constraint makes a second charge for a period impossible, whatever runs concurrently.
+ * One billing period of one subscription (or one change's proration), charged at most once: the unique
+ * (subscription, period start, kind) constraint makes a second charge for a period impossible, whatever runs
+ * concurrently. A proration charge's period starts at its change.
  */
 // Claims held by a process: the claim looks here first for work a dead process left in flight.
 @Index('charges_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Entity('charges')
-@Unique('charges_subscription_period_uq', ['subscriptionId', 'periodStart'])
+@Unique('charges_subscription_period_kind_uq', ['subscriptionId', 'periodStart', 'kind'])
 // Lists: newest first, optionally by subscription, customer or status.
 @Index('charges_created_idx', ['createdAt', 'seq'])
 @Index('charges_subscription_idx', ['subscriptionId', 'createdAt', 'seq'])
@@ -48,6 +52,17 @@ export class Charge extends LeasedRow {
 
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
   amount: number;
+
+  @Column({ type: 'varchar', length: 12, default: 'period' })
+  kind: ChargeKind;
+
+  /** A proration charge's one cart line (both plans and `d of D days`), fixed with the charge so replays send the same. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  description: string | null;
+
+  /** The part of `amount` the customer's credit balance paid; the provider is asked for the rest. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER, default: 0 })
+  paidFromBalance: number;
 
   @Column({ type: 'char', length: 3 })
   currency: string;

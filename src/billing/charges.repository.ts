@@ -3,9 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Page, paginate } from '../common/http/pagination';
+import { noteHotStatement } from '../database/hot-statements';
 import { hotQuery } from '../database/prepared-statements';
 import { ownerIsLiveSql } from '../work/owner-liveness';
-import { Charge } from './charge.entity';
+import { Charge, ChargeKind } from './charge.entity';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
 /** Charges that can be dropped when a subscription is canceled: no payment is in flight at the provider. */
@@ -20,6 +21,10 @@ export interface NewCharge {
   periodStart: Date;
   periodEnd: Date;
   amount: number;
+  /** `period` for a billing period's charge, `proration` for a change's. */
+  kind: ChargeKind;
+  /** A proration charge's one cart line. */
+  description?: string | null;
   currency: string;
   status: 'pending' | 'skipped';
   invoiceExternalId: string;
@@ -37,6 +42,33 @@ export interface AdoptedAttempt {
   status: 'declined' | 'processing';
   errorCode: string | null;
 }
+
+/** charges.record-invoice: see hot-statements.ts. */
+const RECORD_INVOICE_SQL = noteHotStatement('charges.record-invoice',
+  `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = $5
+                   WHERE id = $1 AND fence = $2 RETURNING id),
+            a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
+                  SELECT $1, 1, $4, 'pending', $5, $5, $5 FROM c
+                   WHERE NOT EXISTS (SELECT 1 FROM charge_attempts WHERE charge_id = $1)
+                  RETURNING id)
+       SELECT EXISTS (SELECT 1 FROM c) AS held, (SELECT id FROM a) AS attempt_id`,
+);
+
+/** charges.record-payment: see hot-statements.ts. */
+const RECORD_PAYMENT_SQL = noteHotStatement('charges.record-payment',
+  `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = $5
+                   WHERE id = $1 AND fence = $2 RETURNING id)
+       UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = $5
+        WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
+);
+
+/** charges.open-attempt: see hot-statements.ts. */
+const OPEN_ATTEMPT_SQL = noteHotStatement('charges.open-attempt',
+  `WITH c AS (UPDATE charges SET status = 'processing', updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
+       INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
+       SELECT $1, $2, $3, 'pending', $4, $4, $4 FROM c
+       RETURNING id`,
+);
 
 /** Every statement on the `charges` table. */
 @Injectable()
@@ -57,13 +89,13 @@ export class ChargesRepository {
     const column = <K extends keyof NewCharge>(key: K) => charges.map((c) => c[key]);
     const rows: { id: string }[] = await em.query(
       `INSERT INTO charges (id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status, step,
-                            invoice_external_id, invoice_due_at, next_attempt_at, created_at, updated_at)
+                            invoice_external_id, invoice_due_at, next_attempt_at, kind, description, created_at, updated_at)
        SELECT c.id, c.subscription_id, c.customer_id, c.period_index, c.period_start, c.period_end, c.amount, c.currency, c.status,
-              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, $13, $13
+              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, c.kind, c.description, $13, $13
          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::bigint[], $8::char(3)[],
-                     $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[])
+                     $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[], $14::varchar[], $15::varchar[])
               AS c(id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status,
-                   invoice_external_id, invoice_due_at, next_attempt_at)
+                   invoice_external_id, invoice_due_at, next_attempt_at, kind, description)
        ON CONFLICT DO NOTHING
        RETURNING id`,
       [
@@ -80,9 +112,41 @@ export class ChargesRepository {
         column('invoiceDueAt'),
         column('nextAttemptAt'),
         at,
+        column('kind'),
+        charges.map((c) => c.description ?? null),
       ],
     );
     return new Set(rows.map((r) => r.id));
+  }
+
+  /** Whether a charge of the subscription is still being collected (not yet succeeded, failed, canceled or skipped). */
+  async hasOpen(em: EntityManager, subscriptionId: string): Promise<boolean> {
+    const rows = await em.query(`SELECT 1 FROM charges WHERE subscription_id = $1 AND status IN ('pending', 'processing', 'retrying') LIMIT 1`, [subscriptionId]);
+    return rows.length > 0;
+  }
+
+  /** Whether the period starting at `periodStart` was paid (its period charge succeeded). */
+  async periodPaid(em: EntityManager, subscriptionId: string, periodStart: Date): Promise<boolean> {
+    const rows = await em.query(`SELECT 1 FROM charges WHERE subscription_id = $1 AND period_start = $2 AND kind = 'period' AND status = 'succeeded'`, [subscriptionId, periodStart]);
+    return rows.length > 0;
+  }
+
+  /** How many proration charges the subscription made within [from, to). */
+  async countProrations(em: EntityManager, subscriptionId: string, from: Date, to: Date): Promise<number> {
+    const [row] = await em.query(`SELECT count(*)::int AS n FROM charges WHERE subscription_id = $1 AND kind = 'proration' AND period_start >= $2 AND period_start < $3`, [
+      subscriptionId,
+      from,
+      to,
+    ]);
+    return row.n as number;
+  }
+
+  /**
+   * Records what the credit balance paid of a charge made in this transaction (a charge paid whole is then settled by
+   * the engine with no provider call, like any success).
+   */
+  async recordPaidFromBalance(em: EntityManager, chargeId: string, paid: number, at: Date): Promise<void> {
+    await em.query(`UPDATE charges SET paid_from_balance = $2, updated_at = $3 WHERE id = $1`, [chargeId, paid, at]);
   }
 
   /** A charge that waited for a new card after a hard decline is due again once its customer's active card changed. */
@@ -111,14 +175,7 @@ export class ChargesRepository {
    */
   async recordInvoice(chargeId: string, fence: number, invoiceId: string, firstAttempt: { externalId: string; attemptedAt: Date }): Promise<string | null | undefined> {
     // The attempt's business time is also the charge's update time: every time an answer shows comes from one clock.
-    const { rows: [row] } = await hotQuery<{ held: boolean; attempt_id: string | null }>(this.dataSource,
-      `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = $5
-                   WHERE id = $1 AND fence = $2 RETURNING id),
-            a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
-                  SELECT $1, 1, $4, 'pending', $5, $5, $5 FROM c
-                   WHERE NOT EXISTS (SELECT 1 FROM charge_attempts WHERE charge_id = $1)
-                  RETURNING id)
-       SELECT EXISTS (SELECT 1 FROM c) AS held, (SELECT id FROM a) AS attempt_id`,
+    const { rows: [row] } = await hotQuery<{ held: boolean; attempt_id: string | null }>(this.dataSource, 'charges.record-invoice', RECORD_INVOICE_SQL,
       [chargeId, fence, invoiceId, firstAttempt.externalId, firstAttempt.attemptedAt],
     );
     if (!row.held) return undefined;
@@ -164,12 +221,7 @@ export class ChargesRepository {
 
   /** The provider's payment id on the attempt and the charge in its awaiting step, only under `fence`. */
   async recordPayment(chargeId: string, fence: number, attemptId: string, paymentId: string, at: Date): Promise<boolean> {
-    const { rows } = await hotQuery(
-      this.dataSource,
-      `WITH c AS (UPDATE charges SET step = 'await_payment', status = 'processing', technical_failures = 0, updated_at = $5
-                   WHERE id = $1 AND fence = $2 RETURNING id)
-       UPDATE charge_attempts SET provider_payment_id = $3, status = 'processing', updated_at = $5
-        WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
+    const { rows } = await hotQuery(this.dataSource, 'charges.record-payment', RECORD_PAYMENT_SQL,
       [chargeId, fence, paymentId, attemptId, at],
     );
     return rows.length > 0;
@@ -188,7 +240,7 @@ export class ChargesRepository {
     claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null; at: Date },
     followUps: { ctes: string[]; params: unknown[] },
   ): Promise<boolean> {
-    const { rows } = await hotQuery(this.dataSource,
+    const { rows } = await hotQuery(this.dataSource, 'charges.settle-succeeded',
       `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
                          attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = $6
                    WHERE id = $1 AND fence = $2 RETURNING subscription_id, updated_at),
@@ -217,12 +269,7 @@ export class ChargesRepository {
    * attempt's id, or undefined when the fence no longer holds.
    */
   async openAttempt(chargeId: string, fence: number, attempt: { number: number; externalId: string; attemptedAt: Date }): Promise<string | undefined> {
-    const { rows } = await hotQuery<{ id: string }>(
-      this.dataSource,
-      `WITH c AS (UPDATE charges SET status = 'processing', updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
-       INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
-       SELECT $1, $2, $3, 'pending', $4, $4, $4 FROM c
-       RETURNING id`,
+    const { rows } = await hotQuery<{ id: string }>(this.dataSource, 'charges.open-attempt', OPEN_ATTEMPT_SQL,
       [chargeId, attempt.number, attempt.externalId, attempt.attemptedAt, fence],
     );
     return rows[0]?.id;

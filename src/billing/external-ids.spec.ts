@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { attemptOfPaymentExternalId, EXTERNAL_ID_MAX_LENGTH, invoiceExternalId, paymentExternalId } from './external-ids';
+import { attemptOfPaymentExternalId, EXTERNAL_ID_MAX_LENGTH, invoiceExternalId, MAX_PRORATIONS_PER_PERIOD, paymentExternalId, prorationInvoiceExternalId } from './external-ids';
 
 const periodStart = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2400-01-01T00:00:00Z'), noInvalidDate: true });
 
@@ -50,5 +50,20 @@ describe('provider identities of a charge', () => {
     expect(attemptOfPaymentExternalId(invoice, `${paymentExternalId(invoice, 1)}x`)).toBeUndefined();
     expect(attemptOfPaymentExternalId(invoice, undefined)).toBeUndefined();
     expect(() => paymentExternalId(invoice, 0)).toThrow();
+  });
+
+  it("a proration's differ from its period's and from each other, and so do all their payments'", () => {
+    expect(prorationInvoiceExternalId(subscription, march, 1)).toBe('invC31qTlWyTB6aQy9-jB2bAA0tvk500p01');
+    fc.assert(
+      fc.property(fc.uuid(), periodStart, fc.integer({ min: 1, max: MAX_PRORATIONS_PER_PERIOD }), fc.integer({ min: 1, max: MAX_PRORATIONS_PER_PERIOD }), fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 9999 }), (sub, p, m, n, x, y) => {
+        const a = prorationInvoiceExternalId(sub, p, m);
+        const b = prorationInvoiceExternalId(sub, p, n);
+        expect(a === b).toBe(m === n);
+        expect(a).not.toBe(invoiceExternalId(sub, p));
+        expect(paymentExternalId(a, x) === paymentExternalId(b, y)).toBe(m === n && x === y);
+        expect(paymentExternalId(a, x).length).toBeLessThanOrEqual(EXTERNAL_ID_MAX_LENGTH);
+        expect(attemptOfPaymentExternalId(invoiceExternalId(sub, p), paymentExternalId(a, x))).toBeUndefined();
+      }),
+    );
   });
 });

@@ -63,3 +63,18 @@ export function invoiceDueAt(periodStart: Date, madeAt: Date, retryDelaysMs: num
   const ladderMs = retryDelaysMs.reduce((a, b) => a + b, 0);
   return new Date(Math.max(periodStart.getTime(), madeAt.getTime()) + ladderMs + DUE_DATE_MARGIN_MS);
 }
+
+/** Proration charges one subscription may make within one period: two base-36 digits. */
+export const MAX_PRORATIONS_PER_PERIOD = 36 * 36 - 1;
+
+/**
+ * The invoice create's externalID for the `ordinal`-th change (1-based) that charged a proration within the period
+ * starting at `periodStart`: the period's own invoice id plus `p` and the ordinal in two base-36 digits, 35
+ * characters. It derives from what the change is (its subscription, its period, its place among that period's
+ * changes), so a database restored to before the change and the change made again meet the same invoice. The
+ * fixed width keeps its payments' externalIDs (the attempt number appended) apart from one another's.
+ */
+export function prorationInvoiceExternalId(subscriptionId: string, periodStart: Date, ordinal: number): string {
+  if (!Number.isInteger(ordinal) || ordinal < 1 || ordinal > MAX_PRORATIONS_PER_PERIOD) throw new Error(`No proration ordinal ${ordinal}`);
+  return `${invoiceExternalId(subscriptionId, periodStart)}p${ordinal.toString(36).padStart(2, '0')}`;
+}

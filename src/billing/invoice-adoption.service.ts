@@ -42,8 +42,10 @@ export class InvoiceAdoptionService {
    */
   async adopt(claim: ClaimedCharge, invoice: Invoice): Promise<ChargeAttempt | ChargeOutcome | undefined> {
     const charge = claim.charge;
-    if (invoice.currency !== charge.currency || invoice.amount !== charge.amount) {
-      return this.refuse(claim, invoice, 'amount_differs', `holds ${invoice.amount} ${invoice.currency}, the charge is ${charge.amount} ${charge.currency}`);
+    // The provider was asked for what the credit balance left of the charge.
+    const owed = charge.amount - charge.paidFromBalance;
+    if (invoice.currency !== charge.currency || invoice.amount !== owed) {
+      return this.refuse(claim, invoice, 'amount_differs', `holds ${invoice.amount} ${invoice.currency}, the charge asks ${owed} ${charge.currency}`);
     }
     const payments = (await this.gateway.getPayments(invoice.id))
       .map((payment) => ({ payment, number: attemptOfPaymentExternalId(charge.invoiceExternalId, payment.externalID) }))

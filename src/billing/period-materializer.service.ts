@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { BalancesService } from '../balances/balances.service';
 import { SystemClock } from '../common/clock/system-clock';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { periodsBegunBy, periodStart } from '../subscriptions/billing-calendar';
+import { periodsBegunBy, periodStart } from '../common/calendar/billing-calendar';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
@@ -35,6 +36,7 @@ export class PeriodMaterializerService {
     private readonly tuning: BillingTuning,
     private readonly metrics: BillingMetricsService,
     private readonly realClock: SystemClock,
+    private readonly balances: BalancesService,
   ) {}
 
   /**
@@ -45,17 +47,22 @@ export class PeriodMaterializerService {
     return this.charges.transaction(async (em) => {
       const due = await this.lifecycle.lockDue(em, now, this.tuning.materializeBatchSize);
       if (due.length === 0) return { advanced: 0, created: 0 };
-      const plans = new Map((await this.plans.getMany([...new Set(due.map((s) => s.planId))], em)).map((p) => [p.id, p]));
+      const planIds = due.flatMap((s) => (s.pendingChange ? [s.planId, s.pendingChange.planId] : [s.planId]));
+      const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
       // The due date counts from when the charge is made, in whichever clock is later (the test clock may lead).
       const madeAt = new Date(Math.max(now.getTime(), this.realClock.now().getTime()));
       const charges: NewCharge[] = [];
       const started: { subscription: Subscription; period: StartedPeriod }[] = [];
       for (const s of due) {
-        const plan = plans.get(s.planId) as Plan;
         if (s.cancelAtPeriodEnd) {
           await this.lifecycle.endAtPeriodBoundary(em, s, now);
           continue;
         }
+        // A change waiting for this renewal applies first: the renewal is charged at the new plan and quantity.
+        if (s.pendingChange) {
+          await this.lifecycle.applyPendingChange(em, s, { from: plans.get(s.planId) as Plan, to: plans.get(s.pendingChange.planId) as Plan }, now);
+        }
+        const plan = plans.get(s.planId) as Plan;
         const begun = periodsBegunBy(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex, now);
         if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now);
         const charge = this.newCharge(s, plan, s.nextPeriodIndex, 'pending');
@@ -63,6 +70,7 @@ export class PeriodMaterializerService {
         started.push({ subscription: s, period: { index: charge.periodIndex, start: charge.periodStart, end: charge.periodEnd } });
       }
       const inserted = await this.charges.insertMany(em, charges, now);
+      await this.applyBalances(em, charges.filter((c) => inserted.has(c.id)), now);
       started.forEach((entry, i) => {
         // A race may have made the period's charge already: then this pass made none.
         if (inserted.has(charges[i].id)) entry.period.charge = { id: charges[i].id, amount: charges[i].amount };
@@ -70,6 +78,20 @@ export class PeriodMaterializerService {
       await this.lifecycle.startPeriods(em, started, now);
       return { advanced: due.length, created: inserted.size };
     });
+  }
+
+  /**
+   * The credit balance goes to the new charges of customers who hold one, in the transaction that makes them: the
+   * `applied` entry is unique per charge, so no replica, restart or retry applies it twice. A charge covered whole
+   * is settled here, with no provider call.
+   */
+  private async applyBalances(em: EntityManager, made: NewCharge[], now: Date): Promise<void> {
+    const holders = await this.balances.withBalance(em, made.map((c) => c.customerId));
+    for (const c of made) {
+      if (!holders.has(c.customerId) || c.amount === 0) continue;
+      const paid = await this.balances.applyToCharge(em, c, now);
+      if (paid > 0) await this.charges.recordPaidFromBalance(em, c.id, paid, now);
+    }
   }
 
   /**
@@ -107,7 +129,8 @@ export class PeriodMaterializerService {
       periodIndex: index,
       periodStart: start,
       periodEnd: periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index + 1),
-      amount: plan.amount,
+      amount: plan.amount * s.quantity,
+      kind: 'period',
       currency: plan.currency,
       status,
       // From the period, not the row: a charge made again for this period (after a restore) meets the same invoice.

@@ -66,7 +66,7 @@ export class CustomerSyncService implements OnModuleInit, OnModuleDestroy, Befor
       name: 'customers',
       entity: Customer,
       dueColumn: 'next_sync_at',
-      dueClock: 'real',
+      dueAgainst: 'database',
       hasNotBefore: false,
       extraReturning: `t.${NEXT_SYNC_AT_TEXT}`,
     });

@@ -25,7 +25,7 @@ import type { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import type { StartBindingDto } from './dto/start-binding.dto';
 import { CustomerPayer, CustomersRepository } from './customers.repository';
 import { HostedFormLinkService } from './hosted-form-link.service';
-import { httpErrorForProvider } from './provider-failure';
+import { httpErrorForProvider } from '../gateway/provider-error-to-http';
 import { cardSummaryFrom } from './sync-schedule';
 
 /** Stable provider externalIDs (≤ 40 characters) derived from our own ids, so a repeated call finds the same object. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool, QueryResult, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
+import { noteHotStatement } from './hot-statements';
 
 const names = new Map<string, string>();
 const preparable = new WeakMap<DataSource, Promise<boolean>>();
@@ -33,9 +34,11 @@ function canPrepare(dataSource: DataSource): Promise<boolean> {
 /**
  * Runs a statement of a hot path (claims, the steps of a charge) as a named prepared statement, so PostgreSQL parses
  * and plans it once per connection instead of at every call; on the embedded database, as a plain parameterized
- * query. `text` must be the same string for every call of one statement (values go in `values`).
+ * query. `text` must be the same string for every call of one statement (values go in `values`); `name` is its name
+ * in the catalogue (hot-statements.ts), `<queue>.claim` for the claims of the work engine.
  */
-export async function hotQuery<R extends QueryResultRow>(dataSource: DataSource, text: string, values: unknown[]): Promise<QueryResult<R>> {
+export async function hotQuery<R extends QueryResultRow>(dataSource: DataSource, name: string, text: string, values: unknown[]): Promise<QueryResult<R>> {
+  noteHotStatement(name, text);
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
   return pool.query<R>((await canPrepare(dataSource)) ? { name: nameOf(text), text, values } : { text, values });
 }

@@ -14,7 +14,7 @@ import { PayoutDestination } from './payout-destination.entity';
 import { PayoutDestinationsRepository } from './payout-destinations.repository';
 import { PayoutSetupService } from './payout-setup.service';
 import { PayoutTuning } from './payout-tuning';
-import { httpErrorFromProvider } from './provider-http-error';
+import { httpErrorForProvider } from '../gateway/provider-error-to-http';
 import { PayoutsRepository } from './payouts.repository';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { Claim, LeasedQueue } from '../work/leased-queue';
@@ -62,7 +62,7 @@ export class PayoutDestinationsService {
       name: 'destinations',
       entity: PayoutDestination,
       dueColumn: 'next_sync_at',
-      dueClock: 'real',
+      dueAgainst: 'database',
       hasNotBefore: false,
     });
   }
@@ -103,7 +103,7 @@ export class PayoutDestinationsService {
         token = tokenized.token;
         card = { bin: tokenized.bin ?? null, lastDigits: tokenized.lastDigits ?? null, paymentSystem: tokenized.paymentSystem ?? null };
       } catch (error) {
-        if (error instanceof ProviderError) throw httpErrorFromProvider(error, 'card');
+        if (error instanceof ProviderError) throw httpErrorForProvider(error, 'read the card', 'card');
         throw error;
       }
     } else {
@@ -145,7 +145,7 @@ export class PayoutDestinationsService {
         // Harmless if it was made after all: a destination moves no money, and this one is never used.
         throw new BadGatewayException('The provider did not confirm the destination; send the request again to create it.');
       }
-      throw httpErrorFromProvider(error, dto.card ? 'card' : 'cardToken');
+      throw httpErrorForProvider(error, 'create the destination', dto.card ? 'card' : 'cardToken');
     }
 
     const now = this.clock.now();

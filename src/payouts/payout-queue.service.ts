@@ -33,7 +33,7 @@ export class PayoutQueueService {
       name: 'payouts',
       entity: Payout,
       dueColumn: 'next_attempt_at',
-      dueClock: 'business',
+      dueAgainst: 'caller',
       hasNotBefore: true,
     });
   }

@@ -5,7 +5,7 @@ import { WalletGateway } from '../gateway/wallet.gateway';
 import { CreatePayoutSetupDto } from './create-payout-setup.dto';
 import { PAYOUT_SETUP_ROW_ID, PayoutSetup } from './payout-setup.entity';
 import { PayoutSetupRepository } from './payout-setup.repository';
-import { httpErrorFromProvider } from './provider-http-error';
+import { httpErrorForProvider } from '../gateway/provider-error-to-http';
 import { withErrorCode } from '../common/errors/coded-error';
 
 /**
@@ -83,7 +83,7 @@ export class PayoutSetupService {
             'provider_conflict',
           );
         }
-        throw httpErrorFromProvider(error, 'setup');
+        throw httpErrorForProvider(error, 'set up payouts', 'setup');
       }
       throw error;
     }
@@ -92,7 +92,7 @@ export class PayoutSetupService {
     if (adoptedWallet !== undefined) {
       // An adopted wallet has its own currency: payouts in another one would be refused by the provider.
       const wallet = await this.wallets.getWallet(adoptedWallet).catch((error: unknown) => {
-        throw error instanceof ProviderError ? httpErrorFromProvider(error, 'setup') : error;
+        throw error instanceof ProviderError ? httpErrorForProvider(error, 'set up payouts', 'setup') : error;
       });
       if (wallet.currency !== dto.currency) {
         throw new UnprocessableEntityException([`currency must be ${wallet.currency}, the currency of the wallet adopted from PAYOUT_WALLET_ID`]);

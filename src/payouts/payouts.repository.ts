@@ -87,6 +87,7 @@ export class PayoutsRepository {
   ): Promise<boolean> {
     const { rows } = await hotQuery(
       this.dataSource,
+      'payouts.finish',
       `WITH p AS (UPDATE payouts SET status = $3, provider_withdrawal_id = $4, submitted_at = $5, failure_code = $6, completed_at = $7, updated_at = $7,
                          next_attempt_at = NULL, not_before = NULL, lease_owner = NULL
                    WHERE id = $1 AND fence = $2 RETURNING id)${followUps.ctes.map((cte) => `,\n       ${cte}`).join('')}

@@ -1,6 +1,6 @@
 import { ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
 import { DURATION_PATTERN, parseDuration } from '../common/duration';
-import { BillingInterval, maxPeriodWithinThreeYears } from '../subscriptions/billing-calendar';
+import { BillingInterval, maxPeriodWithinThreeYears } from '../common/calendar/billing-calendar';
 import type { TaxRate } from './plan.entity';
 
 export const PLAN_INTERVALS: readonly BillingInterval[] = ['day', 'week', 'month', 'year'];

@@ -48,7 +48,7 @@ export class ProviderEventApplierService implements OnApplicationBootstrap {
       name: 'provider-events',
       entity: ProviderEvent,
       dueColumn: 'next_attempt_at',
-      dueClock: 'real',
+      dueAgainst: 'database',
       hasNotBefore: false,
     });
   }

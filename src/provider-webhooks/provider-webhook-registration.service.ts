@@ -10,6 +10,7 @@ import { WorkRunnerService } from '../work/work-runner.service';
 import { WorkTuning } from '../work/work-tuning';
 import { ProviderWebhook } from './provider-webhook.entity';
 import { ProviderWebhooksRepository, WantedWebhook } from './provider-webhooks.repository';
+import { WebhookHealthService } from './webhook-health.service';
 
 const QUEUE = 'provider-webhooks';
 const PROVIDER_WEBHOOK_PATH = '/webhooks/provider';
@@ -45,13 +46,14 @@ export class ProviderWebhookRegistrationService {
     private readonly runner: WorkRunnerService,
     private readonly tuning: WorkTuning,
     private readonly shutdown: ShutdownSignal,
+    private readonly health: WebhookHealthService,
     queues: LeasedQueues,
   ) {
     this.queue = queues.create<ProviderWebhook>({
       name: 'provider-webhooks',
       entity: ProviderWebhook,
       dueColumn: 'next_attempt_at',
-      dueClock: 'real',
+      dueAgainst: 'database',
       hasNotBefore: false,
     });
   }
@@ -63,6 +65,7 @@ export class ProviderWebhookRegistrationService {
   async start(publicUrl: string | undefined): Promise<void> {
     if (!publicUrl || !this.config.schedulerEnabled) return;
     this.url = `${publicUrl.replace(/\/+$/, '')}${PROVIDER_WEBHOOK_PATH}`;
+    this.health.expectAt(this.url);
     this.runner.start(QUEUE, () => this.registerDue());
     await this.want();
     this.logger.log(`Provider webhooks are wanted at ${this.url}; polling stays as the safety net`);
@@ -105,9 +108,9 @@ export class ProviderWebhookRegistrationService {
     const row = claim.row;
     try {
       const { id, publicKey } = row.api === 'processing' ? await this.registerProcessing(row) : await this.registerWallet(row);
-      if ((await this.webhooks.recordRegistered(row.id, claim.fence, id, publicKey, RECHECK_MS)) && row.status !== 'active') {
-        this.logger.log(`Provider webhook ${row.topic} is registered (${id})`);
-      }
+      if (!(await this.webhooks.recordRegistered(row.id, claim.fence, id, publicKey, RECHECK_MS))) return;
+      this.health.noteRegistered(row.topic);
+      if (row.status !== 'active') this.logger.log(`Provider webhook ${row.topic} is registered (${id})`);
     } catch (error) {
       const delayMs = backoffDelayMs(row.failures + 1, this.tuning.backoffMs, this.tuning.maxBackoffMs);
       const message = error instanceof Error ? error.message : String(error);

@@ -68,6 +68,12 @@ export class ProviderWebhooksRepository {
     await this.dataSource.query(`UPDATE provider_webhooks SET last_event_at = now() WHERE topic = $1 AND status = 'active'`, [topic]);
   }
 
+  /** The topics whose webhook to `url` the provider has registered (it sends their events there). */
+  async activeTopics(url: string): Promise<ProviderWebhookTopic[]> {
+    const rows: { topic: ProviderWebhookTopic }[] = await this.dataSource.query(`SELECT DISTINCT topic FROM provider_webhooks WHERE status = 'active' AND url = $1`, [url]);
+    return rows.map((r) => r.topic);
+  }
+
   /** How long ago (seconds, database time) each topic's newest event arrived. */
   async eventAges(): Promise<Map<ProviderWebhookTopic, number>> {
     const rows: { topic: ProviderWebhookTopic; age: number }[] = await this.dataSource.query(

@@ -24,6 +24,10 @@ export class WebhookHealthService implements OnApplicationBootstrap, OnModuleDes
   private readonly logger = new Logger(WebhookHealthService.name);
   /** Real time (ms) of the newest event per topic, as this process last learned it. */
   private readonly lastEventAt = new Map<ProviderWebhookTopic, number>();
+  /** Where the provider sends this deployment's events (PROVIDER_WEBHOOK_PATH at the public URL), once known. */
+  private url: string | undefined;
+  /** Topics whose webhook to `url` is registered at the provider (by any replica), as this process last learned it. */
+  private readonly registered = new Set<ProviderWebhookTopic>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -46,6 +50,25 @@ export class WebhookHealthService implements OnApplicationBootstrap, OnModuleDes
     return at !== undefined && this.clock.now().getTime() - at < FLOWING_WITHIN_MS;
   }
 
+  /**
+   * True while the provider has a webhook of this kind registered: its events are expected from the first one on, so
+   * an outcome can wait for its event, with a short safety net for an event that never comes.
+   */
+  expectsEvents(kind: ProviderEventKind): boolean {
+    return this.registered.has(TOPIC_OF[kind]);
+  }
+
+  /** This deployment's events are wanted at `url`: its registrations count from now on. */
+  expectAt(url: string): void {
+    this.url = url;
+    void this.refresh();
+  }
+
+  /** The webhook of `topic` is registered (this process registered it just now). */
+  noteRegistered(topic: ProviderWebhookTopic): void {
+    this.registered.add(topic);
+  }
+
   /** An event of `topic` was received by this process just now. */
   noteReceived(topic: ProviderWebhookTopic): void {
     this.lastEventAt.set(topic, this.clock.now().getTime());
@@ -53,6 +76,10 @@ export class WebhookHealthService implements OnApplicationBootstrap, OnModuleDes
 
   private async refresh(): Promise<void> {
     try {
+      if (this.url) {
+        // Registrations are only ever added (a webhook the provider forgot is registered again at its recheck).
+        for (const topic of await this.webhooks.activeTopics(this.url)) this.registered.add(topic);
+      }
       for (const [topic, ageSeconds] of await this.webhooks.eventAges()) {
         this.lastEventAt.set(topic, Math.max(this.lastEventAt.get(topic) ?? 0, this.clock.now().getTime() - ageSeconds * 1000));
       }

@@ -1,7 +1,10 @@
 /** How long the simulated provider takes before an asynchronous operation reaches its next state. */
 export interface SandboxDelays {
   bindingMs: number;
+  /** From a payment's creation to its outcome (processed, or failed). */
   paymentMs: number;
+  /** From `processed` to `captured` (0: both at once, as the provider's instant flow mostly answers). */
+  captureMs: number;
   authorizeDestinationMs: number;
   withdrawalMs: number;
   /** How long a 3-D Secure binding waits for the payer to confirm at the ACS page before it fails. */
@@ -11,6 +14,7 @@ export interface SandboxDelays {
 export const DEFAULT_SANDBOX_DELAYS: Readonly<SandboxDelays> = Object.freeze({
   bindingMs: 50,
   paymentMs: 20,
+  captureMs: 0,
   authorizeDestinationMs: 200,
   withdrawalMs: 100,
   threeDsTimeoutMs: 10 * 60_000,

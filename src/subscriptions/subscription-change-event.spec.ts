@@ -4,6 +4,8 @@ const base: SubscriptionView = {
   id: 's1',
   customerId: 'c1',
   planId: 'p1',
+  quantity: 1,
+  pendingChange: null,
   status: 'active',
   timezone: 'UTC',
   startAt: '2027-01-01T00:00:00.000Z',

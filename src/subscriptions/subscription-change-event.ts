@@ -3,8 +3,11 @@ import type { toSubscriptionResponse } from './subscription-response';
 
 export type SubscriptionView = ReturnType<typeof toSubscriptionResponse>;
 
-/** The changes a merchant is told about with `subscription.updated` (the contract's "status, period, cancel-at-period-end"). */
-const ANNOUNCED: (keyof SubscriptionView)[] = ['status', 'currentPeriodStart', 'currentPeriodEnd', 'cancelAtPeriodEnd'];
+/**
+ * The changes a merchant is told about with `subscription.updated` (the contract's "status, period, cancel-at-period-end",
+ * and v1.2's plan, quantity and pending change).
+ */
+const ANNOUNCED: (keyof SubscriptionView)[] = ['status', 'currentPeriodStart', 'currentPeriodEnd', 'cancelAtPeriodEnd', 'planId', 'quantity', 'pendingChange'];
 
 /**
  * The merchant event for a subscription that was `before` and is `after` (both as the admin GET shows it), or null

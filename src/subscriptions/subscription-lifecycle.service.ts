@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { EventsService, SqlPart } from '../events/events.service';
 import type { Plan } from '../plans/plan.entity';
-import { firstPeriodIndexAtOrAfter, periodStart } from './billing-calendar';
+import { firstPeriodIndexAtOrAfter, periodStart } from '../common/calendar/billing-calendar';
 import { subscriptionChangeEvent, SubscriptionView } from './subscription-change-event';
 import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
 import { toSubscriptionResponse } from './subscription-response';
@@ -70,6 +70,43 @@ export class SubscriptionLifecycleService {
   /** Billable subscriptions of ready customers whose next period has begun, locked for this transaction. */
   lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
     return this.subscriptions.lockDue(em, now, limit);
+  }
+
+  /** One subscription locked for a change in the caller's transaction, with how the API shows it before. */
+  async lockForChange(em: EntityManager, id: string): Promise<{ subscription: Subscription; before: SubscriptionView }> {
+    const s = await this.lock(em, id);
+    if (!s) throw new NotFoundException(`No subscription ${id}`);
+    return { subscription: s, before: toSubscriptionResponse(s) };
+  }
+
+  /**
+   * A plan or quantity change (or a pending change scheduled or dropped) made to `s` in the caller's transaction:
+   * saved, written to the audit trail with its figures, and announced (`subscription.updated`, `data.previous`).
+   */
+  async recordChange(em: EntityManager, s: Subscription, before: SubscriptionView, type: 'changed' | 'change_scheduled' | 'change_dropped', data: Record<string, unknown>, now: Date): Promise<void> {
+    s.updatedAt = now;
+    await this.subscriptions.save(em, s);
+    await this.audit.record(em, { subscriptionId: s.id, type, data }, now);
+    await this.announce(em, before, s);
+  }
+
+  /**
+   * A renewal reached a pending change: the subscription moves to its plan and quantity before the period is
+   * charged. Another interval starts a new schedule at the renewal (the anchor moves there).
+   */
+  async applyPendingChange(em: EntityManager, s: Subscription, plans: { from: Pick<Plan, 'interval' | 'intervalCount'>; to: Pick<Plan, 'interval' | 'intervalCount'> }, now: Date): Promise<void> {
+    const pending = s.pendingChange;
+    if (!pending) return;
+    const before = toSubscriptionResponse(s);
+    const from = { planId: s.planId, quantity: s.quantity };
+    s.planId = pending.planId;
+    s.quantity = pending.quantity;
+    s.pendingChange = null;
+    if (plans.from.interval !== plans.to.interval || plans.from.intervalCount !== plans.to.intervalCount) {
+      s.billingAnchor = s.nextBillingAt;
+      s.nextPeriodIndex = 0;
+    }
+    await this.recordChange(em, s, before, 'changed', { effective: 'period_end', from, to: { planId: s.planId, quantity: s.quantity }, credit: 0, cost: 0, net: 0 }, now);
   }
 
   /** A subscription set to cancel at its period end reached that end. */

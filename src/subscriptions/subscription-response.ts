@@ -8,6 +8,8 @@ export function toSubscriptionResponse(s: Subscription) {
     id: s.id,
     customerId: s.customerId,
     planId: s.planId,
+    quantity: s.quantity,
+    pendingChange: s.pendingChange,
     status: s.status,
     timezone: s.timezone,
     startAt: iso(s.startAt),

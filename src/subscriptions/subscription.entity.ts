@@ -1,6 +1,13 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
+/** A change waiting for the next renewal (contract v1.2: `effective: period_end`). */
+export interface PendingChange {
+  planId: string;
+  quantity: number;
+  effectiveAt: string;
+}
+
 export type SubscriptionStatus = 'incomplete' | 'trialing' | 'active' | 'past_due' | 'paused' | 'unpaid' | 'canceled';
 
 /** Statuses whose periods keep being billed. */
@@ -29,6 +36,14 @@ export class Subscription {
 
   @Column({ type: 'uuid' })
   planId: string;
+
+  /** Seats: every plan line's quantity is multiplied by it, and the charge amount is the plan amount × quantity. */
+  @Column({ type: 'int', default: 1 })
+  quantity: number;
+
+  /** A change to apply at the next renewal, or null. */
+  @Column({ type: 'jsonb', nullable: true })
+  pendingChange: PendingChange | null;
 
   @Column({ type: 'varchar', length: 12 })
   status: SubscriptionStatus;

@@ -1,12 +1,13 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { DateTime } from 'luxon';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { CustomersService } from '../customers/customers.service';
 import type { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { addTrialDays, isValidTimeZone, periodStart } from './billing-calendar';
+import { addTrialDays, isValidTimeZone, periodStart } from '../common/calendar/billing-calendar';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
@@ -66,6 +67,7 @@ export class SubscriptionsService {
         ...(reservedId !== undefined && { id: reservedId }),
         customerId: customer.id,
         planId: plan.id,
+        quantity: dto.quantity ?? 1,
         status,
         timezone,
         startAt,
@@ -79,7 +81,7 @@ export class SubscriptionsService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.lifecycle.created(em, subscription, status, { planId: plan.id, amount: plan.amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
+      await this.lifecycle.created(em, subscription, status, { planId: plan.id, quantity: dto.quantity ?? 1, amount: plan.amount * (dto.quantity ?? 1), currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
       return subscription;
     });
   }
@@ -101,6 +103,11 @@ export class SubscriptionsService {
       );
     }
     return startAt;
+  }
+
+  /** One short transaction (never across a provider call), for a change another module makes with the lifecycle. */
+  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.subscriptions.transaction(work);
   }
 
   async get(id: string): Promise<Subscription> {

@@ -55,7 +55,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
       name: 'webhooks',
       entity: WebhookDelivery,
       dueColumn: 'next_attempt_at',
-      dueClock: 'real',
+      dueAgainst: 'database',
       hasNotBefore: false,
     });
     this.pacer = new EndpointPacer({ perEndpoint: tuning.perEndpointInFlight, initialLatencyMs: tuning.initialLatencyMs, maxDeferMs: tuning.maxDeferMs });

@@ -1,7 +1,7 @@
 import { DataSource, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
 import { hotQuery } from '../database/prepared-statements';
 import { ownerIsLiveSql } from './owner-liveness';
-import { drainQueue } from './worker-pool';
+import { drainQueue, WorkTail } from './worker-pool';
 import { WorkMetricsService } from './work-metrics.service';
 import { WorkerRegistryService } from './worker-registry.service';
 
@@ -13,10 +13,10 @@ export interface LeasedQueueDefinition<T extends ObjectLiteral> {
   /** The column that says when a row is due; NULL means nothing to do. */
   dueColumn: string;
   /**
-   * `business`: due is compared with a time the caller passes (the billing clock, which may be the test
-   * clock); `real`: with the database's now().
+   * What the due column is compared with. `caller`: a time each claim passes (charges: the billing clock, which may
+   * be the test clock; payouts: the process's real clock); `database`: the database's now().
    */
-  dueClock: 'business' | 'real';
+  dueAgainst: 'caller' | 'database';
   /** Whether the table has a `not_before` column: a real-time floor (backoffs) on top of the due time. */
   hasNotBefore: boolean;
   /** Further expressions over `t` to return with each claim, in `Claim.extra` (e.g. a timestamp as exact text). */
@@ -95,18 +95,25 @@ export class LeasedQueue<T extends ObjectLiteral> {
    */
   drain(
     claim: (limit: number) => Promise<Claim<T>[]>,
-    work: (claim: Claim<T>) => Promise<void>,
+    work: (claim: Claim<T>) => Promise<void | WorkTail>,
     options: { concurrency: number; batchSize: number; stopping: () => boolean; idleRetryMs?: number },
   ): Promise<number> {
     return drainQueue<Claim<T>>(
       {
         claim,
         work: async (item) => {
+          let result: void | WorkTail;
           try {
-            await work(item);
-          } finally {
+            result = await work(item);
+          } catch (error) {
             this.finished.push(item);
+            throw error;
           }
+          if (!result) {
+            this.finished.push(item);
+            return;
+          }
+          return { tail: result.tail.finally(() => this.finished.push(item)) };
         },
         release: (items) => this.release(items),
       },
@@ -144,9 +151,9 @@ export class LeasedQueue<T extends ObjectLiteral> {
    * straight from the UPDATE … RETURNING: one round trip, no second read.
    */
   async claim(limit: number, options: { dueAt?: Date; onlyId?: string } = {}): Promise<Claim<T>[]> {
-    if (this.definition.dueClock === 'business' && !options.dueAt) throw new Error(`${this.name}: a claim needs the business time it is due at`);
+    if (this.definition.dueAgainst === 'caller' && !options.dueAt) throw new Error(`${this.name}: a claim needs the time it is due at`);
     await this.registry.ensureRegistered();
-    const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, this.claimSql, [
+    const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, `${this.name}.claim`, this.claimSql, [
       options.dueAt ?? null,
       limit,
       this.registry.workerId,

@@ -47,3 +47,57 @@ describe('drainQueue', () => {
     expect(await drained).toBe(1);
   });
 });
+
+describe('drainQueue, claim-ahead and tails', () => {
+  it('claims the next batch while the current one is still being worked, so no worker waits for a claim', async () => {
+    const due = Array.from({ length: 12 }, (_, i) => `item${i}`);
+    const claimsWhileBusy: number[] = [];
+    let busy = 0;
+    const worked = await drainQueue<string>(
+      {
+        claim: async (limit) => {
+          claimsWhileBusy.push(busy);
+          return due.splice(0, limit);
+        },
+        work: async () => {
+          busy++;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          busy--;
+        },
+        release: async () => undefined,
+      },
+      { concurrency: 4, batchSize: 4, stopping: () => false },
+    );
+    expect(worked).toBe(12);
+    // Only the first claim finds the pool idle; every later one is made while items are in flight.
+    expect(claimsWhileBusy.slice(1).every((n) => n > 0)).toBe(true);
+  });
+
+  it('takes the next item while a tail is written, and ends only once every tail has', async () => {
+    const due = ['a', 'b'];
+    const order: string[] = [];
+    let openTail = () => undefined as void;
+    const tailOfA = new Promise<void>((resolve) => (openTail = resolve));
+    const drained = drainQueue<string>(
+      {
+        claim: async (limit) => due.splice(0, limit),
+        work: async (item) => {
+          order.push(`work ${item}`);
+          if (item === 'a') return { tail: tailOfA.then(() => void order.push('tail a')) };
+        },
+        release: async () => undefined,
+      },
+      { concurrency: 1, batchSize: 1, stopping: () => false },
+    );
+    const deadline = Date.now() + 5_000;
+    while (!order.includes('work b') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(order).toEqual(['work a', 'work b']);
+    let ended = false;
+    void drained.then(() => (ended = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ended).toBe(false);
+    openTail();
+    expect(await drained).toBe(2);
+    expect(order).toEqual(['work a', 'work b', 'tail a']);
+  });
+});

@@ -140,6 +140,7 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     await ok('GET', '/api/v1/charges/{id}/dunning', { path: { id: charge.id } });
     await call('POST', '/api/v1/charges/{id}/retry', { path: { id: charge.id } });
     await ok('GET', '/api/v1/subscriptions/{id}/charges', { path: { id: subscription.id } });
+    await ok('GET', '/api/v1/customers/{id}/balance', { path: { id: payer.id } });
     await ok('GET', '/api/v1/subscriptions', { query: { status: 'past_due' } });
     await ok('GET', '/api/v1/subscriptions/{id}', { path: { id: subscription.id } });
     await ok('POST', '/api/v1/subscriptions/{id}/pause', { path: { id: incomplete.id } });
@@ -148,6 +149,16 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     await ok('POST', '/api/v1/subscriptions/{id}/cancel', { path: { id: incomplete.id }, body: { atPeriodEnd: false } });
     await ok('POST', '/api/v1/subscriptions/{id}/cancel', { path: { id: subscription.id } });
     await ok('GET', '/api/v1/subscriptions/{id}/events', { path: { id: incomplete.id } });
+
+    // Changes: a trial changes plan or seats with nothing charged; a past_due one must be collected first (409).
+    const trialPlan = await ok('POST', '/api/v1/plans', { body: { name: 'Trial', product: 'Trial', currency: 'RUB', interval: 'month', trialDays: 7, lines: [{ product: 'Seat', price: 1000 }] } });
+    const trialing = await ok('POST', '/api/v1/subscriptions', { body: { customerId: payer.id, planId: trialPlan.id } });
+    await ok('POST', '/api/v1/subscriptions/{id}/change/preview', { path: { id: trialing.id }, body: { quantity: 2 } });
+    await ok('POST', '/api/v1/subscriptions/{id}/change', { path: { id: trialing.id }, body: { planId: plan.id, effective: 'now' } });
+    await ok('POST', '/api/v1/subscriptions/{id}/change', { path: { id: trialing.id }, body: { quantity: 2, effective: 'period_end' } });
+    await ok('DELETE', '/api/v1/subscriptions/{id}/change', { path: { id: trialing.id } });
+    await call('POST', '/api/v1/subscriptions/{id}/change', { path: { id: subscription.id }, body: { quantity: 2 } });
+    await call('POST', '/api/v1/subscriptions/{id}/change/preview', { path: { id: trialing.id }, body: {} });
 
     // Payouts.
     await call('GET', '/api/v1/payouts/setup'); // not set up yet: 404

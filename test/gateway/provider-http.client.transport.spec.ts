@@ -8,12 +8,13 @@ import { API_KEY, createWithoutKey, read, useScriptedProvider } from './support/
 import { after, Gate, hang, json, reset, ScriptedProviderServer } from './support/scripted-provider.server';
 
 /**
- * The timeout of the tests about timeouts: long enough that a busy machine still sends the request and the scripted
- * server (in this process) reads it before the timer fires. A timer never fires early, but may fire late: a call
- * bounded by the timeout ends within a few of them, where an unbounded one would never end (the server never answers).
+ * The timeout of the tests about timeouts: long enough that a busy machine still connects, sends the request and has
+ * the scripted server (in this process) read it before the timer fires (the deadline runs from before the connect).
+ * A timer never fires early, but may fire late: a call bounded by the timeout ends within several of them on a busy
+ * machine, where an unbounded one would never end (the server never answers): the bound only tells those apart.
  */
-const TIMEOUT_MS = 1_000;
-const BOUND_MS = 5 * TIMEOUT_MS;
+const TIMEOUT_MS = 2_000;
+const BOUND_MS = 15 * TIMEOUT_MS;
 
 describe('ProviderHttpClient against a scripted local server', () => {
   let server: ScriptedProviderServer;

@@ -1,6 +1,7 @@
 import type { Payment } from '../../src/gateway/provider-api.types';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
+import { waitFor } from '../support/wait';
 import { readInvoice, readInvoiceEvents, useSandbox } from './support/sandbox-suite';
 
 describe('sandbox: invoices and customer-payer payments', () => {
@@ -88,6 +89,37 @@ describe('sandbox: invoices and customer-payer payments', () => {
         expect((await getInvoice(invoice.id)).status).toBe('paid');
       } finally {
         await sandbox.control.setDelays({ paymentMs: 5 });
+      }
+    });
+
+    it('with captureMs, shows the payment processed (invoice still unpaid) before it is captured', async () => {
+      await sandbox.control.setDelays({ paymentMs: 5, captureMs: 60_000 });
+      try {
+        const customer = await sandbox.readyCustomer();
+        const { invoice, invoiceAccessToken } = await sandbox.createInvoice();
+        expect((await sandbox.pay(invoice.id, invoiceAccessToken.payload, customer.id)).status).toBe(201);
+        await waitFor(
+          async () => (await sandbox.call<Payment>('GET', `/v2/processing/invoices/${invoice.id}/payments/1`)).data,
+          (p) => p.status === 'processed',
+          { everyMs: 5, what: 'the payment processed' },
+        );
+        expect((await getInvoice(invoice.id)).status).toBe('unpaid');
+        expect((await sandbox.pay(invoice.id, invoiceAccessToken.payload, customer.id)).status).toBe(400);
+      } finally {
+        await sandbox.control.setDelays({ paymentMs: 5, captureMs: 0 });
+      }
+    });
+
+    it('with captureMs, captures the processed payment that long after', async () => {
+      await sandbox.control.setDelays({ paymentMs: 5, captureMs: 20 });
+      try {
+        const customer = await sandbox.readyCustomer();
+        const { invoice, invoiceAccessToken } = await sandbox.createInvoice();
+        expect((await sandbox.pay(invoice.id, invoiceAccessToken.payload, customer.id)).status).toBe(201);
+        expect((await sandbox.finalPayment(invoice.id, '1')).status).toBe('captured');
+        expect((await getInvoice(invoice.id)).status).toBe('paid');
+      } finally {
+        await sandbox.control.setDelays({ paymentMs: 5, captureMs: 0 });
       }
     });
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { DateTime, IANAZone } from 'luxon';
-import type { BillingInterval } from '../../src/subscriptions/billing-calendar';
+import type { BillingInterval } from '../../src/common/calendar/billing-calendar';
 
 /**
- * An oracle for the billing calendar's property tests (src/subscriptions/billing-calendar.*.spec.ts): wall-clock
+ * An oracle for the billing calendar's property tests (src/common/calendar/billing-calendar.*.spec.ts): wall-clock
  * readings and zone transitions computed from luxon's zone offsets, independently of the code under test, and the
  * fast-check generators of zones, anchors and periods.
  */

@@ -80,6 +80,14 @@ export class SandboxControl {
     await this.expect('POST', 'expire-tokens', undefined, 204);
   }
 
+  /**
+   * Ends the wait of every open 3-D Secure check (or only that of `bindingID`) now, as its `threeDsTimeoutMs` running
+   * out would; answers how many it ended.
+   */
+  async expireThreeDs(bindingID?: string): Promise<number> {
+    return (await this.expect<{ expired: number }>('POST', 'expire-three-ds', bindingID === undefined ? undefined : { bindingID }, 200)).expired;
+  }
+
   async setDelays(delays: Partial<SandboxDelays>): Promise<SandboxSettings> {
     return this.expect('POST', 'config', { delays }, 200);
   }

@@ -41,6 +41,11 @@ export const ERROR_CODES = {
     meaning: 'The test clock routes only answer when the daemon runs with TEST_CLOCK=true.',
     example: 'The test clock is off: start the daemon with TEST_CLOCK=true (never in production)',
   },
+  subscription_not_changeable: {
+    status: 409,
+    meaning: 'The subscription cannot change plan or quantity now: it is not active or trialing (collect a past_due one first), or a change or a charge of its current period is in flight.',
+    example: 'Subscription 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e is past_due: collect its charge before changing it',
+  },
   state_conflict: {
     status: 409,
     meaning: 'The current state of the object forbids the action (retrying a succeeded charge, resuming an active subscription, moving the test clock backwards).',

@@ -1,6 +1,8 @@
 import { BadRequestException, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { isPlainObject } from '../http/body-reader';
 import { JsonBody } from '../http/json-body.decorator';
 import { AccessTokensService } from '../services/access-tokens.service';
+import { BindingsService } from '../services/bindings.service';
 import { FaultRule, FaultsService } from '../services/faults.service';
 import { Ledger, LedgerService } from '../services/ledger.service';
 import { OutcomeScriptService } from '../services/outcome-script.service';
@@ -17,6 +19,7 @@ export class ControlController {
     private readonly requestLog: RequestLogService,
     private readonly outcomes: OutcomeScriptService,
     private readonly tokens: AccessTokensService,
+    private readonly bindings: BindingsService,
   ) {}
 
   @Post('reset')
@@ -67,6 +70,20 @@ export class ControlController {
   @HttpCode(204)
   expireTokens(): void {
     this.tokens.expireAll();
+  }
+
+  /**
+   * Every 3-D Secure check still waiting for its payer (or only that of `{bindingID}`) fails now with "3-D Secure
+   * Timeout", as when its wait ends.
+   */
+  @Post('expire-three-ds')
+  @HttpCode(200)
+  expireThreeDs(@JsonBody() body: unknown): { expired: number } {
+    const bindingID: unknown = isPlainObject(body) ? body.bindingID : undefined;
+    if ((body !== undefined && !isPlainObject(body)) || (bindingID !== undefined && typeof bindingID !== 'string')) {
+      throw new BadRequestException('body must be {} or {"bindingID": "<binding id>"}');
+    }
+    return { expired: this.bindings.expireOpenChecks(bindingID) };
   }
 
   @Get('config')

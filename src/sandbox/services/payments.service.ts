@@ -34,6 +34,7 @@ export class PaymentsService implements OnApplicationBootstrap {
     for (const [invoiceID, record] of this.store.state.invoices) {
       for (const payment of record.payments) {
         if (payment.payment.status === 'pending') this.scheduleCompletion(invoiceID, payment.payment.id);
+        if (payment.payment.status === 'processed') this.scheduler.after(this.config.delays.captureMs, () => this.capture(invoiceID, payment.payment.id));
       }
     }
   }
@@ -118,15 +119,8 @@ export class PaymentsService implements OnApplicationBootstrap {
       payment.status = 'processed';
       this.invoices.emit(invoice, [{ changeType: 'PaymentStatusChanged', paymentID, status: 'processed' }]);
       this.webhookEvents.payment(invoice, record, 'PaymentProcessed');
-      payment.status = 'captured';
-      record.capturedAt = new Date().toISOString();
-      invoice.invoice.status = 'paid';
-      this.invoices.emit(invoice, [
-        { changeType: 'PaymentStatusChanged', paymentID, status: 'captured' },
-        { changeType: 'InvoiceStatusChanged', status: 'paid' },
-      ]);
-      this.webhookEvents.payment(invoice, record, 'PaymentCaptured');
-      this.webhookEvents.invoice(invoice, 'InvoicePaid');
+      if (this.config.delays.captureMs === 0) return this.capture(invoiceID, paymentID);
+      this.scheduler.after(this.config.delays.captureMs, () => this.capture(invoiceID, paymentID));
     } else {
       payment.status = 'failed';
       payment.error = failureTree(record.plannedOutcome);
@@ -135,6 +129,24 @@ export class PaymentsService implements OnApplicationBootstrap {
       // A failed payment leaves the invoice open, unless its due date has passed meanwhile.
       this.invoices.refresh(invoice);
     }
+    this.store.changed();
+  }
+
+  /** A processed payment captured (captureMs after it was processed): the invoice is paid. */
+  private capture(invoiceID: string, paymentID: string): void {
+    const invoice = this.store.state.invoices.get(invoiceID);
+    const record = invoice ? findPayment(invoice, paymentID) : undefined;
+    if (!invoice || !record || record.payment.status !== 'processed') return;
+    const { payment } = record;
+    payment.status = 'captured';
+    record.capturedAt = new Date().toISOString();
+    invoice.invoice.status = 'paid';
+    this.invoices.emit(invoice, [
+      { changeType: 'PaymentStatusChanged', paymentID, status: 'captured' },
+      { changeType: 'InvoiceStatusChanged', status: 'paid' },
+    ]);
+    this.webhookEvents.payment(invoice, record, 'PaymentCaptured');
+    this.webhookEvents.invoice(invoice, 'InvoicePaid');
     this.store.changed();
   }
 }

@@ -3,6 +3,18 @@ import { ApiIdProperty, ApiMetadataAnswer, ApiTimeProperty } from '../../common/
 import type { SubscriptionStatus } from '../subscription.entity';
 import { SUBSCRIPTION_STATUSES } from './list-subscriptions-query.dto';
 
+@ApiSchema({ name: 'PendingChange' })
+export class PendingChangeResponseDto {
+  @ApiIdProperty('The plan it moves to.')
+  planId: string;
+
+  @ApiProperty({ description: 'The quantity it moves to.', example: 2 })
+  quantity: number;
+
+  @ApiTimeProperty('When it applies: the end of the current period (the next renewal).')
+  effectiveAt: string;
+}
+
 /** Documentation of a subscription as the admin API answers it (subscription-response.ts builds it). */
 @ApiSchema({ name: 'Subscription' })
 export class SubscriptionResponseDto {
@@ -14,6 +26,16 @@ export class SubscriptionResponseDto {
 
   @ApiIdProperty('The plan it bills.')
   planId: string;
+
+  @ApiProperty({ type: 'integer', description: "Seats: every plan line's quantity is multiplied by it; a period costs the plan amount × quantity.", example: 1, minimum: 1, maximum: 10000 })
+  quantity: number;
+
+  @ApiProperty({
+    type: PendingChangeResponseDto,
+    nullable: true,
+    description: 'A change waiting for the next renewal (`effective: period_end`), or null.',
+  })
+  pendingChange: PendingChangeResponseDto | null;
 
   @ApiProperty({
     enum: SUBSCRIPTION_STATUSES,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { addMonths, anchorArb, caseArb, dateKey, daysIn, expectedLocal, expectWallTime, INTERVALS, localInstant, MINUTE, RUNS, transitions, wall, wallTimeExists, zoneArb, ZONES } from '../../test/support/billing-calendar-oracle';
+import { addMonths, anchorArb, caseArb, dateKey, daysIn, expectedLocal, expectWallTime, INTERVALS, localInstant, MINUTE, RUNS, transitions, wall, wallTimeExists, zoneArb, ZONES } from '../../../test/support/billing-calendar-oracle';
 import { addTrialDays, firstPeriodIndexAtOrAfter, periodEnd, periodStart } from './billing-calendar';
 
 describe('billing calendar: properties', () => {

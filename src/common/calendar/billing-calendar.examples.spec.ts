@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { ZONES } from '../../test/support/billing-calendar-oracle';
+import { ZONES } from '../../../test/support/billing-calendar-oracle';
 import { addTrialDays, BillingInterval, firstPeriodIndexAtOrAfter, isValidTimeZone, maxPeriodWithinThreeYears, periodEnd, periodsBegunBy, periodStart } from './billing-calendar';
 
 const iso = (d: Date, zone: string) => DateTime.fromJSDate(d, { zone }).toISO();

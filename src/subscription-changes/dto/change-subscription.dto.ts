@@ -1,0 +1,32 @@
+import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+
+export const CHANGE_EFFECTIVE = ['now', 'period_end'] as const;
+
+@ApiSchema({ name: 'ChangeSubscription' })
+export class ChangeSubscriptionDto {
+  @ApiPropertyOptional({ type: String, format: 'uuid', description: "The plan to move to: active, in the subscription's currency. At least one of planId and quantity." })
+  @IsOptional()
+  @IsUUID(undefined, { message: 'planId must be a UUID' })
+  planId?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10000, description: 'The seats to move to. At least one of planId and quantity.', example: 5 })
+  @IsOptional()
+  @IsInt({ message: 'quantity must be an integer' })
+  @Min(1, { message: 'quantity must be at least 1' })
+  @Max(10000, { message: 'quantity must be at most 10000' })
+  quantity?: number;
+
+  @ApiPropertyOptional({
+    enum: CHANGE_EFFECTIVE,
+    description: '`now`, or `period_end` (at the next renewal). Default: `now` when the new amount per period is higher (an upgrade), else `period_end`.',
+  })
+  @IsOptional()
+  @IsIn(CHANGE_EFFECTIVE, { message: 'effective must be one of: now, period_end' })
+  effective?: (typeof CHANGE_EFFECTIVE)[number];
+
+  @ApiPropertyOptional({ type: Boolean, default: true, description: 'false: nothing is charged or credited for the days left of the period.' })
+  @IsOptional()
+  @IsBoolean({ message: 'prorate must be a boolean' })
+  prorate?: boolean;
+}

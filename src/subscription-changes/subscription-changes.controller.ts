@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAdminRoute } from '../common/api-docs/api-route.decorators';
+import { UUID_PARAM } from '../common/http/uuid-param.pipe';
+import { SubscriptionResponseDto } from '../subscriptions/dto/subscription-response.dto';
+import { ChangeFiguresDto, ChangeResultDto } from './dto/change-figures-response.dto';
+import { ChangeSubscriptionDto } from './dto/change-subscription.dto';
+import { SubscriptionChangesService } from './subscription-changes.service';
+
+@ApiTags('Subscriptions')
+@Controller('api/v1/subscriptions')
+export class SubscriptionChangesController {
+  constructor(private readonly changes: SubscriptionChangesService) {}
+
+  @ApiAdminRoute({
+    summary: 'Change plan or quantity',
+    description:
+      'An upgrade applies now with a prorated charge, a downgrade at the period end, unless `effective` says otherwise; another interval starts a new period now. Allowed for active and trialing subscriptions.',
+    id: 'subscription',
+    body: true,
+    idempotent: true,
+    errors: ['not_found', 'business_rule', 'subscription_not_changeable', 'state_conflict'],
+  })
+  @ApiOkResponse({ type: ChangeResultDto })
+  @Post(':id/change')
+  @HttpCode(200)
+  change(@Param('id', UUID_PARAM) id: string, @Body() dto: ChangeSubscriptionDto) {
+    return this.changes.change(id, dto);
+  }
+
+  @ApiAdminRoute({
+    summary: 'Preview a change of plan or quantity',
+    description: 'What the same change would cost now: the figures a change with this body answers at this clock. Changes nothing.',
+    id: 'subscription',
+    body: true,
+    idempotent: true,
+    errors: ['not_found', 'business_rule', 'subscription_not_changeable', 'state_conflict'],
+  })
+  @ApiOkResponse({ type: ChangeFiguresDto })
+  @Post(':id/change/preview')
+  @HttpCode(200)
+  preview(@Param('id', UUID_PARAM) id: string, @Body() dto: ChangeSubscriptionDto) {
+    return this.changes.preview(id, dto);
+  }
+
+  @ApiAdminRoute({ summary: 'Drop a pending change', description: 'The change set for the period end is dropped; without one, nothing changes.', id: 'subscription', idempotent: true })
+  @ApiOkResponse({ type: SubscriptionResponseDto })
+  @Delete(':id/change')
+  dropPending(@Param('id', UUID_PARAM) id: string) {
+    return this.changes.dropPending(id);
+  }
+}

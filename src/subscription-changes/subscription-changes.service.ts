@@ -1,0 +1,184 @@
+import { ConflictException, Injectable, UnprocessableEntityException } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { BalancesService } from '../balances/balances.service';
+import { ProrationChargesService } from '../billing/proration-charges.service';
+import { Clock } from '../common/clock/clock';
+import { invalidField, withErrorCode } from '../common/errors/coded-error';
+import { Plan } from '../plans/plan.entity';
+import { PlansService } from '../plans/plans.service';
+import { ChangeQuote, PriceSide, quoteChange } from '../subscriptions/change-quote';
+import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
+import { toSubscriptionResponse } from '../subscriptions/subscription-response';
+import { Subscription } from '../subscriptions/subscription.entity';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { ChangeSubscriptionDto } from './dto/change-subscription.dto';
+import { ChangeFigures, figuresOf } from './change-figures';
+
+export interface ChangeResult {
+  subscription: ReturnType<typeof toSubscriptionResponse>;
+  change: ChangeFigures;
+  chargeId: string | null;
+}
+
+const notChangeable = (message: string) => withErrorCode(new ConflictException(message), 'subscription_not_changeable');
+
+const side = (plan: Plan, quantity: number): PriceSide => ({ planId: plan.id, planAmount: plan.amount, interval: plan.interval, intervalCount: plan.intervalCount, quantity });
+
+/**
+ * Plan and quantity changes (contract v1.2). The preview and the change run the same code on the same snapshot,
+ * read under the subscription's row lock and the customer's balance lock, so their figures agree; the change
+ * writes the subscription, its proration charge (with the credit balance applied) or its credit, its audit event
+ * and its merchant event in one transaction, before any provider call.
+ */
+@Injectable()
+export class SubscriptionChangesService {
+  constructor(
+    private readonly subscriptions: SubscriptionsService,
+    private readonly lifecycle: SubscriptionLifecycleService,
+    private readonly plans: PlansService,
+    private readonly charges: ProrationChargesService,
+    private readonly balances: BalancesService,
+    private readonly clock: Clock,
+  ) {}
+
+  async preview(id: string, dto: ChangeSubscriptionDto): Promise<ChangeFigures> {
+    return (await this.run(id, dto, false)).change;
+  }
+
+  async change(id: string, dto: ChangeSubscriptionDto): Promise<ChangeResult> {
+    const result = await this.run(id, dto, true);
+    if (result.chargeId) this.charges.kick();
+    return result;
+  }
+
+  /** Drops a pending change; answers the subscription either way (a second DELETE changes nothing). */
+  async dropPending(id: string): Promise<ReturnType<typeof toSubscriptionResponse>> {
+    await this.subscriptions.get(id);
+    const now = this.clock.now();
+    return this.subscriptions.transaction(async (em) => {
+      const { subscription: s, before } = await this.lifecycle.lockForChange(em, id);
+      if (s.pendingChange) {
+        const dropped = s.pendingChange;
+        s.pendingChange = null;
+        await this.lifecycle.recordChange(em, s, before, 'change_dropped', { dropped }, now);
+      }
+      return toSubscriptionResponse(s);
+    });
+  }
+
+  private async run(id: string, dto: ChangeSubscriptionDto, apply: boolean): Promise<ChangeResult> {
+    if (dto.planId === undefined && dto.quantity === undefined) throw invalidField('planId', 'planId or quantity is required: name the plan or the quantity to move to');
+    const now = this.clock.now();
+    const found = await this.subscriptions.get(id);
+    const target = dto.planId ? await this.plans.getForSubscription(dto.planId) : null;
+    const current = await this.plans.get(found.planId);
+    if (target && (target.currency !== current.currency || target.shopId !== current.shopId)) {
+      throw withErrorCode(new UnprocessableEntityException(`planId must name a plan in ${current.currency} of shop ${current.shopId}, like the subscription's`), 'business_rule', { field: 'planId' });
+    }
+    return this.subscriptions.transaction(async (em) => {
+      const { subscription: s, before } = await this.lifecycle.lockForChange(em, id);
+      // The plan read before the lock is the one locked unless a concurrent change moved it.
+      const from = s.planId === current.id ? current : await this.plans.get(s.planId);
+      const to = target ?? from;
+      await this.checkChangeable(em, s, to, dto);
+      // Before its first period (a start still ahead) a subscription changes like one in a trial: nothing to prorate.
+      const unbilled = s.status === 'trialing' || !s.currentPeriodStart || !s.currentPeriodEnd;
+      const status = unbilled ? 'trialing' : 'active';
+      const periodStart = (s.status === 'trialing' ? s.currentPeriodStart ?? s.startAt : s.currentPeriodStart ?? now) as Date;
+      const periodEnd = (s.status === 'trialing' ? s.trialEndsAt : s.currentPeriodEnd ?? s.nextBillingAt ?? now) as Date;
+      const paid = status === 'active' && (await this.charges.periodPaid(em, s.id, periodStart));
+      const balance = await this.balances.lockedBalance(em, s.customerId, current.currency);
+      const quote = quoteChange({
+        now,
+        timezone: s.timezone,
+        status,
+        periodStart,
+        periodEnd,
+        paid,
+        current: side(from, s.quantity),
+        next: side(to, dto.quantity ?? s.quantity),
+        effective: dto.effective,
+        prorate: dto.prorate,
+        balance,
+      });
+      if (quote.effective === 'period_end' && s.cancelAtPeriodEnd) throw notChangeable('The subscription ends at its period end: a change at period end would never apply');
+      const change = figuresOf(quote, from, to, s.quantity, dto.quantity ?? s.quantity);
+      if (!apply) return { subscription: toSubscriptionResponse(s), change, chargeId: null };
+      const chargeId = await this.apply(em, s, before, quote, from, to, dto.quantity ?? s.quantity, change, now);
+      return { subscription: toSubscriptionResponse(s), change, chargeId };
+    });
+  }
+
+  private async checkChangeable(em: EntityManager, s: Subscription, to: Plan, dto: ChangeSubscriptionDto): Promise<void> {
+    if (s.status !== 'active' && s.status !== 'trialing') {
+      const hint = s.status === 'past_due' ? ': collect its charge first' : '';
+      throw notChangeable(`A ${s.status} subscription cannot change plan or quantity${hint}; only active and trialing ones can`);
+    }
+    if (await this.charges.hasOpenCharge(em, s.id)) throw notChangeable('A charge of this subscription is in flight: change it once that charge is settled');
+    if (to.id === s.planId && (dto.quantity ?? s.quantity) === s.quantity) {
+      throw withErrorCode(new ConflictException('The subscription is already on this plan and quantity'), 'state_conflict');
+    }
+  }
+
+  private async apply(
+    em: EntityManager,
+    s: Subscription,
+    before: ReturnType<typeof toSubscriptionResponse>,
+    quote: ChangeQuote,
+    from: Plan,
+    to: Plan,
+    quantity: number,
+    change: ChangeFigures,
+    now: Date,
+  ): Promise<string | null> {
+    const record = { from: { planId: from.id, quantity: s.quantity }, to: { planId: to.id, quantity }, effective: quote.effective, ...change, totalDays: quote.totalDays, remainingDays: quote.remainingDays };
+    if (quote.effective === 'period_end') {
+      s.pendingChange = { planId: to.id, quantity, effectiveAt: quote.effectiveAt.toISOString() };
+      await this.lifecycle.recordChange(em, s, before, 'change_scheduled', record, now);
+      return null;
+    }
+    const periodStartBefore = s.currentPeriodStart as Date;
+    const periodEndBefore = s.currentPeriodEnd as Date;
+    s.planId = to.id;
+    s.quantity = quantity;
+    s.pendingChange = null;
+    if (quote.reanchor) {
+      // The old period ends now; the new plan's first period starts now and is charged now (less the credit).
+      s.billingAnchor = now;
+      s.nextPeriodIndex = 1;
+      s.currentPeriodStart = now;
+      s.currentPeriodEnd = quote.nextChargeAt;
+      s.nextBillingAt = quote.nextChargeAt;
+    }
+    let chargeId: string | null = null;
+    if (quote.chargeAmount > 0) {
+      const retryDelaysMs = this.plans.effectiveDunning(to).retryDelaysMs;
+      const made = await this.charges.make(
+        em,
+        {
+          subscriptionId: s.id,
+          customerId: s.customerId,
+          currency: to.currency,
+          amount: quote.chargeAmount,
+          kind: quote.reanchor ? 'period' : 'proration',
+          periodStart: now,
+          periodEnd: quote.reanchor ? quote.nextChargeAt : periodEndBefore,
+          currentPeriodStart: quote.reanchor ? now : periodStartBefore,
+          description: change.lines.map((l) => l.description).join('; ').slice(0, 200),
+          retryDelaysMs,
+        },
+        now,
+      );
+      chargeId = made.id;
+    }
+    if (quote.creditAdded > 0) {
+      await this.balances.credit(
+        em,
+        { customerId: s.customerId, currency: to.currency, amount: quote.creditAdded, reference: `change:${s.id}:${now.getTime()}`, subscriptionId: s.id, description: change.lines[0]?.description ?? 'credit' },
+        now,
+      );
+    }
+    await this.lifecycle.recordChange(em, s, before, 'changed', { ...record, chargeId }, now);
+    return chargeId;
+  }
+}
