@@ -8,6 +8,8 @@ export interface BenchSandbox {
   port: number;
   /** Adds `ms` of latency to every provider call (0 clears it). */
   setLatency(ms: number): Promise<void>;
+  /** The customer's next payments end as `outcomes` say ("success" or a failure code path), one each. */
+  scriptOutcomes(customerID: string, outcomes: string[]): Promise<void>;
   close(): void;
 }
 
@@ -37,6 +39,10 @@ export async function startSandboxProcess(apiKey: string): Promise<BenchSandbox>
     async setLatency(ms: number) {
       await control('DELETE', 'faults');
       if (ms > 0) await control('POST', 'faults', { kind: 'latency', latencyMs: ms });
+    },
+    async scriptOutcomes(customerID: string, outcomes: string[]) {
+      const res = await control('POST', 'outcomes', { customerID, outcomes });
+      if (!res.ok) throw new Error(`the sandbox refused outcomes for ${customerID}: ${res.status}`);
     },
     close: () => child.kill('SIGTERM'),
   };
