@@ -31,7 +31,9 @@ export default function PlanPage() {
         </Field>
         <Field label="Trial">{p.trialDays ? `${p.trialDays} days` : 'none'}</Field>
         <Field label="Product on the invoice">{p.product}</Field>
-        <Field label="Dunning">{p.dunning ? `retry after ${p.dunning.retryDelays.join(', ') || '—'}, then ${p.dunning.finalAction}` : "the daemon's default ladder"}</Field>
+        <Field label="Dunning">
+          {p.dunning.strategy === 'smart' ? `smart, up to ${p.dunning.maxDays} days` : `retry after ${p.dunning.retryDelays?.join(', ') || '—'}`}, then {p.dunning.finalAction}
+        </Field>
         <Field label="Created">
           <Time value={p.createdAt} />
         </Field>
