@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiCurrencyProperty, ApiIdProperty, ApiMetadataAnswer, ApiTimeProperty } from '../common/api-docs/api-properties';
-import { PlanDunningDto } from './plan-dunning.dto';
+import { PlanEffectiveDunningDto } from './plan-effective-dunning.dto';
 import { PlanLineResponseDto } from './plan-line-response.dto';
 import { PLAN_INTERVALS } from './plan-validation';
 import type { PlanInterval, PlanStatus } from './plan.entity';
@@ -41,8 +41,8 @@ export class PlanResponseDto {
   @ApiProperty({ example: 'shop-1' })
   shopId: string;
 
-  @ApiProperty({ type: PlanDunningDto, nullable: true, description: "null: the environment's ladder (DUNNING_RETRY_DELAYS, DUNNING_FINAL_ACTION) applies." })
-  dunning: PlanDunningDto | null;
+  @ApiProperty({ type: PlanEffectiveDunningDto, description: "The effective dunning: the plan's own, else the environment's." })
+  dunning: PlanEffectiveDunningDto;
 
   @ApiMetadataAnswer()
   metadata: Record<string, unknown>;

@@ -1,4 +1,5 @@
-import type { Plan, PlanDunning, PlanInterval, PlanStatus, TaxRate } from './plan.entity';
+import type { Plan, PlanInterval, PlanStatus, TaxRate } from './plan.entity';
+import type { EffectiveDunning } from './plans.service';
 
 interface PlanLineResponse {
   product: string;
@@ -20,16 +21,27 @@ export interface PlanResponse {
   /** Σ price × quantity, in minor units. */
   amount: number;
   shopId: string;
-  /** null: the environment's ladder (DUNNING_RETRY_DELAYS, DUNNING_FINAL_ACTION) applies. */
-  dunning: PlanDunning | null;
+  /** The dunning its subscriptions get: the plan's own, else the environment's. */
+  dunning: PlanDunningView;
   metadata: Record<string, unknown>;
   status: PlanStatus;
   createdAt: string;
   updatedAt: string;
 }
 
-/** The admin API's view of a plan: a plain object with ISO timestamps, never the entity itself. */
-export function toPlanResponse(plan: Plan): PlanResponse {
+/** The effective dunning as the plan answer shows it: `retryDelays` when fixed, `maxDays` when smart. */
+export interface PlanDunningView {
+  strategy: 'fixed' | 'smart';
+  retryDelays?: string[];
+  maxDays?: number;
+  finalAction: 'cancel' | 'unpaid';
+}
+
+/**
+ * The admin API's view of a plan: a plain object with ISO timestamps, never the entity itself. `dunning` is the
+ * effective one (PlansService.effectiveDunning), not the plan's own setting.
+ */
+export function toPlanResponse(plan: Plan, dunning: EffectiveDunning): PlanResponse {
   return {
     id: plan.id,
     name: plan.name,
@@ -47,7 +59,10 @@ export function toPlanResponse(plan: Plan): PlanResponse {
     })),
     amount: plan.amount,
     shopId: plan.shopId,
-    dunning: plan.dunning ? { ...plan.dunning, ...(plan.dunning.retryDelays && { retryDelays: [...plan.dunning.retryDelays] }) } : null,
+    dunning:
+      dunning.strategy === 'fixed'
+        ? { strategy: 'fixed', retryDelays: [...dunning.retryDelays], finalAction: dunning.finalAction }
+        : { strategy: 'smart', maxDays: dunning.maxDays as number, finalAction: dunning.finalAction },
     metadata: plan.metadata,
     status: plan.status,
     createdAt: plan.createdAt.toISOString(),

@@ -8,6 +8,7 @@ import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { CreatePlanDto } from './create-plan.dto';
 import { ListPlansQueryDto } from './list-plans-query.dto';
 import { PlanResponse, toPlanResponse } from './plan-response';
+import type { Plan } from './plan.entity';
 import { PlanResponseDto } from './plan-response.dto';
 import { PlansService } from './plans.service';
 import { UpdatePlanDto } from './update-plan.dto';
@@ -22,7 +23,7 @@ export class PlansController {
   @ApiCreatedResponse({ type: PlanResponseDto })
   @Post()
   async create(@Body() dto: CreatePlanDto, @ReservedId() reservedId?: string): Promise<PlanResponse> {
-    return toPlanResponse(await this.plans.create(dto, reservedId));
+    return this.view(await this.plans.create(dto, reservedId));
   }
 
   @ApiAdminRoute({ summary: 'List plans', errors: ['validation_failed'] })
@@ -30,21 +31,21 @@ export class PlansController {
   @Get()
   async list(@Query() query: ListPlansQueryDto): Promise<Page<PlanResponse>> {
     const page = await this.plans.list(query);
-    return { items: page.items.map(toPlanResponse), nextCursor: page.nextCursor };
+    return { items: page.items.map((p) => this.view(p)), nextCursor: page.nextCursor };
   }
 
   @ApiAdminRoute({ summary: 'Read a plan', id: 'plan' })
   @ApiOkResponse({ type: PlanResponseDto })
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string): Promise<PlanResponse> {
-    return toPlanResponse(await this.plans.get(id));
+    return this.view(await this.plans.get(id));
   }
 
   @ApiAdminRoute({ summary: 'Change a plan', description: 'Only `name`, `description`, `dunning` and `metadata`; any other field is refused (400).', id: 'plan', body: true })
   @ApiOkResponse({ type: PlanResponseDto })
   @Patch(':id')
   async update(@Param('id', UUID_PARAM) id: string, @Body() dto: UpdatePlanDto): Promise<PlanResponse> {
-    return toPlanResponse(await this.plans.update(id, dto));
+    return this.view(await this.plans.update(id, dto));
   }
 
   @ApiAdminRoute({ summary: 'Archive a plan', description: 'No new subscriptions from now on; existing ones go on. Archiving an archived plan changes nothing.', id: 'plan', body: true, idempotent: true })
@@ -53,6 +54,11 @@ export class PlansController {
   @Post(':id/archive')
   @HttpCode(HttpStatus.OK)
   async archive(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto): Promise<PlanResponse> {
-    return toPlanResponse(await this.plans.archive(id));
+    return this.view(await this.plans.archive(id));
+  }
+
+  /** The plan with its effective dunning. */
+  private view(plan: Plan): PlanResponse {
+    return toPlanResponse(plan, this.plans.effectiveDunning(plan));
   }
 }

@@ -20,10 +20,11 @@ export interface RevenueRow {
 }
 
 /**
- * Monthly-normalised value of a subscription, in minor units, rounded half away from zero per subscription: a
- * year's amount / 12, a week's × 52 / 12, a day's × 365 / 12, each divided by the plan's interval count.
+ * Monthly-normalised value of a subscription (plan `p`, quantity `t.quantity`), in minor units, rounded half away
+ * from zero per subscription: amount × quantity, a year's / 12, a week's × 52 / 12, a day's × 365 / 12, each divided
+ * by the plan's interval count.
  */
-const MONTHLY_VALUE_SQL = `round(p.amount::numeric * CASE p.interval WHEN 'month' THEN 1 WHEN 'year' THEN 1 WHEN 'week' THEN 52 ELSE 365 END
+const MONTHLY_VALUE_SQL = `round(p.amount::numeric * t.quantity * CASE p.interval WHEN 'month' THEN 1 WHEN 'year' THEN 1 WHEN 'week' THEN 52 ELSE 365 END
   / (CASE p.interval WHEN 'month' THEN 1 ELSE 12 END * p.interval_count))::bigint`;
 
 /**
@@ -39,9 +40,19 @@ export class RevenueReportRepository {
     const [mrr, churn, volume] = await Promise.all([
       this.dataSource.query(
         `WITH b AS (SELECT at, k FROM unnest($1::timestamptz[]) WITH ORDINALITY AS t(at, k)),
-              subs AS (SELECT s.id, p.currency, ${MONTHLY_VALUE_SQL} AS value
+              subs AS (SELECT s.id, s.plan_id, s.quantity, p.currency
                          FROM subscriptions s JOIN plans p ON p.id = s.plan_id
                         WHERE ($2::text IS NULL OR p.currency = $2::text)),
+              -- The plan and quantity in force at each boundary: the to of the last change (audit type changed)
+              -- before it; with none before it, the from of the first change; with no change at all, the current ones.
+              chg AS (
+                SELECT b.k, e.subscription_id AS id, (array_agg(e.data->'to' ORDER BY e.occurred_at DESC, e.seq DESC))[1] AS terms
+                  FROM b JOIN subscription_events e ON e.occurred_at < b.at AND e.type = 'changed'
+                 GROUP BY b.k, e.subscription_id),
+              first_chg AS (
+                SELECT DISTINCT ON (e.subscription_id) e.subscription_id AS id, e.data->'from' AS terms
+                  FROM subscription_events e WHERE e.type = 'changed'
+                 ORDER BY e.subscription_id, e.occurred_at, e.seq),
               -- Each subscription's last recorded status before each boundary, and whether it was ever counted before it:
               -- one pass over the audit trail per boundary rather than a lookup per subscription.
               st AS (
@@ -52,9 +63,13 @@ export class RevenueReportRepository {
                  GROUP BY b.k, e.subscription_id),
               c AS (
                 SELECT b.k, s.id, s.currency,
-                       CASE WHEN st.status IN ('active', 'past_due') THEN s.value ELSE 0 END AS v,
+                       CASE WHEN st.status IN ('active', 'past_due') THEN ${MONTHLY_VALUE_SQL} ELSE 0 END AS v,
                        coalesce(st.ever, false) AS ever
-                  FROM b CROSS JOIN subs s LEFT JOIN st ON st.k = b.k AND st.id = s.id)
+                  FROM b CROSS JOIN subs s LEFT JOIN st ON st.k = b.k AND st.id = s.id
+                  LEFT JOIN chg ON chg.k = b.k AND chg.id = s.id LEFT JOIN first_chg f ON f.id = s.id
+                 CROSS JOIN LATERAL (SELECT coalesce((coalesce(chg.terms, f.terms)->>'planId')::uuid, s.plan_id) AS plan_id,
+                                            coalesce((coalesce(chg.terms, f.terms)->>'quantity')::int, s.quantity) AS quantity) t
+                  JOIN plans p ON p.id = t.plan_id)
          SELECT e.k, e.currency,
                 sum(s.v)::bigint AS "mrrAtStart", sum(e.v)::bigint AS mrr,
                 sum(CASE WHEN s.v = 0 AND e.v > 0 AND NOT s.ever THEN e.v ELSE 0 END)::bigint AS new,

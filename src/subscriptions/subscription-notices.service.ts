@@ -7,6 +7,7 @@ import { PlansService } from '../plans/plans.service';
 import { NoticeKind } from './subscription-notice.entity';
 import { SubscriptionNoticesRepository } from './subscription-notices.repository';
 import { toSubscriptionResponse } from './subscription-response';
+import { upcomingCharge } from './upcoming-charge';
 
 const DAY_MS = 86_400_000;
 /** Visa asks for a reminder at least 7 days before a trial turns paid. */
@@ -42,12 +43,13 @@ export class SubscriptionNoticesService {
       const claimed = await this.dataSource.transaction(async (em) => {
         const ids = await this.notices.claimDue(em, kind, now, leadMs, BATCH);
         const subscriptions = await this.notices.subscriptions(em, ids);
-        const plans = new Map((await this.plans.getMany([...new Set(subscriptions.map((s) => s.planId))], em)).map((p) => [p.id, p]));
+        const planIds = subscriptions.flatMap((s) => (s.pendingChange ? [s.planId, s.pendingChange.planId] : [s.planId]));
+        const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
         const events: NewEvent[] = subscriptions.map((s) => {
-          const plan = plans.get(s.planId);
           const at = kind === 'renewal_upcoming' ? s.nextBillingAt : s.trialEndsAt;
-          // The subscription as GET shows it, and what the coming charge will take and when.
-          const upcoming = { amount: plan?.amount ?? null, currency: plan?.currency ?? null, chargeAt: at?.toISOString() ?? null };
+          // The subscription as GET shows it, and what the coming charge will take (quantity and any pending change
+          // included) and when.
+          const upcoming = { ...upcomingCharge(s, plans), chargeAt: at?.toISOString() ?? null };
           return { type: kind === 'renewal_upcoming' ? 'subscription.renewal_upcoming' : 'subscription.trial_ending', data: { object: toSubscriptionResponse(s), upcoming } };
         });
         await this.events.record(em, events);

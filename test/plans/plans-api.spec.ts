@@ -31,7 +31,8 @@ describe('plans API', () => {
         ],
         amount: 2500,
         shopId: SANDBOX_SHOP_ID,
-        dunning: null,
+        // No dunning of its own: the environment's (the tests run DUNNING_STRATEGY=fixed).
+        dunning: { strategy: 'fixed', retryDelays: ['1d', '3d', '5d', '7d'], finalAction: 'cancel' },
         metadata: {},
         status: 'active',
         createdAt: expect.stringMatching(ISO),
@@ -47,7 +48,7 @@ describe('plans API', () => {
         intervalCount: 3,
         trialDays: 14,
         shopId: 'shop-42',
-        dunning: { retryDelays: ['12h', '2d'], finalAction: 'unpaid' },
+        dunning: { strategy: 'fixed', retryDelays: ['12h', '2d'], finalAction: 'unpaid' },
         metadata: { tier: 'pro', limits: { seats: 5 }, tags: ['a', 'b'], beta: true, note: null },
       });
       expect(body).toMatchObject({
@@ -75,7 +76,7 @@ describe('plans API', () => {
       expect(body.amount).toBe(1_000_000_000_000_000);
       expect(body.trialDays).toBe(730);
       const empty = await createPlan({ dunning: { retryDelays: [], finalAction: 'cancel' }, description: '' });
-      expect(empty.dunning).toEqual({ retryDelays: [], finalAction: 'cancel' });
+      expect(empty.dunning).toEqual({ strategy: 'fixed', retryDelays: [], finalAction: 'cancel' });
     });
 
     it('answers 400 for a body that is not JSON or not an object, and stores nothing', async () => {

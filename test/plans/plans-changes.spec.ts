@@ -26,7 +26,7 @@ describe('plans API', () => {
         ...plan,
         name: 'Renamed',
         description: 'new',
-        dunning: { retryDelays: ['1h'], finalAction: 'unpaid' },
+        dunning: { strategy: 'fixed', retryDelays: ['1h'], finalAction: 'unpaid' },
         // Metadata is replaced as a whole, not merged.
         metadata: { c: 3 },
         updatedAt: expect.stringMatching(ISO),
@@ -39,7 +39,7 @@ describe('plans API', () => {
       const plan = await createPlan({ description: 'text', dunning: { retryDelays: ['1d'], finalAction: 'unpaid' } });
       const res = await t.api().patch(`/api/v1/plans/${plan.id}`).send({ description: null, dunning: null });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ description: null, dunning: null });
+      expect(res.body).toMatchObject({ description: null, dunning: { strategy: 'fixed', retryDelays: ['1d', '3d', '5d', '7d'], finalAction: 'cancel' } });
     });
 
     it('an empty body changes nothing', async () => {

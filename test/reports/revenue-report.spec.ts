@@ -162,6 +162,40 @@ describe('GET /api/v1/reports/revenue', () => {
     expect(metrics).toContain('revenue_recovery_rate{currency="RUB"} 0.1099');
   });
 
+  it('counts plan and quantity changes as expansion and contraction, from the audit trail, to the kopeck', async () => {
+    const [customer] = await db.query(`SELECT id FROM customers LIMIT 1`);
+    const [pro] = await db.query(
+      `INSERT INTO plans (name, product, currency, interval, interval_count, trial_days, lines, amount, shop_id) VALUES ('pro', 'pro', 'RUB', 'month', 1, 0, '[]', 150050, 'shop') RETURNING id`,
+    );
+    /** A subscription active since 1 April on its current plan and quantity, with its changes: [time, from, to]. */
+    const changed = async (planId: string, quantity: number, changes: [string, [string, number], [string, number]][]) => {
+      const [row] = await db.query(`INSERT INTO subscriptions (customer_id, plan_id, quantity, status, timezone, start_at) VALUES ($1, $2, $3, 'active', 'UTC', '2027-04-01T00:00:00Z') RETURNING id`, [
+        customer.id,
+        planId,
+        quantity,
+      ]);
+      await db.query(`INSERT INTO subscription_events (subscription_id, type, to_status, occurred_at, created_at) VALUES ($1, 'created', 'active', $2, $2)`, [row.id, '2027-04-01T00:00:00Z']);
+      for (const [at, [fromPlan, fromQuantity], [toPlan, toQuantity]] of changes) {
+        const data = { effective: 'now', from: { planId: fromPlan, quantity: fromQuantity }, to: { planId: toPlan, quantity: toQuantity }, credit: 0, cost: 0, net: 0 };
+        await db.query(`INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at) VALUES ($1, 'changed', $2, $3, $3)`, [row.id, data, at]);
+      }
+    };
+    // 2 × 99,000 → 3 × 150,050 on 10 May: expansion 450,150 − 198,000 = 252,150.
+    await changed(pro.id, 3, [['2027-05-10T00:00:00Z', [plans.monthly, 2], [pro.id, 3]]]);
+    // 150,050 → 120,000 a year (10,000 a month) on 20 May: contraction 140,050.
+    await changed(plans.yearly, 1, [['2027-05-20T00:00:00Z', [pro.id, 1], [plans.yearly, 1]]]);
+    // Changed only in June (1 → 4 seats): May counts it at its former 99,000, no movement.
+    await changed(plans.monthly, 4, [['2027-06-10T00:00:00Z', [plans.monthly, 1], [plans.monthly, 4]]]);
+
+    const [may] = (await report({ from: '2027-05-01T00:00:00Z', to: '2027-06-01T00:00:00Z', currency: 'RUB' })).items;
+    expect(may.movements).toEqual({ new: 0, expansion: 252150, contraction: 140050, churned: 0, reactivated: 0 });
+    // March's figures plus the three subscriptions at their values on 1 May (198,000 + 150,050 + 99,000).
+    expect(may.mrrAtStart).toBe(202333 + 198000 + 150050 + 99000);
+    expect(may.mrr).toBe(may.mrrAtStart + 252150 - 140050);
+    const [june] = (await report({ from: '2027-06-01T00:00:00Z', to: '2027-07-01T00:00:00Z', currency: 'RUB' })).items;
+    expect(june.movements).toMatchObject({ expansion: 3 * 99000, contraction: 0 });
+  });
+
   it.each([
     [{ to: '2027-04-01T00:00:00Z' }, 'from'],
     [{ from: '2027-03-01', to: '2027-04-01T00:00:00Z' }, 'from'],

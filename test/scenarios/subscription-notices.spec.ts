@@ -67,4 +67,36 @@ describe('notices before money moves', () => {
     expect(renewals.find((e) => e.data.object.id === renewing)?.data).toMatchObject({ object: { status: 'active' }, upcoming: { amount: 99000, currency: 'RUB' } });
     for (const silent of [paused, canceled, endingAtPeriodEnd]) expect([...renewals, ...trials].filter((e) => e.data.object.id === silent)).toEqual([]);
   });
+
+  it('announces what the renewal will charge: the plan amount times the quantity, or the plan and quantity of a change waiting for it', async () => {
+    // After the walk above: a fresh month of its own.
+    const start = Date.parse('2028-03-01T00:00:00.000Z');
+    await s.setClock(new Date(start).toISOString());
+    const plan = (price: number) => s.post<{ id: string }>('/api/v1/plans', { name: 'Seats', product: 'Seats', currency: 'RUB', interval: 'month', lines: [{ product: 'Seats', price }] });
+    const basic = await plan(99000);
+    const pro = await plan(150050);
+    const subscribe = async (quantity: number) => {
+      const customer = await s.createCustomer();
+      await s.bindCard(customer.id, CARDS.success);
+      return (await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: customer.id, planId: basic.id, quantity })).id;
+    };
+    const seats = await subscribe(3);
+    const changing = await subscribe(1);
+    await s.runBilling();
+    await s.post(`/api/v1/subscriptions/${changing}/change`, { planId: pro.id, quantity: 2, effective: 'period_end' }, 200);
+
+    const now = new Date(start + 25 * DAY);
+    await s.setClock(now.toISOString());
+    await s.app.get(SubscriptionNoticesService).sendDue(now);
+    const upcoming = async (id: string) => (await notices('subscription.renewal_upcoming')).filter((e) => e.data.object.id === id).map((e) => e.data.upcoming);
+    expect(await upcoming(seats)).toEqual([{ amount: 297000, currency: 'RUB', chargeAt: '2028-04-01T00:00:00.000Z' }]);
+    expect(await upcoming(changing)).toEqual([{ amount: 300100, currency: 'RUB', chargeAt: '2028-04-01T00:00:00.000Z' }]);
+
+    // The renewal then charges exactly what was announced.
+    await s.setClock('2028-04-01T00:00:00.000Z');
+    await s.runBilling();
+    const renewal = async (id: string) =>
+      (await s.get<{ items: { amount: number; periodStart: string }[] }>(`/api/v1/subscriptions/${id}/charges`)).items.find((c) => c.periodStart === '2028-04-01T00:00:00.000Z')?.amount;
+    expect([await renewal(seats), await renewal(changing)]).toEqual([297000, 300100]);
+  });
 });
