@@ -1,4 +1,4 @@
-import { BillingInterval, periodEnd } from './billing-calendar';
+import { BillingInterval, periodEnd } from '../common/calendar/billing-calendar';
 import { applyBalance, Proration, prorate, prorateIntervalChange } from './proration';
 
 /**

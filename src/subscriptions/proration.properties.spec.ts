@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ZONES } from '../../test/support/billing-calendar-oracle';
-import { BillingInterval, periodEnd } from './billing-calendar';
+import { BillingInterval, periodEnd } from '../common/calendar/billing-calendar';
 import { amountOf, balanceEntriesOf, PriceSide, quoteChange } from './change-quote';
 import { applyBalance, prorate, prorateAmount } from './proration';
 

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { isValidTimeZone } from './billing-calendar';
+import { isValidTimeZone } from '../common/calendar/billing-calendar';
 
 /**
  * Proration of a subscription change: pure functions, no clock, no Nest (contract v1.2, "Subscription changes").
