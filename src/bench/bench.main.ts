@@ -26,11 +26,20 @@ import { countStatements } from './statement-counter';
  * Run with --expose-gc (as `npm run bench` does), so each figure starts from a collected heap.
  * BENCH_DUE (default 1000) renewals per figure; BENCH_SCALE (default 1,000,000) subscriptions for the scale
  * figure; BENCH_BIG_PASS (default 10,000) charges for the memory figure; BENCH_QUICK=1 skips those two.
+ * BENCH_FIGURES (e.g. `50x128,0x16`: latency ms x concurrency) runs only those throughput figures.
  */
 const DUE = Number(process.env.BENCH_DUE ?? 1000);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
 const BIG_PASS = Number(process.env.BENCH_BIG_PASS ?? 10_000);
 const QUICK = process.env.BENCH_QUICK === '1';
+const FIGURES: number[][] = process.env.BENCH_FIGURES
+  ? process.env.BENCH_FIGURES.split(',').map((f) => f.split('x').map(Number))
+  : [
+      [0, 16],
+      [50, 16],
+      [0, 128],
+      [50, 128],
+    ];
 
 type App = Awaited<ReturnType<typeof createApp>>;
 
@@ -63,12 +72,7 @@ async function main(): Promise<void> {
       runBareClient(sandbox, { apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, renewals: DUE, concurrency, customers: customers.map((c) => c.providerId) });
 
     await pass(DUE); // warm-up: JIT, pools, sandbox; not reported
-    for (const [latencyMs, concurrency] of [
-      [0, 16],
-      [50, 16],
-      [0, 128],
-      [50, 128],
-    ]) {
+    for (const [latencyMs, concurrency] of FIGURES) {
       if (concurrency !== app.get(AppConfig).providerMaxConcurrency) {
         await app.close();
         app = await startApp(url, sandbox, concurrency);
