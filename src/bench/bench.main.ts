@@ -12,6 +12,7 @@ import { runMigrations } from '../database/run-migrations';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import { insertPlan, insertSubscriptions, readyCustomers, ReadyCustomer, resetBilling } from './bench-fixtures';
 import { benchPayouts } from './bench-payouts';
+import { benchWebhooks } from './bench-webhooks';
 import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
 import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 import { countStatements } from './statement-counter';
@@ -25,13 +26,20 @@ import { countStatements } from './statement-counter';
  *
  * Run with --expose-gc (as `npm run bench` does), so each figure starts from a collected heap.
  * BENCH_DUE (default 1000) renewals per figure; BENCH_SCALE (default 1,000,000) subscriptions for the scale
- * figure; BENCH_BIG_PASS (default 10,000) charges for the memory figure; BENCH_QUICK=1 skips those two.
- * BENCH_FIGURES (e.g. `50x128,0x16`: latency ms x concurrency) runs only those throughput figures.
+ * figure; BENCH_BIG_PASS (default 100,000) due renewals among BENCH_BIG_AMONG (default 1,000,000) subscriptions
+ * for the memory figure, its rate beside a 2,000-renewal pass; BENCH_QUICK=1 skips those two.
+ * BENCH_FIGURES (e.g. `50x128,0x16`: latency ms x concurrency) runs only those throughput figures;
+ * BENCH_MEMORY_ONLY=1 runs the memory figure alone; BENCH_WEBHOOKS=1 runs the webhook figure alone (payment reads
+ * per charge with the provider's invoice webhooks flowing and without, BENCH_DUE charges settling in 2 s).
  */
 const DUE = Number(process.env.BENCH_DUE ?? 1000);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
-const BIG_PASS = Number(process.env.BENCH_BIG_PASS ?? 10_000);
+const BIG_PASS = Number(process.env.BENCH_BIG_PASS ?? 100_000);
+const BIG_AMONG = Number(process.env.BENCH_BIG_AMONG ?? 1_000_000);
+const SMALL_PASS = 2_000;
 const QUICK = process.env.BENCH_QUICK === '1';
+const MEMORY_ONLY = process.env.BENCH_MEMORY_ONLY === '1';
+const WEBHOOKS = process.env.BENCH_WEBHOOKS === '1';
 const FIGURES: number[][] = process.env.BENCH_FIGURES
   ? process.env.BENCH_FIGURES.split(',').map((f) => f.split('x').map(Number))
   : [
@@ -72,6 +80,11 @@ async function main(): Promise<void> {
       runBareClient(sandbox, { apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, renewals: DUE, concurrency, customers: customers.map((c) => c.providerId) });
 
     await pass(DUE); // warm-up: JIT, pools, sandbox; not reported
+    if (MEMORY_ONLY) return await memoryFigure(pass);
+    if (WEBHOOKS) {
+      const scheduling = () => startApp(url, sandbox, 16, true);
+      return await benchWebhooks(sandbox, DUE, scheduling, (a, n) => runPass(a, db, customers, planId, n, 0, statements, calls));
+    }
     for (const [latencyMs, concurrency] of FIGURES) {
       if (concurrency !== app.get(AppConfig).providerMaxConcurrency) {
         await app.close();
@@ -95,8 +108,7 @@ async function main(): Promise<void> {
         `scale: ${DUE} due among ${DUE}: ${small.seconds.toFixed(2)} s; among ${SCALE.toLocaleString('en')}: ${large.seconds.toFixed(2)} s ` +
           `= ${(large.seconds / small.seconds).toFixed(2)} x (target <= 1.3)`,
       );
-      const big = await pass(BIG_PASS);
-      console.log(`memory: a ${BIG_PASS}-charge pass peaked at ${big.peakRssMb} MB RSS (target <= 300) at ${(big.charges / big.seconds).toFixed(0)} charges/s`);
+      await memoryFigure(pass);
     }
     await benchPayouts(app, 1000, statements);
   } finally {
@@ -107,12 +119,26 @@ async function main(): Promise<void> {
   }
 }
 
-async function startApp(url: string, sandbox: BenchSandbox, concurrency: number): Promise<App> {
+/** BIG_PASS due renewals among BIG_AMONG subscriptions: peak RSS, and the rate beside a SMALL_PASS pass's. */
+async function memoryFigure(pass: (count: number, notDue?: number) => Promise<PassResult>): Promise<void> {
+  const small = await pass(SMALL_PASS);
+  const smallRate = small.charges / small.seconds;
+  console.log(`memory: ${SMALL_PASS} due alone: ${smallRate.toFixed(0)} charges/s, peak RSS ${small.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}`);
+  const big = await pass(BIG_PASS, Math.max(0, BIG_AMONG - BIG_PASS));
+  const bigRate = big.charges / big.seconds;
+  console.log(
+    `memory: ${BIG_PASS.toLocaleString('en')} due among ${Math.max(BIG_AMONG, BIG_PASS).toLocaleString('en')}: peak RSS ${big.peakRssMb} MB (target <= 300) ` +
+      `at ${bigRate.toFixed(0)} charges/s = ${(bigRate / smallRate).toFixed(2)} x the ${SMALL_PASS}-renewal rate (target >= 0.9) | load ${loadavg()[0].toFixed(1)}`,
+  );
+}
+
+async function startApp(url: string, sandbox: BenchSandbox, concurrency: number, scheduler = false): Promise<App> {
   const config = loadConfig({
     ...process.env,
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
     TEST_CLOCK: 'true',
-    SCHEDULER_ENABLED: 'false',
+    SCHEDULER_ENABLED: String(scheduler),
+    BILLING_INTERVAL_MS: '86400000',
     LOG_LEVEL: 'warn',
     PROVIDER_MAX_CONCURRENCY: String(concurrency),
   });
