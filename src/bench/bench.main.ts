@@ -175,12 +175,15 @@ async function runPass(
   const started = process.hrtime.bigint();
   calls.start();
   await app.get(BillingRunService).runPass(app.get(AppConfig).providerMaxConcurrency);
+  // Settling by webhook goes on after the pass: the figure ends when every charge has succeeded (at most a minute).
+  const succeeded = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'succeeded'`)).rows[0].n;
+  for (let waited = 0; (await succeeded()) < count && waited < 60_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
   const metered = calls.read();
   clearInterval(sampler);
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'succeeded'`);
-  if (rows[0].n !== count) throw new Error(`expected ${count} succeeded charges, found ${rows[0].n}`);
+  const settled = await succeeded();
+  if (settled !== count) throw new Error(`expected ${count} succeeded charges, found ${settled}`);
   return {
     charges: count,
     seconds,
