@@ -22,6 +22,7 @@ import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
+import { ReportsModule } from './reports/reports.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { BalancesModule } from './balances/balances.module';
 import { SubscriptionChangesModule } from './subscription-changes/subscription-changes.module';
@@ -89,6 +90,7 @@ export class AppModule {
         EventsModule,
         WebhooksModule,
         ConsoleModule,
+        ReportsModule,
         ...(options.extraImports ?? []),
       ],
       providers: [

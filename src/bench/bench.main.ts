@@ -13,6 +13,7 @@ import { ProcessingGateway } from '../gateway/processing.gateway';
 import { insertPlan, insertSubscriptions, readyCustomers, ReadyCustomer, resetBilling } from './bench-fixtures';
 import { benchPayouts } from './bench-payouts';
 import { benchWebhooks } from './bench-webhooks';
+import { benchRecovery, recoveryTable } from './bench-recovery';
 import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
 import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 import { countStatements } from './statement-counter';
@@ -48,6 +49,10 @@ const FIGURES: number[][] = process.env.BENCH_FIGURES
       [0, 128],
       [50, 128],
     ];
+/** `npm run bench -- recovery`: BENCH_RECOVERY_SIZE subscriptions (default 2000), BENCH_RECOVERY_DAYS (90), BENCH_SEED (16). */
+const RECOVERY_SIZE = Number(process.env.BENCH_RECOVERY_SIZE ?? 2000);
+const RECOVERY_DAYS = Number(process.env.BENCH_RECOVERY_DAYS ?? 90);
+const RECOVERY_SEED = Number(process.env.BENCH_SEED ?? 16);
 
 type App = Awaited<ReturnType<typeof createApp>>;
 
@@ -66,6 +71,16 @@ async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? (embedded?.url as string);
   await runMigrations(url);
   const sandbox = await startSandboxProcess(SANDBOX_API_KEY);
+  if (process.argv.includes('recovery')) {
+    try {
+      const figures = await benchRecovery(url, sandbox, RECOVERY_SIZE, RECOVERY_DAYS, RECOVERY_SEED);
+      console.log(`recovery: ${RECOVERY_SIZE} declined renewals, ${RECOVERY_DAYS} simulated days, seed ${RECOVERY_SEED}\n${recoveryTable(figures)}`);
+    } finally {
+      sandbox.close();
+      await embedded?.stop();
+    }
+    return;
+  }
   const calls = meterHttpTo(sandbox.port);
   const db = new Client({ connectionString: url });
   await db.connect();
@@ -140,6 +155,8 @@ async function startApp(url: string, sandbox: BenchSandbox, concurrency: number,
     SCHEDULER_ENABLED: String(scheduler),
     BILLING_INTERVAL_MS: '86400000',
     LOG_LEVEL: 'warn',
+    // Throughput, not dunning: first attempts are never held for the allowed local hours.
+    DUNNING_STRATEGY: 'fixed',
     PROVIDER_MAX_CONCURRENCY: String(concurrency),
   });
   // The sandbox settles at once: poll it accordingly, so the figures measure the daemon, not its waits.

@@ -1,3 +1,4 @@
+import { SubscriptionNoticesService } from '../subscriptions/subscription-notices.service';
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
@@ -50,6 +51,7 @@ export class BillingRunService {
     private readonly shutdown: ShutdownSignal,
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly subscriptions: SubscriptionsService,
+    private readonly notices: SubscriptionNoticesService,
   ) {}
 
   async runPass(concurrency: number): Promise<BillingRunSummary> {
@@ -68,6 +70,7 @@ export class BillingRunService {
     summary.skippedNotReady = await this.subscriptions.countDueNotReady(now);
 
     await this.workDueCharges(now, concurrency, summary);
+    await this.notices.sendDue(now);
     await this.updateBacklogGauges(now);
     this.metrics.passes.inc();
     this.logger.log({ ...summary, at: now.toISOString() }, 'Billing pass finished');

@@ -24,6 +24,8 @@ import { ProrationChargesService } from './proration-charges.service';
 import { ChargeQueueService } from './charge-queue.service';
 import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
+import { DunningRulesController } from './dunning-rules.controller';
+import { DunningRulesService } from './dunning-rules.service';
 import { ChargeDunningController } from './charge-dunning.controller';
 import { ChargeDunningService } from './charge-dunning.service';
 import { ChargeFiguresRepository } from './charge-figures.repository';
@@ -31,7 +33,7 @@ import { ChargeFiguresService } from './charge-figures.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule],
-  controllers: [BillingController, ChargesController, ChargeDunningController],
+  controllers: [BillingController, ChargesController, ChargeDunningController, DunningRulesController],
   providers: [
     ChargesRepository,
     ChargeAttemptsRepository,
@@ -48,6 +50,7 @@ import { ChargeFiguresService } from './charge-figures.service';
     ChargeDunningService,
     ChargeFiguresRepository,
     ChargeFiguresService,
+    DunningRulesService,
     ProrationChargesService,
   ],
   exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService],

@@ -1,3 +1,4 @@
+import { AppConfig } from '../config/app-config';
 import { Injectable } from '@nestjs/common';
 import { PlansService } from '../plans/plans.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -27,6 +28,7 @@ export class ChargeDunningService {
     private readonly charges: ChargesService,
     private readonly subscriptions: SubscriptionsService,
     private readonly plans: PlansService,
+    private readonly config: AppConfig,
   ) {}
 
   async of(id: string) {
@@ -41,12 +43,13 @@ export class ChargeDunningService {
       status: charge.status,
       retryDelays: dunning.retryDelays,
       finalAction: dunning.finalAction,
-      maxAttempts: dunning.retryDelays.length + 1,
+      // Smart: retries are timed by the decline; the card-network cap is what bounds them.
+      maxAttempts: dunning.strategy === 'smart' ? this.config.maxAttemptsPerCard30d : dunning.retryDelays.length + 1,
       attemptsMade: charge.attemptCount,
       nextAttemptNumber: scheduled ? charge.attemptCount + 1 : null,
       nextAttemptAt: scheduled ? iso(charge.nextAttemptAt) : null,
       waitingForNewCard: charge.step === 'awaiting_card',
-      givesUpAt: charge.dunningStartedAt && (charge.status === 'retrying' || charge.step === 'awaiting_card') ? dunningDeadline(dunning.retryDelaysMs, charge.dunningStartedAt).toISOString() : null,
+      givesUpAt: charge.dunningStartedAt && (charge.status === 'retrying' || charge.step === 'awaiting_card') ? dunningDeadline([dunning.windowMs], charge.dunningStartedAt).toISOString() : null,
       technicalFailures: charge.technicalFailures,
       lastError: charge.lastErrorCode === null ? null : { code: charge.lastErrorCode, class: lastErrorClass },
       attempts: [...attempts]

@@ -18,6 +18,7 @@ import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
 import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { respectAttemptCap } from './dunning-policy';
+import { DunningRulesService } from './dunning-rules.service';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
 import { invoiceDueAt, paymentExternalId } from './external-ids';
 
@@ -83,6 +84,7 @@ export class ChargeProcessorService {
     private readonly metrics: BillingMetricsService,
     private readonly webhooks: WebhookHealthService,
     private readonly adoption: InvoiceAdoptionService,
+    private readonly dunningRules: DunningRulesService,
   ) {}
 
   /** Reads what a claimed batch needs in one go, before its charges are worked. */
@@ -116,6 +118,7 @@ export class ChargeProcessorService {
       // The credit balance paid it whole when it was made: it succeeds with no provider call.
       if (charge.step === 'create_invoice' && charge.amount > 0 && charge.paidFromBalance >= charge.amount) return await this.settlement.settleFromBalance(claim);
       if (charge.step === 'create_invoice') {
+        if (await this.outsideAllowedHours(claim)) return 'pending';
         const outcome = await this.createInvoice(claim);
         if (outcome) return outcome;
       }
@@ -133,6 +136,16 @@ export class ChargeProcessorService {
     }
   }
 
+  /** Smart dunning: a first attempt due outside the allowed local hours waits for them (the charge is released until then). */
+  private async outsideAllowedHours(claim: ClaimedCharge): Promise<boolean> {
+    const { plan, subscription } = await this.contexts.of(claim);
+    const now = this.clock.now();
+    const allowedAt = this.dunningRules.allowedAt(this.plans.effectiveDunning(plan), [], now, subscription.timezone, (_times, at) => at);
+    if (allowedAt <= now) return false;
+    await this.queue.release(claim, { nextAttemptAt: allowedAt });
+    return true;
+  }
+
   private async subscriptionEnded(claim: ClaimedCharge): Promise<boolean> {
     return (await this.contexts.of(claim)).subscription.status === 'canceled';
   }
@@ -142,7 +155,7 @@ export class ChargeProcessorService {
     const charge = claim.charge;
     const { plan, subscription } = await this.contexts.of(claim);
     // Charges made before the due date was part of their intent get it now, before the first create.
-    if (!charge.invoiceDueAt) await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, charge.createdAt, this.plans.effectiveDunning(plan).retryDelaysMs) });
+    if (!charge.invoiceDueAt) await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, charge.createdAt, [this.plans.effectiveDunning(plan).windowMs]) });
     let invoice: Invoice;
     try {
       const result = await this.gateway.createInvoice({
@@ -193,7 +206,8 @@ export class ChargeProcessorService {
       const attempts = await this.attempts.ofCharge(charge.id);
       attempt = attempts.find((a) => a.status === 'pending' || a.status === 'unknown' || a.status === 'processing');
       if (!attempt) {
-        const allowedAt = respectAttemptCap(attempts.map((a) => a.attemptedAt), now);
+        const { plan, subscription } = await this.contexts.of(claim);
+        const allowedAt = this.dunningRules.allowedAt(this.plans.effectiveDunning(plan), attempts, now, subscription.timezone, respectAttemptCap);
         if (allowedAt > now) {
           await this.queue.release(claim, { nextAttemptAt: allowedAt, status: 'retrying' });
           return 'pending';

@@ -18,6 +18,8 @@ import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
 import { toChargeResponse } from './charge-response';
 import { ChargesRepository } from './charges.repository';
 import { classifyDecline, dunningDeadline, nextRetryAt } from './dunning-policy';
+import { DunningRulesService } from './dunning-rules.service';
+import { attemptsOnCurrentCard, decideAfterDecline } from './smart-dunning';
 
 /** What one step of a charge ended with, for the pass summary. */
 export type ChargeOutcome = 'succeeded' | 'declined' | 'unknown' | 'pending' | 'failed' | 'skipped';
@@ -50,6 +52,7 @@ export class ChargeSettlementService {
     private readonly work: WorkTuning,
     private readonly metrics: BillingMetricsService,
     private readonly events: EventsService,
+    private readonly dunningRules: DunningRulesService,
   ) {}
 
   /** The attempt's payment was captured (its provider payment id may not be recorded yet: it is written here). */
@@ -108,7 +111,7 @@ export class ChargeSettlementService {
     const attemptedAt = attempt.attemptedAt;
     const charge = claim.charge;
     const now = this.clock.now();
-    const { plan, payer } = await this.contexts.of(claim);
+    const { plan, payer, subscription } = await this.contexts.of(claim);
     const dunning = this.plans.effectiveDunning(plan);
     // This attempt counts as declined whether or not an earlier worker already recorded it.
     const declines = (await this.attempts.countDeclinedExcept(charge.id, attempt.id)) + 1;
@@ -119,6 +122,22 @@ export class ChargeSettlementService {
     // The subscription ended while this payment was in flight: no further attempt, whatever the ladder says.
     if (await this.lifecycle.hasEnded(charge.subscriptionId)) return this.exhaust(claim, code, dunning.finalAction, declined);
 
+    if (dunning.strategy === 'smart') {
+      const history = (await this.attempts.ofCharge(charge.id))
+        .filter((a) => a.id === attempt.id || a.status === 'declined')
+        .sort((a, b) => a.number - b.number)
+        .map((a) => ({ attemptedAt: a.attemptedAt, errorCode: a.id === attempt.id ? code : a.errorCode }));
+      const deadline = dunningDeadline([dunning.windowMs], dunningStartedAt);
+      const decision = decideAfterDecline(this.dunningRules.rules, attemptsOnCurrentCard(this.dunningRules.rules, history), subscription.timezone, deadline);
+      if (decision.kind === 'give_up') return this.exhaust(claim, code, dunning.finalAction, declined);
+      if (decision.kind === 'retry') {
+        await this.markPastDue(claim, code, now, declined, { status: 'retrying', step: 'create_payment', nextAttemptAt: decision.at, dunningStartedAt, declinedBindingId: null });
+        return 'declined';
+      }
+      // A hard decline, or issuer refusals past their budget: wait for a new card until the deadline.
+      await this.markPastDue(claim, code, now, declined, { status: 'failed', step: 'awaiting_card', nextAttemptAt: deadline, dunningStartedAt, declinedBindingId: payer.activeBindingId });
+      return 'declined';
+    }
     if (kind === 'soft') {
       const retryAt = nextRetryAt(dunning.retryDelaysMs, declines, attemptedAt);
       if (!retryAt) return this.exhaust(claim, code, dunning.finalAction, declined);
@@ -129,7 +148,7 @@ export class ChargeSettlementService {
     await this.markPastDue(claim, code, now, declined, {
       status: 'failed',
       step: 'awaiting_card',
-      nextAttemptAt: dunningDeadline(dunning.retryDelaysMs, dunningStartedAt),
+      nextAttemptAt: dunningDeadline([dunning.windowMs], dunningStartedAt),
       dunningStartedAt,
       declinedBindingId: payer.activeBindingId,
     });

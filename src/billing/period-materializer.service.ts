@@ -66,7 +66,7 @@ export class PeriodMaterializerService {
         const begun = periodsBegunBy(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex, now);
         if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now);
         const charge = this.newCharge(s, plan, s.nextPeriodIndex, 'pending');
-        charges.push({ ...charge, invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, this.plans.effectiveDunning(plan).retryDelaysMs), nextAttemptAt: now });
+        charges.push({ ...charge, invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]), nextAttemptAt: now });
         started.push({ subscription: s, period: { index: charge.periodIndex, start: charge.periodStart, end: charge.periodEnd } });
       }
       const inserted = await this.charges.insertMany(em, charges, now);

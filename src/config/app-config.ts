@@ -27,6 +27,14 @@ export class AppConfig {
   readonly dunningRetryDelaysMs: readonly number[];
   readonly dunningRetryDelays: readonly string[];
   readonly dunningFinalAction: 'cancel' | 'unpaid';
+  /** DUNNING_STRATEGY: the strategy of plans that give neither `strategy` nor `retryDelays`. */
+  readonly dunningStrategy: 'smart' | 'fixed';
+  /** BILLING_PAYDAYS: local days of month after which smart dunning retries insufficient funds. */
+  readonly billingPaydays: readonly number[];
+  /** BILLING_MAX_ATTEMPTS_PER_CARD_30D: the card-network cap on attempts per card in any 30 days. */
+  readonly maxAttemptsPerCard30d: number;
+  /** BILLING_UPCOMING_DAYS: subscription.renewal_upcoming this many days before a renewal; 0 = off. */
+  readonly upcomingDays: number;
   readonly testClock: boolean;
   readonly payoutIdentityId: string | undefined;
   readonly payoutWalletId: string | undefined;

@@ -142,6 +142,26 @@ export class EnvSchema {
   @IsIn(['cancel', 'unpaid'], { message: 'DUNNING_FINAL_ACTION must be cancel or unpaid' })
   DUNNING_FINAL_ACTION: 'cancel' | 'unpaid' = 'cancel';
 
+  @IsIn(['smart', 'fixed'], { message: 'DUNNING_STRATEGY must be smart or fixed' })
+  DUNNING_STRATEGY: 'smart' | 'fixed' = 'smart';
+
+  @Matches(/^\s*([1-9]|[12]\d|3[01])\s*(,\s*([1-9]|[12]\d|3[01])\s*)*$/, {
+    message: 'BILLING_PAYDAYS must be a comma-separated list of days of month from 1 to 31, such as 1,15',
+  })
+  BILLING_PAYDAYS: string = '1,15';
+
+  @Transform(toInt)
+  @IsInt({ message: 'BILLING_MAX_ATTEMPTS_PER_CARD_30D must be an integer from 1 to 100' })
+  @Min(1, { message: 'BILLING_MAX_ATTEMPTS_PER_CARD_30D must be an integer from 1 to 100' })
+  @Max(100, { message: 'BILLING_MAX_ATTEMPTS_PER_CARD_30D must be an integer from 1 to 100' })
+  BILLING_MAX_ATTEMPTS_PER_CARD_30D: number = 15;
+
+  @Transform(toInt)
+  @IsInt({ message: 'BILLING_UPCOMING_DAYS must be an integer from 0 (off) to 60' })
+  @Min(0, { message: 'BILLING_UPCOMING_DAYS must be an integer from 0 (off) to 60' })
+  @Max(60, { message: 'BILLING_UPCOMING_DAYS must be an integer from 0 (off) to 60' })
+  BILLING_UPCOMING_DAYS: number = 7;
+
   @Transform(toBool)
   @IsBoolean({ message: 'TEST_CLOCK must be true or false' })
   TEST_CLOCK: boolean = false;

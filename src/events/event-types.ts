@@ -5,6 +5,8 @@ export const EVENT_TYPES = [
   'subscription.created',
   'subscription.updated',
   'subscription.canceled',
+  'subscription.renewal_upcoming',
+  'subscription.trial_ending',
   'charge.succeeded',
   'charge.declined',
   'charge.failed',
@@ -19,6 +21,8 @@ export interface EventData {
   object: object;
   previous?: Record<string, unknown>;
   error?: Record<string, unknown>;
+  /** Notices before money moves: the coming charge (amount, currency, chargeAt). */
+  upcoming?: Record<string, unknown>;
 }
 
 /** An event a producer records in the transaction of the change it describes. */

@@ -47,7 +47,7 @@ export function toPlanResponse(plan: Plan): PlanResponse {
     })),
     amount: plan.amount,
     shopId: plan.shopId,
-    dunning: plan.dunning ? { retryDelays: [...plan.dunning.retryDelays], finalAction: plan.dunning.finalAction } : null,
+    dunning: plan.dunning ? { ...plan.dunning, ...(plan.dunning.retryDelays && { retryDelays: [...plan.dunning.retryDelays] }) } : null,
     metadata: plan.metadata,
     status: plan.status,
     createdAt: plan.createdAt.toISOString(),

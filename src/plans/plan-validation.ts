@@ -6,6 +6,21 @@ import type { TaxRate } from './plan.entity';
 export const PLAN_INTERVALS: readonly BillingInterval[] = ['day', 'week', 'month', 'year'];
 export const TAX_RATES: readonly TaxRate[] = ['0%', '10%', '18%', '20%', '10/110', '18/118', '20/120'];
 export const FINAL_ACTIONS = ['cancel', 'unpaid'] as const;
+export const DUNNING_STRATEGIES = ['smart', 'fixed'] as const;
+
+/** `retryDelays` belong to the fixed strategy: a plan that asks for `smart` gives none. */
+export function NotWithSmartStrategy(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'notWithSmartStrategy',
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => value === undefined || (args?.object as { strategy?: unknown } | undefined)?.strategy !== 'smart',
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} belongs to the fixed strategy: leave it out with strategy smart`,
+      },
+    },
+    options,
+  );
+}
 
 /** Largest plan amount (and line price) in minor units: far below 2^53, so sums and products stay exact. */
 export const MAX_AMOUNT = 1_000_000_000_000_000;

@@ -13,8 +13,12 @@ export interface PlanLine {
 }
 
 export interface PlanDunning {
-  /** Durations such as `1d`, `12h`, each counted from the previous attempt. */
-  retryDelays: string[];
+  /** Absent (plans made before strategies): `fixed` with `retryDelays`. */
+  strategy?: 'fixed' | 'smart';
+  /** Fixed only: durations such as `1d`, `12h`, each counted from the previous attempt; absent, DUNNING_RETRY_DELAYS. */
+  retryDelays?: string[];
+  /** Smart only: the end of dunning, in days after the first decline (default 21). */
+  maxDays?: number;
   finalAction: 'cancel' | 'unpaid';
 }
 

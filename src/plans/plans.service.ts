@@ -12,12 +12,21 @@ import { Plan, PlanDunning, PlanLine } from './plan.entity';
 import { PlanDunningDto } from './plan-dunning.dto';
 import { UpdatePlanDto } from './update-plan.dto';
 
-/** The dunning ladder that applies to a plan's subscriptions: the plan's own, else the environment's. */
+/** The dunning that applies to a plan's subscriptions: the plan's own, else the environment's. */
 export interface EffectiveDunning {
+  strategy: 'fixed' | 'smart';
+  /** Fixed: the ladder. Smart: empty (the rules time each retry). */
   retryDelaysMs: number[];
   retryDelays: string[];
+  /** How long dunning may last from the first decline: the whole ladder (fixed) or maxDays (smart). */
+  windowMs: number;
+  /** Smart: the days of `windowMs`; null when fixed. */
+  maxDays: number | null;
   finalAction: 'cancel' | 'unpaid';
 }
+
+/** Smart dunning gives up this many days after the first decline unless the plan says otherwise. */
+export const DEFAULT_MAX_DAYS = 21;
 
 /** Plans are price lists: created, renamed, archived; never repriced (a new price is a new plan). */
 @Injectable()
@@ -117,24 +126,27 @@ export class PlansService {
     return plan;
   }
 
-  /** The plan's own ladder when it has one, else DUNNING_RETRY_DELAYS / DUNNING_FINAL_ACTION. */
+  /** The plan's own dunning when it has one, else DUNNING_STRATEGY / DUNNING_RETRY_DELAYS / DUNNING_FINAL_ACTION. */
   effectiveDunning(plan: Plan): EffectiveDunning {
-    if (plan.dunning) {
-      return {
-        retryDelays: [...plan.dunning.retryDelays],
-        retryDelaysMs: plan.dunning.retryDelays.map(parseDuration),
-        finalAction: plan.dunning.finalAction,
-      };
+    const own = plan.dunning;
+    const finalAction = own?.finalAction ?? this.config.dunningFinalAction;
+    const strategy = own ? (own.strategy ?? (own.retryDelays ? 'fixed' : this.config.dunningStrategy)) : this.config.dunningStrategy;
+    if (strategy === 'smart') {
+      const maxDays = own?.maxDays ?? DEFAULT_MAX_DAYS;
+      return { strategy, retryDelays: [], retryDelaysMs: [], windowMs: maxDays * 86_400_000, maxDays, finalAction };
     }
-    return {
-      retryDelays: [...this.config.dunningRetryDelays],
-      retryDelaysMs: [...this.config.dunningRetryDelaysMs],
-      finalAction: this.config.dunningFinalAction,
-    };
+    const retryDelays = own?.retryDelays ? [...own.retryDelays] : [...this.config.dunningRetryDelays];
+    const retryDelaysMs = retryDelays.map(parseDuration);
+    return { strategy, retryDelays, retryDelaysMs, windowMs: retryDelaysMs.reduce((a, b) => a + b, 0), maxDays: null, finalAction };
   }
 }
 
 /** A plain object for the jsonb column (not the DTO instance with its class). */
 function toDunning(dto: PlanDunningDto): PlanDunning {
-  return { retryDelays: [...dto.retryDelays], finalAction: dto.finalAction };
+  return {
+    ...(dto.strategy !== undefined && { strategy: dto.strategy }),
+    ...(dto.retryDelays !== undefined && { retryDelays: [...dto.retryDelays] }),
+    ...(dto.maxDays !== undefined && { maxDays: dto.maxDays }),
+    finalAction: dto.finalAction,
+  };
 }

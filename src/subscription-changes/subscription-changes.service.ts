@@ -152,7 +152,8 @@ export class SubscriptionChangesService {
     }
     let chargeId: string | null = null;
     if (quote.chargeAmount > 0) {
-      const retryDelaysMs = this.plans.effectiveDunning(to).retryDelaysMs;
+      // The invoice outlives the whole dunning window: the ladder (fixed) or maxDays (smart).
+      const retryDelaysMs = [this.plans.effectiveDunning(to).windowMs];
       const made = await this.charges.make(
         em,
         {

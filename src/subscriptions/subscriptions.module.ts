@@ -10,11 +10,14 @@ import { SubscriptionsService } from './subscriptions.service';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
 import { SubscriptionEventsRepository } from './subscription-events.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { SubscriptionNotice } from './subscription-notice.entity';
+import { SubscriptionNoticesRepository } from './subscription-notices.repository';
+import { SubscriptionNoticesService } from './subscription-notices.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent]), PlansModule, CustomersModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent, SubscriptionNotice]), PlansModule, CustomersModule, EventsModule],
   controllers: [SubscriptionsController],
-  providers: [SubscriptionsRepository, SubscriptionEventsRepository, SubscriptionsService, SubscriptionLifecycleService],
-  exports: [SubscriptionsService, SubscriptionLifecycleService],
+  providers: [SubscriptionsRepository, SubscriptionEventsRepository, SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesRepository, SubscriptionNoticesService],
+  exports: [SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesService],
 })
 export class SubscriptionsModule {}

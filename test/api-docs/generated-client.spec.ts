@@ -55,7 +55,7 @@ function documentedCalls(): Call[] {
       if (!operation) continue;
       const params: Call['params'] = {};
       for (const p of ((operation.parameters ?? []) as Json[]).map(resolve)) {
-        if (p.in !== 'path' && !(p.in === 'header' && p.required)) continue;
+        if (p.in !== 'path' && !((p.in === 'header' || p.in === 'query') && p.required)) continue;
         const where = p.in as string;
         params[where] = { ...params[where], [p.name as string]: String(p.example ?? (p.schema as Json | undefined)?.example ?? 'x') };
       }

@@ -105,6 +105,11 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     await ok('PATCH', '/api/v1/plans/{id}', { path: { id: laddered.id }, body: { description: 'Yearly, three seats', dunning: null } });
     const archived = await ok('POST', '/api/v1/plans', { body: { name: 'Old', product: 'Old', currency: 'RUB', interval: 'week', lines: [{ product: 'x', price: 100 }] } });
     await ok('POST', '/api/v1/plans/{id}/archive', { path: { id: archived.id } });
+    await ok('POST', '/api/v1/plans', { body: { name: 'Smart', product: 'Smart', currency: 'RUB', interval: 'month', dunning: { strategy: 'smart', maxDays: 14, finalAction: 'cancel' }, lines: [{ product: 'x', price: 100 }] } });
+    await call('POST', '/api/v1/plans', { body: { name: 'Bad', product: 'Bad', currency: 'RUB', interval: 'month', dunning: { strategy: 'smart', retryDelays: ['1d'], finalAction: 'cancel' }, lines: [{ product: 'x', price: 100 }] } });
+    await ok('GET', '/api/v1/dunning/rules');
+    await ok('GET', '/api/v1/reports/revenue', { query: { from: '2031-03-01T00:00:00Z', to: '2031-04-01T00:00:00Z', interval: 'week', currency: 'RUB' } });
+    await call('GET', '/api/v1/reports/revenue', { query: { from: '2031-03-01T00:00:00Z', to: '2031-02-01T00:00:00Z' } });
 
     // Customers: one binds a card at once (it is then declined for every charge), one waits for 3-D Secure, one is refused.
     const payer = await ok('POST', '/api/v1/customers', { body: { email: 'payer@example.com', metadata: { crm: '17' } } });

@@ -138,13 +138,25 @@ describe('plans API', () => {
     it('effectiveDunning: the plan ladder when set, else the environment ladder (1d,3d,5d,7d then cancel)', async () => {
       const service = t.app.get(PlansService);
       const own = await service.get((await createPlan({ dunning: { retryDelays: ['12h', '2d'], finalAction: 'unpaid' } })).id as string);
-      expect(service.effectiveDunning(own)).toEqual({ retryDelays: ['12h', '2d'], retryDelaysMs: [43_200_000, 172_800_000], finalAction: 'unpaid' });
+      expect(service.effectiveDunning(own)).toEqual({
+        strategy: 'fixed',
+        retryDelays: ['12h', '2d'],
+        retryDelaysMs: [43_200_000, 172_800_000],
+        windowMs: 216_000_000,
+        maxDays: null,
+        finalAction: 'unpaid',
+      });
       const plain = await service.get((await createPlan()).id as string);
       expect(service.effectiveDunning(plain)).toEqual({
         retryDelays: ['1d', '3d', '5d', '7d'],
         retryDelaysMs: [1, 3, 5, 7].map((d) => d * 86_400_000),
+        strategy: 'fixed',
+        windowMs: 16 * 86_400_000,
+        maxDays: null,
         finalAction: 'cancel',
       });
+      const smart = await service.get((await createPlan({ dunning: { strategy: 'smart', finalAction: 'unpaid' } })).id as string);
+      expect(service.effectiveDunning(smart)).toEqual({ strategy: 'smart', retryDelays: [], retryDelaysMs: [], windowMs: 21 * 86_400_000, maxDays: 21, finalAction: 'unpaid' });
     });
   });
 

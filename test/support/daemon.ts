@@ -37,7 +37,8 @@ export async function startDaemon(env: Record<string, string>): Promise<DaemonPr
   let stdout = '';
   const child = spawn(process.execPath, nodeArgsFor('src/main.ts'), {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env, PORT: env.PORT ?? String(port) },
+    // Plans without their own dunning follow the fixed ladder the tests describe, unless a test says otherwise.
+    env: { PATH: process.env.PATH ?? '', DUNNING_STRATEGY: 'fixed', ...env, PORT: env.PORT ?? String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => {

@@ -6,6 +6,8 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 /**
  * Config for an app under test: the given variables over quiet, fast defaults. The provider timeout is one no call to
  * the in-process sandbox reaches on a busy machine; a test about timeouts sets its own, with a fault far longer.
+ * Plans without their own dunning follow the fixed ladder (DUNNING_STRATEGY=fixed) that the older tests describe; a
+ * test of smart dunning says so on its plan or in its env.
  */
 export function testConfig(env: Record<string, string> = {}): AppConfig {
   return loadConfig({
@@ -13,6 +15,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     LOG_LEVEL: 'silent',
     SCHEDULER_ENABLED: 'false',
     PROVIDER_TIMEOUT_MS: '10000',
+    DUNNING_STRATEGY: 'fixed',
     ...env,
   });
 }

@@ -81,6 +81,12 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
     await story.scriptOutcomes(c.providerCustomerId, [EXPIRED]);
     const subC = await story.post<{ id: string }>('/api/v1/subscriptions', { customerId: c.id, planId: plan.id });
 
+    // D: a ten-day trial, told 7 days before it turns paid, then canceled at its end.
+    const trialPlan = await story.post<{ id: string }>('/api/v1/plans', { name: 'Trial', product: 'Trial', currency: 'RUB', interval: 'month', trialDays: 10, lines: [{ product: 'Trial', price: 99000 }] });
+    const d = await story.createCustomer();
+    await story.bindCard(d.id, CARDS.success);
+    const subD = await story.post<{ id: string }>('/api/v1/subscriptions', { customerId: d.id, planId: trialPlan.id });
+
     await story.runBilling();
     const bDeclined = await latest('charge.declined', (await story.get<{ items: { id: string }[] }>(`/api/v1/subscriptions/${subB.id}/charges`)).items[0].id);
     expect(bDeclined.data.object).toMatchObject({ status: 'retrying', nextAttemptAt: '2027-03-02T00:00:00.000Z' });
@@ -99,6 +105,12 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
     await story.runBilling();
     await story.setClock('2027-03-05T00:00:00.000Z');
     await story.runBilling();
+    expect((await latest('subscription.trial_ending', subD.id)).data.upcoming).toEqual({ amount: 99000, currency: 'RUB', chargeAt: '2027-03-11T00:00:00.000Z' });
+    await story.post(`/api/v1/subscriptions/${subD.id}/cancel`, { atPeriodEnd: true }, 200);
+    // C renews on 2027-04-01: told on 2027-03-25 or later; A (canceling at the period end) and B (canceled) are not.
+    await story.setClock('2027-03-26T00:00:00.000Z');
+    await story.runBilling();
+    expect((await latest('subscription.renewal_upcoming', subC.id)).data.upcoming).toEqual({ amount: 99000, currency: 'RUB', chargeAt: '2027-04-01T00:00:00.000Z' });
     await story.setClock('2027-04-01T00:00:00.000Z');
     await story.runBilling();
 
@@ -136,6 +148,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
     expect(bChargeTypes).toEqual(['charge.declined', 'charge.declined', 'charge.declined', 'charge.failed']);
     expect((await latest('subscription.canceled', subB.id)).data.object).toMatchObject({ status: 'canceled' });
     expect((await latest('subscription.canceled', subA.id)).data.object).toMatchObject({ status: 'canceled', canceledAt: '2027-04-01T00:00:00.000Z' });
+    expect((await allEvents(t.api, 'subscription.renewal_upcoming')).map((e) => e.data.object.id)).toEqual([subC.id]);
     const renewal = await latest('subscription.updated', subC.id);
     expect(renewal.data).toMatchObject({
       object: { currentPeriodStart: '2027-04-01T00:00:00.000Z' },

@@ -2,6 +2,7 @@ import { Code, Group, SimpleGrid, Stack, Table, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import type { Plan } from '../api/types';
 import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
 import { SubscriptionsTable } from '../components/lists';
@@ -31,7 +32,7 @@ export default function PlanPage() {
         </Field>
         <Field label="Trial">{p.trialDays ? `${p.trialDays} days` : 'none'}</Field>
         <Field label="Product on the invoice">{p.product}</Field>
-        <Field label="Dunning">{p.dunning ? `retry after ${p.dunning.retryDelays.join(', ') || '—'}, then ${p.dunning.finalAction}` : "the daemon's default ladder"}</Field>
+        <Field label="Dunning">{describeDunning(p.dunning)}</Field>
         <Field label="Created">
           <Time value={p.createdAt} />
         </Field>
@@ -87,4 +88,11 @@ export default function PlanPage() {
       </section>
     </Stack>
   );
+}
+
+function describeDunning(dunning: Plan['dunning']): string {
+  if (!dunning) return "the daemon's default (DUNNING_STRATEGY)";
+  const retries =
+    dunning.strategy === 'smart' ? 'retries timed by the decline' : `retry after ${(dunning.retryDelays ?? []).join(', ') || '—'}`;
+  return `${retries}, then ${dunning.finalAction}`;
 }

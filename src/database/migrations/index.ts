@@ -15,6 +15,7 @@ import { ConsoleSessions1795644538142 } from './1795644538142-ConsoleSessions';
 import { PayoutReferences1795645124886 } from './1795645124886-PayoutReferences';
 import { OneReadyEventPerBinding1795645623865 } from './1795645623865-OneReadyEventPerBinding';
 import { SubscriptionChanges1795664392986 } from './1795664392986-SubscriptionChanges';
+import { SubscriptionNotices1795665214803 } from './1795665214803-SubscriptionNotices';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -36,4 +37,5 @@ export const MIGRATIONS: Function[] = [
   PayoutReferences1795645124886,
   OneReadyEventPerBinding1795645623865,
   SubscriptionChanges1795664392986,
+  SubscriptionNotices1795665214803,
 ];

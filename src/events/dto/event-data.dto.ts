@@ -27,4 +27,12 @@ export class EventDataDto {
     example: { code: 'preauthorization_failed', bindingId: SAMPLE_ID },
   })
   error?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'subscription.renewal_upcoming and subscription.trial_ending: the coming charge, `amount` (minor units), `currency` and `chargeAt` (the renewal, or the end of the trial).',
+    example: { amount: 99000, currency: 'RUB', chargeAt: SAMPLE_TIME },
+  })
+  upcoming?: Record<string, unknown>;
 }

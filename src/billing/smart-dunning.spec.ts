@@ -1,0 +1,128 @@
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
+import { PastAttempt, attemptsOnCurrentCard, clampToAllowedHours, decideAfterDecline, defaultSmartRules, nextPaydayMorning, ruleFor } from './smart-dunning';
+
+const DAY = 86_400_000;
+const rules = defaultSmartRules();
+const ZONES = ['Europe/Moscow', 'Asia/Vladivostok', 'America/New_York', 'Europe/London', 'Pacific/Chatham', 'UTC'];
+const CODES = [
+  'authorization_failed:insufficient_funds',
+  'authorization_failed:account_limit_exceeded:amount',
+  'authorization_failed:rejected_by_issuer',
+  'authorization_failed:unknown',
+  'authorization_failed:temporarily_unavailable',
+  'authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired',
+  'authorization_failed:account_stolen',
+];
+const zone = fc.constantFrom(...ZONES);
+const instant = fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2030, 0, 1) }).map((t) => new Date(t));
+
+/** A charge's declined attempts in order, each some minutes to days after the previous. */
+const history = fc
+  .tuple(instant, fc.array(fc.tuple(fc.integer({ min: 60_000, max: 6 * DAY }), fc.constantFrom(...CODES)), { minLength: 1, maxLength: 20 }))
+  .map(([start, steps]) => {
+    let t = start.getTime();
+    return steps.map(([gap, code]) => ({ attemptedAt: new Date((t += gap)), errorCode: code }) as PastAttempt);
+  });
+
+const localHour = (t: Date, z: string) => DateTime.fromJSDate(t, { zone: z }).hour;
+
+describe('smart dunning', () => {
+  it.each([
+    ['authorization_failed:insufficient_funds', 'insufficient_funds'],
+    ['authorization_failed:account_limit_exceeded:amount', 'insufficient_funds'],
+    ['authorization_failed:rejected_by_issuer', 'issuer_refusal'],
+    ['authorization_failed:unknown', 'issuer_refusal'],
+    ['authorization_failed:temporarily_unavailable', 'technical'],
+    ['authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired', 'hard'],
+    ['authorization_failed:security_policy_violated', 'hard'],
+  ])('classifies %s as %s', (code, cls) => {
+    expect(ruleFor(rules, code).class).toBe(cls);
+  });
+
+  it('retries insufficient funds on the morning after the next payday, local time', () => {
+    const declined = new Date('2027-03-05T10:00:00+03:00');
+    expect(nextPaydayMorning(rules, declined, 'Europe/Moscow').toISOString()).toBe('2027-03-15T06:00:00.000Z');
+    // On the payday itself: the window's second day.
+    expect(nextPaydayMorning(rules, new Date('2027-03-15T09:00:00+03:00'), 'Europe/Moscow').toISOString()).toBe('2027-03-16T06:00:00.000Z');
+    // February has no 31st: a payday of 31 is paid on its last day.
+    const end = defaultSmartRules([31]);
+    expect(nextPaydayMorning(end, new Date('2027-02-20T12:00:00Z'), 'UTC').toISOString()).toBe('2027-02-28T09:00:00.000Z');
+  });
+
+  it('waits for a new card after a hard decline and after three issuer refusals', () => {
+    const t = new Date('2027-01-10T10:00:00Z');
+    const hard = decideAfterDecline(rules, [{ attemptedAt: t, errorCode: CODES[5] }], 'UTC', new Date(t.getTime() + 21 * DAY));
+    expect(hard.kind).toBe('await_card');
+    const refusals = [0, 1, 4, 9].map((d) => ({ attemptedAt: new Date(t.getTime() + d * DAY), errorCode: 'authorization_failed:rejected_by_issuer' }));
+    const spacing = [1, 2, 3].map((n) => decideAfterDecline(rules, refusals.slice(0, n), 'UTC', new Date(t.getTime() + 21 * DAY)));
+    expect(spacing.map((d) => (d.kind === 'retry' ? d.at.toISOString() : d.kind))).toEqual([
+      '2027-01-11T09:00:00.000Z',
+      '2027-01-14T09:00:00.000Z',
+      '2027-01-19T09:00:00.000Z',
+    ]);
+    expect(decideAfterDecline(rules, refusals, 'UTC', new Date(t.getTime() + 21 * DAY)).kind).toBe('await_card');
+  });
+
+  it('counts only the attempts on the card in use: those after the last wait for a new card', () => {
+    const t = (d: number) => new Date(Date.UTC(2027, 0, 10 + d, 9));
+    const refused = (d: number) => ({ attemptedAt: t(d), errorCode: 'authorization_failed:rejected_by_issuer' });
+    const expired = (d: number) => ({ attemptedAt: t(d), errorCode: CODES[5] });
+    expect(attemptsOnCurrentCard(rules, [expired(0)])).toEqual([expired(0)]);
+    expect(attemptsOnCurrentCard(rules, [refused(0), expired(1), refused(2)])).toEqual([refused(2)]);
+    // Four refusals spend the budget: the fifth attempt is on a new card and starts a budget of its own.
+    const onNewCard = attemptsOnCurrentCard(rules, [refused(0), refused(1), refused(4), refused(9), refused(12)]);
+    expect(onNewCard).toEqual([refused(12)]);
+    expect(decideAfterDecline(rules, onNewCard, 'UTC', t(30))).toMatchObject({ kind: 'retry', at: t(13) });
+  });
+
+  it('keeps technical failures on their own budget', () => {
+    const t = new Date('2027-01-10T10:00:00Z');
+    const technical = [0, 1, 2, 3, 4].map((h) => ({ attemptedAt: new Date(t.getTime() + h * 3_600_000), errorCode: CODES[4] }));
+    const after = decideAfterDecline(rules, [...technical, { attemptedAt: new Date(t.getTime() + 5 * 3_600_000), errorCode: 'authorization_failed:rejected_by_issuer' }], 'UTC', new Date(t.getTime() + 21 * DAY));
+    // The first issuer refusal: one day later, however many technical failures came before.
+    expect(after).toEqual({ kind: 'retry', at: new Date('2027-01-11T09:00:00.000Z'), declineClass: 'issuer_refusal' });
+  });
+
+  it('puts every retry inside 08:00–21:00 local, after the decline and before the deadline, never for a hard decline', () => {
+    fc.assert(
+      fc.property(history, zone, fc.integer({ min: 1, max: 60 }), (attempts, z, maxDays) => {
+        const deadline = new Date(attempts[0].attemptedAt.getTime() + maxDays * DAY);
+        const decision = decideAfterDecline(rules, attempts, z, deadline);
+        const last = attempts[attempts.length - 1];
+        if (ruleFor(rules, last.errorCode as string).class === 'hard') expect(decision.kind).toBe('await_card');
+        if (decision.kind !== 'retry') return;
+        expect(decision.at.getTime()).toBeGreaterThan(last.attemptedAt.getTime());
+        expect(decision.at.getTime()).toBeLessThanOrEqual(deadline.getTime());
+        const hour = localHour(decision.at, z);
+        expect(hour >= 8 && hour < 21).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never lets a card exceed 15 attempts in any 30 days', () => {
+    fc.assert(
+      fc.property(history, zone, (attempts, z) => {
+        const decision = decideAfterDecline(rules, attempts, z, new Date(attempts[0].attemptedAt.getTime() + 400 * DAY));
+        if (decision.kind !== 'retry') return;
+        const inWindow = attempts.filter((a) => a.attemptedAt.getTime() > decision.at.getTime() - 30 * DAY).length;
+        expect(inWindow + 1).toBeLessThanOrEqual(15);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('clamps any instant into the allowed hours, never earlier and at most one night later', () => {
+    fc.assert(
+      fc.property(instant, zone, (t, z) => {
+        const clamped = clampToAllowedHours(rules, t, z);
+        expect(clamped.getTime()).toBeGreaterThanOrEqual(t.getTime());
+        expect(clamped.getTime() - t.getTime()).toBeLessThanOrEqual(12 * 3_600_000);
+        const hour = localHour(clamped, z);
+        expect(hour >= 8 && hour < 21).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
