@@ -12,6 +12,7 @@ import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
 import { RuntimeSettings } from './config/runtime-settings';
 import { DatabaseModule } from './database/database.module';
+import { poolSizeFor } from './database/data-source-options';
 import { GatewayModule } from './gateway/gateway.module';
 import { HealthModule } from './health/health.module';
 import { BillingModule } from './billing/billing.module';
@@ -36,6 +37,7 @@ export interface AppModuleOptions {
   runtime: RuntimeSettings;
   /** Where JSON log lines go; stdout when unset. Tests capture them to check redaction. */
   logDestination?: DestinationStream;
+  /** Database connections; by default sized from PROVIDER_MAX_CONCURRENCY (poolSizeFor). */
   poolSize?: number;
   /** Engine knobs; tests shorten leases and backoffs. */
   billingTuning?: Partial<BillingTuning>;
@@ -72,7 +74,7 @@ export class AppModule {
         },
         LoggerModule.forRoot(buildLoggerParams(options.config.logLevel, options.logDestination)),
         CommonModule,
-        DatabaseModule.forRoot({ url: options.runtime.databaseUrl, poolSize: options.poolSize }),
+        DatabaseModule.forRoot({ url: options.runtime.databaseUrl, poolSize: options.poolSize ?? poolSizeFor(options.config.providerMaxConcurrency) }),
         ScheduleModule.forRoot(),
         WorkModule,
         HealthModule,

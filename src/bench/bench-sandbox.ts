@@ -8,6 +8,8 @@ export interface BenchSandbox {
   port: number;
   /** Adds `ms` of latency to every provider call (0 clears it). */
   setLatency(ms: number): Promise<void>;
+  /** A payment is processed `paymentMs` after its creation and captured `captureMs` after that. */
+  setSettleDelays(paymentMs: number, captureMs: number): Promise<void>;
   /** The customer's next payments end as `outcomes` say ("success" or a failure code path), one each. */
   scriptOutcomes(customerID: string, outcomes: string[]): Promise<void>;
   close(): void;
@@ -39,6 +41,10 @@ export async function startSandboxProcess(apiKey: string): Promise<BenchSandbox>
     async setLatency(ms: number) {
       await control('DELETE', 'faults');
       if (ms > 0) await control('POST', 'faults', { kind: 'latency', latencyMs: ms });
+    },
+    async setSettleDelays(paymentMs: number, captureMs: number) {
+      const res = await control('POST', 'config', { delays: { paymentMs, captureMs } });
+      if (!res.ok) throw new Error(`the sandbox refused the delays: ${res.status}`);
     },
     async scriptOutcomes(customerID: string, outcomes: string[]) {
       const res = await control('POST', 'outcomes', { customerID, outcomes });

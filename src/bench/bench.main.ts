@@ -12,6 +12,7 @@ import { runMigrations } from '../database/run-migrations';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import { insertPlan, insertSubscriptions, readyCustomers, ReadyCustomer, resetBilling } from './bench-fixtures';
 import { benchPayouts } from './bench-payouts';
+import { benchWebhooks } from './bench-webhooks';
 import { benchRecovery, recoveryTable } from './bench-recovery';
 import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
 import { InFlightMeter, meterHttpTo } from './calls-in-flight';
@@ -26,12 +27,28 @@ import { countStatements } from './statement-counter';
  *
  * Run with --expose-gc (as `npm run bench` does), so each figure starts from a collected heap.
  * BENCH_DUE (default 1000) renewals per figure; BENCH_SCALE (default 1,000,000) subscriptions for the scale
- * figure; BENCH_BIG_PASS (default 10,000) charges for the memory figure; BENCH_QUICK=1 skips those two.
+ * figure; BENCH_BIG_PASS (default 100,000) due renewals among BENCH_BIG_AMONG (default 1,000,000) subscriptions
+ * for the memory figure, its rate beside a 2,000-renewal pass; BENCH_QUICK=1 skips those two.
+ * BENCH_FIGURES (e.g. `50x128,0x16`: latency ms x concurrency) runs only those throughput figures;
+ * BENCH_MEMORY_ONLY=1 runs the memory figure alone; BENCH_WEBHOOKS=1 runs the webhook figure alone (payment reads
+ * per charge with the provider's invoice webhooks flowing and without, BENCH_DUE charges settling in 2 s).
  */
 const DUE = Number(process.env.BENCH_DUE ?? 1000);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1_000_000);
-const BIG_PASS = Number(process.env.BENCH_BIG_PASS ?? 10_000);
+const BIG_PASS = Number(process.env.BENCH_BIG_PASS ?? 100_000);
+const BIG_AMONG = Number(process.env.BENCH_BIG_AMONG ?? 1_000_000);
+const SMALL_PASS = 2_000;
 const QUICK = process.env.BENCH_QUICK === '1';
+const MEMORY_ONLY = process.env.BENCH_MEMORY_ONLY === '1';
+const WEBHOOKS = process.env.BENCH_WEBHOOKS === '1';
+const FIGURES: number[][] = process.env.BENCH_FIGURES
+  ? process.env.BENCH_FIGURES.split(',').map((f) => f.split('x').map(Number))
+  : [
+      [0, 16],
+      [50, 16],
+      [0, 128],
+      [50, 128],
+    ];
 /** `npm run bench -- recovery`: BENCH_RECOVERY_SIZE subscriptions (default 2000), BENCH_RECOVERY_DAYS (90), BENCH_SEED (16). */
 const RECOVERY_SIZE = Number(process.env.BENCH_RECOVERY_SIZE ?? 2000);
 const RECOVERY_DAYS = Number(process.env.BENCH_RECOVERY_DAYS ?? 90);
@@ -78,12 +95,12 @@ async function main(): Promise<void> {
       runBareClient(sandbox, { apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, renewals: DUE, concurrency, customers: customers.map((c) => c.providerId) });
 
     await pass(DUE); // warm-up: JIT, pools, sandbox; not reported
-    for (const [latencyMs, concurrency] of [
-      [0, 16],
-      [50, 16],
-      [0, 128],
-      [50, 128],
-    ]) {
+    if (MEMORY_ONLY) return await memoryFigure(pass);
+    if (WEBHOOKS) {
+      const scheduling = () => startApp(url, sandbox, 16, true);
+      return await benchWebhooks(sandbox, DUE, scheduling, (a, n) => runPass(a, db, customers, planId, n, 0, statements, calls));
+    }
+    for (const [latencyMs, concurrency] of FIGURES) {
       if (concurrency !== app.get(AppConfig).providerMaxConcurrency) {
         await app.close();
         app = await startApp(url, sandbox, concurrency);
@@ -106,8 +123,7 @@ async function main(): Promise<void> {
         `scale: ${DUE} due among ${DUE}: ${small.seconds.toFixed(2)} s; among ${SCALE.toLocaleString('en')}: ${large.seconds.toFixed(2)} s ` +
           `= ${(large.seconds / small.seconds).toFixed(2)} x (target <= 1.3)`,
       );
-      const big = await pass(BIG_PASS);
-      console.log(`memory: a ${BIG_PASS}-charge pass peaked at ${big.peakRssMb} MB RSS (target <= 300) at ${(big.charges / big.seconds).toFixed(0)} charges/s`);
+      await memoryFigure(pass);
     }
     await benchPayouts(app, 1000, statements);
   } finally {
@@ -118,12 +134,26 @@ async function main(): Promise<void> {
   }
 }
 
-async function startApp(url: string, sandbox: BenchSandbox, concurrency: number): Promise<App> {
+/** BIG_PASS due renewals among BIG_AMONG subscriptions: peak RSS, and the rate beside a SMALL_PASS pass's. */
+async function memoryFigure(pass: (count: number, notDue?: number) => Promise<PassResult>): Promise<void> {
+  const small = await pass(SMALL_PASS);
+  const smallRate = small.charges / small.seconds;
+  console.log(`memory: ${SMALL_PASS} due alone: ${smallRate.toFixed(0)} charges/s, peak RSS ${small.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}`);
+  const big = await pass(BIG_PASS, Math.max(0, BIG_AMONG - BIG_PASS));
+  const bigRate = big.charges / big.seconds;
+  console.log(
+    `memory: ${BIG_PASS.toLocaleString('en')} due among ${Math.max(BIG_AMONG, BIG_PASS).toLocaleString('en')}: peak RSS ${big.peakRssMb} MB (target <= 300) ` +
+      `at ${bigRate.toFixed(0)} charges/s = ${(bigRate / smallRate).toFixed(2)} x the ${SMALL_PASS}-renewal rate (target >= 0.9) | load ${loadavg()[0].toFixed(1)}`,
+  );
+}
+
+async function startApp(url: string, sandbox: BenchSandbox, concurrency: number, scheduler = false): Promise<App> {
   const config = loadConfig({
     ...process.env,
     ADMIN_TOKEN: 'bench-admin-token-0123456789',
     TEST_CLOCK: 'true',
-    SCHEDULER_ENABLED: 'false',
+    SCHEDULER_ENABLED: String(scheduler),
+    BILLING_INTERVAL_MS: '86400000',
     LOG_LEVEL: 'warn',
     // Throughput, not dunning: first attempts are never held for the allowed local hours.
     DUNNING_STRATEGY: 'fixed',
@@ -162,12 +192,15 @@ async function runPass(
   const started = process.hrtime.bigint();
   calls.start();
   await app.get(BillingRunService).runPass(app.get(AppConfig).providerMaxConcurrency);
+  // Settling by webhook goes on after the pass: the figure ends when every charge has succeeded (at most a minute).
+  const succeeded = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'succeeded'`)).rows[0].n;
+  for (let waited = 0; (await succeeded()) < count && waited < 60_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
   const metered = calls.read();
   clearInterval(sampler);
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'succeeded'`);
-  if (rows[0].n !== count) throw new Error(`expected ${count} succeeded charges, found ${rows[0].n}`);
+  const settled = await succeeded();
+  if (settled !== count) throw new Error(`expected ${count} succeeded charges, found ${settled}`);
   return {
     charges: count,
     seconds,

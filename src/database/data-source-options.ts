@@ -12,6 +12,20 @@ export interface DataSourceTuning {
   entities?: DataSourceOptions['entities'];
 }
 
+/** Connections of a process's pool when nobody sets one: see poolSizeFor. */
+export const MIN_POOL_SIZE = 10;
+/** At most this many, so three replicas (75, plus 2 each briefly for migrations) stay under PostgreSQL's default max_connections of 100. */
+export const MAX_POOL_SIZE = 25;
+
+/**
+ * The pool a process needs for `providerMaxConcurrency` workers: each worker holds a connection for one write
+ * between two provider calls, so a quarter of the provider slots, at least MIN_POOL_SIZE (the API, the other
+ * loops) and at most MAX_POOL_SIZE.
+ */
+export function poolSizeFor(providerMaxConcurrency: number): number {
+  return Math.min(MAX_POOL_SIZE, Math.max(MIN_POOL_SIZE, Math.ceil(providerMaxConcurrency / 4)));
+}
+
 /** The one definition of the database connection, shared by the daemon, the tests and the migration CLI. */
 export function buildDataSourceOptions(url: string, tuning: DataSourceTuning = {}): DataSourceOptions {
   return {
@@ -29,7 +43,7 @@ export function buildDataSourceOptions(url: string, tuning: DataSourceTuning = {
     installExtensions: false,
     logging: ['error'],
     extra: {
-      max: tuning.poolSize ?? 10,
+      max: tuning.poolSize ?? MIN_POOL_SIZE,
       application_name: tuning.applicationName ?? 'billing-daemon',
       connectionTimeoutMillis: 10000,
     },
