@@ -5,7 +5,7 @@ export type DeclineKind = 'hard' | 'soft';
  * Codes after which the same card will not succeed (expired, invalid, lost, stolen, unknown issuer):
  * retrying costs network fees (Visa category 1) and never recovers, so collection waits for a new card.
  */
-const HARD_DECLINE_CODES = [
+export const HARD_DECLINE_CODES = [
   'account_not_found',
   'account_stolen',
   'account_blocked',

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { parseDuration } from '../common/duration';
-import { ATTEMPT_WINDOW_MS } from './dunning-policy';
+import { ATTEMPT_WINDOW_MS, HARD_DECLINE_CODES } from './dunning-policy';
 
 /** What a decline says about when (and whether) the same card may pay. */
 export type DeclineClass = 'insufficient_funds' | 'issuer_refusal' | 'technical' | 'hard';
@@ -39,19 +39,11 @@ export interface SmartDunningRules {
   classes: DeclineClassRule[];
 }
 
-/** Expired, invalid, lost, stolen, unknown issuer (Visa category 1, Mastercard MAC 03/21): the same card never pays. */
-export const HARD_CODES = [
-  'account_not_found',
-  'account_stolen',
-  'account_blocked',
-  'card_expired',
-  'card_number_invalid',
-  'card_holder_invalid',
-  'cvv_invalid',
-  'issuer_not_found',
-  'customer_not_ready',
-  'security_policy_violated',
-];
+/**
+ * Expired, invalid, lost, stolen, unknown issuer (Visa category 1, Mastercard MAC 03/21): the same card never pays. The
+ * fixed ladder's list, plus the provider's security refusal, which smart also stops retrying (fixed stays as it was).
+ */
+export const HARD_CODES = [...HARD_DECLINE_CODES, 'security_policy_violated'];
 
 export function defaultSmartRules(paydays: number[] = [1, 15], maxAttemptsPer30Days = 15): SmartDunningRules {
   return {
