@@ -5,6 +5,9 @@ import { intervalBoundaries, ReportInterval } from './revenue-intervals';
 import { RevenueIntervalDto, RevenueReportResponseDto } from './revenue-report-response.dto';
 import { RevenueReportRepository, RevenueRow } from './revenue-report.repository';
 
+/** Scrapes within this long share one read. */
+const SNAPSHOT_TTL_MS = 1_000;
+
 const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
 
 /** Revenue figures per interval (definitions in docs/billing.md), and the same figures for the current month as gauges. */
@@ -15,11 +18,13 @@ export class RevenueReportService {
     private readonly clock: Clock,
     metrics: MetricsService,
   ) {
-    // Each scrape reads the current month (UTC, on the billing clock) once for all the gauges.
-    let pending: Promise<RevenueIntervalDto[]> | undefined;
+    // A scrape reads the current month (UTC, on the billing clock) once for all the gauges. A failed read (the
+    // database down) leaves the last values, so /metrics still answers during an outage.
+    let snapshot: { at: number; value: Promise<RevenueIntervalDto[] | undefined> } | undefined;
     const current = () => {
-      pending ??= this.currentMonth().finally(() => setImmediate(() => (pending = undefined)));
-      return pending;
+      const now = performance.now();
+      if (!snapshot || now - snapshot.at > SNAPSHOT_TTL_MS) snapshot = { at: now, value: this.currentMonth().catch(() => undefined) };
+      return snapshot.value;
     };
     const gauge = (name: string, help: string, pick: (i: RevenueIntervalDto) => Record<string, number | null>) =>
       metrics.gauge({
@@ -27,8 +32,10 @@ export class RevenueReportService {
         help,
         labelNames: ['currency', 'kind'],
         async collect() {
+          const items = await current();
+          if (!items) return;
           this.reset();
-          for (const item of await current()) {
+          for (const item of items) {
             for (const [kind, value] of Object.entries(pick(item))) if (value !== null) this.set(kind ? { currency: item.currency, kind } : { currency: item.currency }, value);
           }
         },
