@@ -1,5 +1,6 @@
+import { IsSeatQuantity } from '../../subscriptions/dto/seat-quantity.decorator';
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsUUID } from 'class-validator';
 
 export const CHANGE_EFFECTIVE = ['now', 'period_end'] as const;
 
@@ -11,10 +12,7 @@ export class ChangeSubscriptionDto {
   planId?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10000, description: 'The seats to move to. At least one of planId and quantity.', example: 5 })
-  @IsOptional()
-  @IsInt({ message: 'quantity must be an integer' })
-  @Min(1, { message: 'quantity must be at least 1' })
-  @Max(10000, { message: 'quantity must be at most 10000' })
+  @IsSeatQuantity()
   quantity?: number;
 
   @ApiPropertyOptional({

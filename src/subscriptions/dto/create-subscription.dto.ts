@@ -1,5 +1,6 @@
+import { IsSeatQuantity } from './seat-quantity.decorator';
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { ApiIdProperty, ApiMetadataProperty } from '../../common/api-docs/api-properties';
 import { IsDateTimeWithZone } from '../../common/http/date-time.validator';
 import { IsMetadata } from '../../common/http/validators';
@@ -15,10 +16,7 @@ export class CreateSubscriptionDto {
   planId: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10000, default: 1, description: "Seats: every plan line's quantity is multiplied by it.", example: 1 })
-  @IsOptional()
-  @IsInt({ message: 'quantity must be an integer' })
-  @Min(1, { message: 'quantity must be at least 1' })
-  @Max(10000, { message: 'quantity must be at most 10000' })
+  @IsSeatQuantity()
   quantity?: number;
 
   @ApiPropertyOptional({
