@@ -9,7 +9,7 @@ import { RuntimeSettings } from '../config/runtime-settings';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import { insertPlan, ReadyCustomer, readyCustomers, resetBilling } from './bench-fixtures';
 import { BenchSandbox } from './bench-sandbox';
-import { CODES, MODEL, ModelCustomer } from './recovery-model';
+import { CODES, MODEL, ModelClass, ModelCustomer } from './recovery-model';
 
 const DAY = 86_400_000;
 const START = new Date('2027-03-03T07:00:00.000Z');
@@ -29,7 +29,15 @@ export interface RecoveryFigures {
   attemptsAfterHardBeforeNewCard: number;
   cardsOverCap: number;
   attemptsOutsideHours: number;
+  /** The same figures per decline class of the first decline, to see where a strategy wins or loses. */
+  byClass: Record<ModelClass, ClassFigures>;
   seconds: number;
+}
+
+export interface ClassFigures {
+  declined: number;
+  recovered: number;
+  retries: number;
 }
 
 type App = Awaited<ReturnType<typeof createApp>>;
@@ -41,7 +49,7 @@ type App = Awaited<ReturnType<typeof createApp>>;
  * customer is scripted the outcome the model gives an attempt at that moment; a new card is the customer's active
  * binding changing in the database (what the customer follower records when a card is bound).
  */
-export async function benchRecovery(url: string, sandbox: BenchSandbox, size: number, days: number, seed: number): Promise<RecoveryFigures[]> {
+export async function benchRecovery(url: string, sandbox: BenchSandbox, size: number, days: number, seed: number, smartMaxDays?: number): Promise<RecoveryFigures[]> {
   const db = new Client({ connectionString: url });
   await db.connect();
   let customers: ReadyCustomer[] = [];
@@ -51,7 +59,7 @@ export async function benchRecovery(url: string, sandbox: BenchSandbox, size: nu
       const app = await startApp(url, sandbox, strategy);
       try {
         if (customers.length === 0) customers = await readyCustomers(app.get(ProcessingGateway), size);
-        figures.push(await simulate(app, db, sandbox, customers, strategy, days, seed));
+        figures.push(await simulate(app, db, sandbox, customers, strategy, days, seed, strategy === 'smart' ? smartMaxDays : undefined));
       } finally {
         await app.close();
       }
@@ -69,7 +77,7 @@ async function startApp(url: string, sandbox: BenchSandbox, strategy: 'fixed' | 
   return app;
 }
 
-async function simulate(app: App, db: Client, sandbox: BenchSandbox, customers: ReadyCustomer[], strategy: string, days: number, seed: number): Promise<RecoveryFigures> {
+async function simulate(app: App, db: Client, sandbox: BenchSandbox, customers: ReadyCustomer[], strategy: string, days: number, seed: number, maxDays?: number): Promise<RecoveryFigures> {
   const started = Date.now();
   await resetBilling(db, customers);
   await db.query('TRUNCATE subscription_notices, events, test_clock CASCADE');
@@ -77,6 +85,8 @@ async function simulate(app: App, db: Client, sandbox: BenchSandbox, customers: 
   await clock.refresh();
   if (clock.now() < START) await clock.set(START);
   const planId = await insertPlan(db);
+  // A merchant's longer (or shorter) smart window: a sensitivity figure, not the default.
+  if (maxDays !== undefined) await db.query(`UPDATE plans SET dunning = $2 WHERE id = $1`, [planId, JSON.stringify({ maxDays, finalAction: 'cancel' })]);
   const model = customers.map((_, i) => new ModelCustomer(i, ZONES[i % ZONES.length], seed));
   await db.query(
     `INSERT INTO subscriptions (customer_id, plan_id, status, timezone, start_at, billing_anchor, next_billing_at)
@@ -118,7 +128,7 @@ async function simulate(app: App, db: Client, sandbox: BenchSandbox, customers: 
     const candidates = [next.rows[0].at?.getTime() ?? Infinity, ...replacements, end + 1];
     now = Math.min(...candidates);
   }
-  return measure(db, strategy, model, customers, replacedAt, (Date.now() - started) / 1000);
+  return measure(db, maxDays === undefined ? strategy : `${strategy} (maxDays ${maxDays})`, model, customers, replacedAt, (Date.now() - started) / 1000);
 }
 
 async function measure(db: Client, strategy: string, model: ModelCustomer[], customers: ReadyCustomer[], replacedAt: Map<number, number>, seconds: number): Promise<RecoveryFigures> {
@@ -135,13 +145,18 @@ async function measure(db: Client, strategy: string, model: ModelCustomer[], cus
   let afterHard = 0;
   let outsideHours = 0;
   const recoveryDays: number[] = [];
+  const byClass = Object.fromEntries(Object.keys(MODEL.classMix).map((c) => [c, { declined: 0, recovered: 0, retries: 0 }])) as Record<ModelClass, ClassFigures>;
   for (const row of rows) {
     const i = index.get(row.customer_id) as number;
     const amount = Number(row.amount);
     const times = row.attempts.map((a) => Date.parse(a.at));
+    const cls = byClass[model[i].declineClass];
     declinedVolume += amount;
     retries += row.attempts.length - 1;
+    cls.declined++;
+    cls.retries += row.attempts.length - 1;
     if (row.status === 'succeeded') {
+      cls.recovered++;
       recovered++;
       recoveredVolume += amount;
       recoveryDays.push((times[times.length - 1] - times[0]) / DAY);
@@ -174,6 +189,7 @@ async function measure(db: Client, strategy: string, model: ModelCustomer[], cus
     attemptsAfterHardBeforeNewCard: afterHard,
     cardsOverCap: perCard.rows[0].n,
     attemptsOutsideHours: outsideHours,
+    byClass,
     seconds,
   };
 }
@@ -191,6 +207,13 @@ export function recoveryTable(figures: RecoveryFigures[]): string {
     ['attempts after a hard decline, before a new card', (f) => String(f.attemptsAfterHardBeforeNewCard)],
     ['attempts over the 15-in-30-days cap', (f) => String(f.cardsOverCap)],
     ['attempts outside 08:00-21:00 local', (f) => String(f.attemptsOutsideHours)],
+    ...(Object.keys(MODEL.classMix) as ModelClass[]).map((c): [string, (f: RecoveryFigures) => string] => [
+      `${c}: recovered / declined (retries, per recovered)`,
+      (f) => {
+        const k = f.byClass[c];
+        return `${k.recovered} / ${k.declined} = ${((k.recovered / Math.max(1, k.declined)) * 100).toFixed(1)} % (${k.retries}, ${(k.retries / Math.max(1, k.recovered)).toFixed(2)})`;
+      },
+    ]),
     ['wall time (s)', (f) => f.seconds.toFixed(0)],
   ];
   const head = `| | ${figures.map((f) => f.strategy).join(' | ')} |\n|---|${figures.map(() => '---').join('|')}|`;

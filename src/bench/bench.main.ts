@@ -49,10 +49,14 @@ const FIGURES: number[][] = process.env.BENCH_FIGURES
       [0, 128],
       [50, 128],
     ];
-/** `npm run bench -- recovery`: BENCH_RECOVERY_SIZE subscriptions (default 2000), BENCH_RECOVERY_DAYS (90), BENCH_SEED (16). */
+/**
+ * `npm run bench -- recovery`: BENCH_RECOVERY_SIZE subscriptions (default 2000), BENCH_RECOVERY_DAYS (90), BENCH_SEED (16);
+ * BENCH_RECOVERY_MAX_DAYS gives the smart plan that `dunning.maxDays` (default: none, so 21).
+ */
 const RECOVERY_SIZE = Number(process.env.BENCH_RECOVERY_SIZE ?? 2000);
 const RECOVERY_DAYS = Number(process.env.BENCH_RECOVERY_DAYS ?? 90);
 const RECOVERY_SEED = Number(process.env.BENCH_SEED ?? 16);
+const RECOVERY_MAX_DAYS = process.env.BENCH_RECOVERY_MAX_DAYS ? Number(process.env.BENCH_RECOVERY_MAX_DAYS) : undefined;
 
 type App = Awaited<ReturnType<typeof createApp>>;
 
@@ -73,7 +77,7 @@ async function main(): Promise<void> {
   const sandbox = await startSandboxProcess(SANDBOX_API_KEY);
   if (process.argv.includes('recovery')) {
     try {
-      const figures = await benchRecovery(url, sandbox, RECOVERY_SIZE, RECOVERY_DAYS, RECOVERY_SEED);
+      const figures = await benchRecovery(url, sandbox, RECOVERY_SIZE, RECOVERY_DAYS, RECOVERY_SEED, RECOVERY_MAX_DAYS);
       console.log(`recovery: ${RECOVERY_SIZE} declined renewals, ${RECOVERY_DAYS} simulated days, seed ${RECOVERY_SEED}\n${recoveryTable(figures)}`);
     } finally {
       sandbox.close();

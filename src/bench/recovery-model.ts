@@ -24,8 +24,9 @@ export const MODEL = {
   issuerRetrySuccess: 0.25,
   /** Technical errors at the issuer: the next attempt succeeds with this chance. */
   technicalRetrySuccess: 0.9,
-  /** Hard declines: this share of customers binds a new card, after 1..`replaceMaxDays` days (uniform); a new card pays
-   * with `newCardSuccess`. (Stripe: card updaters and customers fix ~ half of expired cards within weeks.) */
+  /** This share of customers, whatever their decline's class, binds a new card after 1..`replaceMaxDays` days (uniform);
+   * a new card pays with `newCardSuccess`. (Stripe: card updaters and customers fix ~ half of expired cards within
+   * weeks; the model applies that figure to every class, soft declines included.) */
   replaceShare: 0.5,
   replaceMaxDays: 20,
   newCardSuccess: 0.95,

@@ -128,13 +128,18 @@ export class ChargeSettlementService {
         .sort((a, b) => a.number - b.number)
         .map((a) => ({ attemptedAt: a.attemptedAt, errorCode: a.id === attempt.id ? code : a.errorCode }));
       const deadline = dunningDeadline([dunning.windowMs], dunningStartedAt);
-      const decision = decideAfterDecline(this.dunningRules.rules, attemptsOnCurrentCard(this.dunningRules.rules, history), subscription.timezone, deadline);
+      const decision = decideAfterDecline(
+        this.dunningRules.rules,
+        attemptsOnCurrentCard(this.dunningRules.rules, history, subscription.timezone, deadline),
+        subscription.timezone,
+        deadline,
+      );
       if (decision.kind === 'give_up') return this.exhaust(claim, code, dunning.finalAction, declined);
       if (decision.kind === 'retry') {
-        await this.markPastDue(claim, code, now, declined, { status: 'retrying', step: 'create_payment', nextAttemptAt: decision.at, dunningStartedAt, declinedBindingId: null });
+        await this.markPastDue(claim, code, now, declined, { status: 'retrying', step: 'create_payment', nextAttemptAt: decision.at, dunningStartedAt, declinedBindingId: payer.activeBindingId });
         return 'declined';
       }
-      // A hard decline, or issuer refusals past their budget: wait for a new card until the deadline.
+      // A hard decline, issuer refusals past their budget, or no payday left in reach: wait for a new card until the deadline.
       await this.markPastDue(claim, code, now, declined, { status: 'failed', step: 'awaiting_card', nextAttemptAt: deadline, dunningStartedAt, declinedBindingId: payer.activeBindingId });
       return 'declined';
     }

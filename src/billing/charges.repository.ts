@@ -149,7 +149,11 @@ export class ChargesRepository {
     await em.query(`UPDATE charges SET paid_from_balance = $2, updated_at = $3 WHERE id = $1`, [chargeId, paid, at]);
   }
 
-  /** A charge that waited for a new card after a hard decline is due again once its customer's active card changed. */
+  /**
+   * A charge that waited for a new card after a hard decline is due again once its customer's active card changed; so
+   * is a smart retry waiting for a later day (it remembers the declined card; fixed retries do not), since the new card
+   * owes nothing to the old one's timing (Recurly and Braintree retry at once on a card change).
+   */
   async wakeAwaitingNewCard(now: Date): Promise<void> {
     await this.dataSource.query(
       `UPDATE charges ch
@@ -157,6 +161,13 @@ export class ChargesRepository {
          FROM customers c
         WHERE ch.step = 'awaiting_card' AND c.id = ch.customer_id AND c.status = 'ready'
           AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
+      [now],
+    );
+    await this.dataSource.query(
+      `UPDATE charges ch SET next_attempt_at = $1, declined_binding_id = NULL, updated_at = $1
+         FROM customers c
+        WHERE ch.status = 'retrying' AND ch.step = 'create_payment' AND ch.declined_binding_id IS NOT NULL AND ch.lease_owner IS NULL
+          AND ch.next_attempt_at > $1 AND c.id = ch.customer_id AND c.status = 'ready' AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
       [now],
     );
   }

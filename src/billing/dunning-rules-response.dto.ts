@@ -16,10 +16,10 @@ export class DunningClassRuleDto {
   })
   timing: string;
 
-  @ApiProperty({ type: [String], description: 'spaced and backoff: the delays, each from the previous attempt; their count is the class\'s own budget.', example: ['1d', '3d', '5d'] })
+  @ApiProperty({ type: [String], description: 'spaced and backoff: the delays, each from the previous attempt; their count is the class\'s own budget.', example: ['1d', '2d', '2d', '3d', '3d', '4d', '4d'] })
   delays: string[];
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'When the budget is spent, declines go on as this class (hard: wait for a new card).', example: 'hard' })
+  @ApiProperty({ type: 'string', nullable: true, description: 'When the budget is spent (payday: when the next payday window lies past the end of dunning), declines go on as this class (hard: wait for a new card).', example: 'hard' })
   thenClass: string | null;
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { PastAttempt, attemptsOnCurrentCard, clampToAllowedHours, decideAfterDecline, defaultSmartRules, nextPaydayMorning, ruleFor } from './smart-dunning';
+import { PastAttempt, attemptsOnCurrentCard, clampToAllowedHours, decideAfterDecline, defaultSmartRules, nextPaydayMorning, respectCap, ruleFor } from './smart-dunning';
 
 const DAY = 86_400_000;
 const rules = defaultSmartRules();
@@ -50,18 +50,39 @@ describe('smart dunning', () => {
     expect(nextPaydayMorning(end, new Date('2027-02-20T12:00:00Z'), 'UTC').toISOString()).toBe('2027-02-28T09:00:00.000Z');
   });
 
-  it('waits for a new card after a hard decline and after three issuer refusals', () => {
+  it('waits for a new card after a hard decline and after eight issuer refusals, spread front-loaded over the window', () => {
     const t = new Date('2027-01-10T10:00:00Z');
-    const hard = decideAfterDecline(rules, [{ attemptedAt: t, errorCode: CODES[5] }], 'UTC', new Date(t.getTime() + 21 * DAY));
+    const deadline = new Date(t.getTime() + 21 * DAY);
+    const hard = decideAfterDecline(rules, [{ attemptedAt: t, errorCode: CODES[5] }], 'UTC', deadline);
     expect(hard.kind).toBe('await_card');
-    const refusals = [0, 1, 4, 9].map((d) => ({ attemptedAt: new Date(t.getTime() + d * DAY), errorCode: 'authorization_failed:rejected_by_issuer' }));
-    const spacing = [1, 2, 3].map((n) => decideAfterDecline(rules, refusals.slice(0, n), 'UTC', new Date(t.getTime() + 21 * DAY)));
-    expect(spacing.map((d) => (d.kind === 'retry' ? d.at.toISOString() : d.kind))).toEqual([
-      '2027-01-11T09:00:00.000Z',
-      '2027-01-14T09:00:00.000Z',
-      '2027-01-19T09:00:00.000Z',
-    ]);
-    expect(decideAfterDecline(rules, refusals, 'UTC', new Date(t.getTime() + 21 * DAY)).kind).toBe('await_card');
+    const refusals: PastAttempt[] = [{ attemptedAt: t, errorCode: 'authorization_failed:rejected_by_issuer' }];
+    const retries: string[] = [];
+    for (;;) {
+      const decision = decideAfterDecline(rules, refusals, 'UTC', deadline);
+      if (decision.kind !== 'retry') {
+        expect(decision).toEqual({ kind: 'await_card', declineClass: 'hard' });
+        break;
+      }
+      retries.push(decision.at.toISOString().slice(0, 13));
+      refusals.push({ attemptedAt: decision.at, errorCode: 'authorization_failed:rejected_by_issuer' });
+    }
+    expect(retries).toEqual(['2027-01-11T09', '2027-01-13T09', '2027-01-15T09', '2027-01-18T09', '2027-01-21T09', '2027-01-25T09', '2027-01-29T09']);
+  });
+
+  it('asks for a new card once the next payday window lies past the end of dunning, and counts afresh on the new card', () => {
+    const declined = { attemptedAt: new Date('2027-03-03T07:00:00Z'), errorCode: CODES[0] };
+    const deadline = new Date(declined.attemptedAt.getTime() + 21 * DAY);
+    const first = decideAfterDecline(rules, [declined], 'Europe/Moscow', deadline);
+    expect(first).toEqual({ kind: 'retry', at: new Date('2027-03-15T06:00:00Z'), declineClass: 'insufficient_funds' });
+    const payday = [declined, { attemptedAt: new Date('2027-03-15T06:00:00Z'), errorCode: CODES[0] }];
+    expect(decideAfterDecline(rules, payday, 'Europe/Moscow', deadline)).toMatchObject({ kind: 'retry', at: new Date('2027-03-16T06:00:00Z') });
+    const spent = [...payday, { attemptedAt: new Date('2027-03-16T06:00:00Z'), errorCode: CODES[0] }];
+    // April 1st is past March 24th: wait for a card, not the final action.
+    expect(decideAfterDecline(rules, spent, 'Europe/Moscow', deadline)).toEqual({ kind: 'await_card', declineClass: 'hard' });
+    // With a longer window the next payday is still in reach.
+    expect(decideAfterDecline(rules, spent, 'Europe/Moscow', new Date(deadline.getTime() + 10 * DAY))).toMatchObject({ kind: 'retry', at: new Date('2027-04-01T06:00:00Z') });
+    const onNewCard = { attemptedAt: new Date('2027-03-20T06:00:00Z'), errorCode: 'authorization_failed:rejected_by_issuer' };
+    expect(attemptsOnCurrentCard(rules, [...spent, onNewCard], 'Europe/Moscow', deadline)).toEqual([onNewCard]);
   });
 
   it('counts only the attempts on the card in use: those after the last wait for a new card', () => {
@@ -70,10 +91,10 @@ describe('smart dunning', () => {
     const expired = (d: number) => ({ attemptedAt: t(d), errorCode: CODES[5] });
     expect(attemptsOnCurrentCard(rules, [expired(0)])).toEqual([expired(0)]);
     expect(attemptsOnCurrentCard(rules, [refused(0), expired(1), refused(2)])).toEqual([refused(2)]);
-    // Four refusals spend the budget: the fifth attempt is on a new card and starts a budget of its own.
-    const onNewCard = attemptsOnCurrentCard(rules, [refused(0), refused(1), refused(4), refused(9), refused(12)]);
-    expect(onNewCard).toEqual([refused(12)]);
-    expect(decideAfterDecline(rules, onNewCard, 'UTC', t(30))).toMatchObject({ kind: 'retry', at: t(13) });
+    // Eight refusals spend the budget: the ninth attempt is on a new card and starts a budget of its own.
+    const onNewCard = attemptsOnCurrentCard(rules, [0, 1, 3, 5, 8, 11, 15, 19, 20].map(refused));
+    expect(onNewCard).toEqual([refused(20)]);
+    expect(decideAfterDecline(rules, onNewCard, 'UTC', t(30))).toMatchObject({ kind: 'retry', at: t(21) });
   });
 
   it('keeps technical failures on their own budget', () => {
@@ -123,6 +144,43 @@ describe('smart dunning', () => {
         expect(hour >= 8 && hour < 21).toBe(true);
       }),
       { numRuns: 300 },
+    );
+  });
+  it('walks whole dunning chains in any zone, window and paydays within the hours, the cap and the payday windows', () => {
+    const paydays = fc.uniqueArray(fc.integer({ min: 1, max: 31 }), { minLength: 1, maxLength: 3 });
+    const codes = fc.array(fc.constantFrom(...CODES), { minLength: 20, maxLength: 20 });
+    fc.assert(
+      fc.property(instant, zone, fc.integer({ min: 1, max: 60 }), paydays, codes, (start, z, maxDays, days, outcomes) => {
+        const own = defaultSmartRules(days);
+        const deadline = new Date(start.getTime() + maxDays * DAY);
+        const chain: PastAttempt[] = [{ attemptedAt: start, errorCode: outcomes[0] }];
+        for (let k = 1; k < outcomes.length; k++) {
+          const decision = decideAfterDecline(own, attemptsOnCurrentCard(own, chain, z, deadline), z, deadline);
+          const last = chain[chain.length - 1];
+          if (ruleFor(own, last.errorCode as string).class === 'insufficient_funds') expect(decision.kind).not.toBe('give_up');
+          if (decision.kind !== 'retry') return;
+          expect(decision.at.getTime()).toBeGreaterThan(last.attemptedAt.getTime());
+          expect(decision.at.getTime()).toBeLessThanOrEqual(deadline.getTime());
+          const local = DateTime.fromJSDate(decision.at, { zone: z });
+          expect(local.hour >= 8 && local.hour < 21).toBe(true);
+          const inWindow = chain.filter((a) => a.attemptedAt.getTime() > decision.at.getTime() - 30 * DAY).length;
+          expect(inWindow + 1).toBeLessThanOrEqual(15);
+          // Unless the cap held it back, an insufficient-funds retry is on a payday window's morning.
+          const wished = nextPaydayMorning(own, last.attemptedAt, z);
+          const capFree = respectCap(own, chain.map((a) => a.attemptedAt), wished).getTime() === wished.getTime();
+          if (decision.declineClass === 'insufficient_funds' && ruleFor(own, last.errorCode as string).class === 'insufficient_funds' && capFree) {
+            expect(decision.at).toEqual(wished);
+            // A payday past the month's end is paid on its last day; the window is that day and the next.
+            const windowDays = days.flatMap((d) =>
+              [local, local.minus({ days: 1 })].filter((day) => day.day === Math.min(d, day.daysInMonth as number)).map((day) => day.toISODate()),
+            );
+            expect(windowDays.length).toBeGreaterThan(0);
+            expect(local.hour).toBe(own.morningHour);
+          }
+          chain.push({ attemptedAt: decision.at, errorCode: outcomes[k] });
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 });

@@ -62,9 +62,13 @@ export function defaultSmartRules(paydays: number[] = [1, 15], maxAttemptsPer30D
         delays: ['15m', '1h', '4h', '12h', '1d'],
         thenClass: 'issuer_refusal',
       },
-      { class: 'insufficient_funds', codes: ['insufficient_funds', 'account_limit_exceeded', 'provider_limit_exceeded'], timing: 'payday', delays: [], thenClass: null },
-      // Do-not-honor and anything unknown: a few tries with growing spacing, then ask for a new card.
-      { class: 'issuer_refusal', codes: ['rejected_by_issuer'], timing: 'spaced', delays: ['1d', '3d', '5d'], thenClass: 'hard' },
+      // Once the next payday window lies past the end of dunning, no retry can meet fresh funds: ask for a new card
+      // for the rest of the window (tried at once when bound) instead of ending dunning early.
+      { class: 'insufficient_funds', codes: ['insufficient_funds', 'account_limit_exceeded', 'provider_limit_exceeded'], timing: 'payday', delays: [], thenClass: 'hard' },
+      // Do-not-honor and anything unknown: up to 8 tries in all, front-loaded and spread over the default 21 days
+      // (Stripe recommends 8 tries, Paddle 7 retries in 30 days, Recurly 90 % of recoveries within 10 days), far
+      // under the per-card cap; then ask for a new card.
+      { class: 'issuer_refusal', codes: ['rejected_by_issuer'], timing: 'spaced', delays: ['1d', '2d', '2d', '3d', '3d', '4d', '4d'], thenClass: 'hard' },
     ],
   };
 }
@@ -151,43 +155,54 @@ export function decideAfterDecline(rules: SmartDunningRules, attempts: readonly 
   const last = attempts[attempts.length - 1];
   const classes = attempts.map((a) => (a.errorCode ? ruleFor(rules, a.errorCode).class : null));
   let rule = ruleFor(rules, last.errorCode ?? 'unknown');
-  // Each class spends its own budget; a spent budget hands over to the next class (with that class's count).
-  for (let hops = 0; hops < rules.classes.length; hops++) {
-    const used = classes.filter((c) => c === rule.class).length;
+  // Each class spends its own budget; a spent budget hands over to the next class (with that class's count). A
+  // payday class whose next window falls past the deadline hands over the same way.
+  for (let hops = 0; hops <= rules.classes.length; hops++) {
+    const used = Math.max(1, classes.filter((c) => c === rule.class).length);
+    if (rule.timing === 'await_card') return { kind: 'await_card', declineClass: rule.class };
     const spent = (rule.timing === 'spaced' || rule.timing === 'backoff') && used > rule.delays.length;
-    if (!spent || !rule.thenClass) break;
-    rule = byClass(rules, rule.thenClass);
+    if (spent) {
+      if (rule.thenClass) rule = byClass(rules, rule.thenClass);
+      else return { kind: 'await_card', declineClass: rule.class };
+      continue;
+    }
+    const retryAt = earliestAllowedAttempt(
+      rules,
+      attempts.map((a) => a.attemptedAt),
+      candidateAfter(rules, rule, used, last.attemptedAt, zone),
+      zone,
+    );
+    if (retryAt.getTime() <= deadline.getTime()) return { kind: 'retry', at: retryAt, declineClass: rule.class };
+    if (rule.timing === 'payday' && rule.thenClass) {
+      rule = byClass(rules, rule.thenClass);
+      continue;
+    }
+    return { kind: 'give_up', declineClass: rule.class };
   }
-  const declineClass = rule.class;
-  if (rule.timing === 'await_card') return { kind: 'await_card', declineClass };
-  const used = Math.max(1, classes.filter((c) => c === rule.class).length);
-  if ((rule.timing === 'spaced' || rule.timing === 'backoff') && used > rule.delays.length) return { kind: 'await_card', declineClass };
-  const at = last.attemptedAt;
+  throw new Error('smart dunning rules hand over in a cycle');
+}
+
+/** The wished time of the `used`-th retry of `rule` after an attempt at `at`, before the cap and allowed hours. */
+function candidateAfter(rules: SmartDunningRules, rule: DeclineClassRule, used: number, at: Date, zone: string): Date {
   let candidate: Date;
   if (rule.timing === 'payday') candidate = nextPaydayMorning(rules, at, zone);
   else if (rule.timing === 'spaced') candidate = morningOf(rules, DateTime.fromJSDate(new Date(at.getTime() + parseDuration(rule.delays[used - 1])), { zone })).toJSDate();
   else candidate = new Date(at.getTime() + parseDuration(rule.delays[used - 1]));
-  if (candidate.getTime() <= at.getTime()) candidate = new Date(at.getTime() + 3_600_000);
-  const retryAt = earliestAllowedAttempt(
-    rules,
-    attempts.map((a) => a.attemptedAt),
-    candidate,
-    zone,
-  );
-  if (retryAt.getTime() > deadline.getTime()) return { kind: 'give_up', declineClass };
-  return { kind: 'retry', at: retryAt, declineClass };
+  return candidate.getTime() <= at.getTime() ? new Date(at.getTime() + 3_600_000) : candidate;
 }
 
 /**
  * The attempts made on the card in use: those after the last decline that waited for a new card (a charge only
- * leaves that wait when a new card is bound). Budgets and the cap count these only. The last attempt is always kept:
+ * leaves that wait when a new card is bound). Budgets and the cap count these only. Without the charge's zone and deadline
+ * a wait that only the deadline caused (insufficient funds past the last payday in reach) is not seen, which can only
+ * count more attempts, never fewer. The last attempt is always kept:
  * it is the one being decided (or the latest on the card).
  */
-export function attemptsOnCurrentCard<T extends PastAttempt>(rules: SmartDunningRules, attempts: readonly T[]): T[] {
+export function attemptsOnCurrentCard<T extends PastAttempt>(rules: SmartDunningRules, attempts: readonly T[], zone = 'UTC', deadline = new Date(8.64e15)): T[] {
   let start = 0;
   for (let i = 0; i < attempts.length - 1; i++) {
     if (!attempts[i].errorCode) continue;
-    const decision = decideAfterDecline(rules, attempts.slice(start, i + 1), 'UTC', new Date(8.64e15));
+    const decision = decideAfterDecline(rules, attempts.slice(start, i + 1), zone, deadline);
     if (decision.kind === 'await_card') start = i + 1;
   }
   return attempts.slice(start);

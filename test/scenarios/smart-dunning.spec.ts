@@ -80,20 +80,44 @@ describe('smart dunning', () => {
     expect(charge.attempts.map((a) => a.createdAt)).toEqual(['2027-03-01T06:00:00.000Z', '2027-03-10T10:00:00.000Z']);
   });
 
-  it('spaces issuer refusals 1, 3, 5 days at 09:00 local, then waits for a new card; technical failures spend their own budget', async () => {
-    const { sub } = await subscribe([UNAVAILABLE, REFUSED, REFUSED, REFUSED, REFUSED, 'success']);
+  it('tries a new card at once while a retry waits for payday, at 08:00 local when bound at night; a fixed retry keeps its day', async () => {
+    const { customer, sub } = await subscribe([INSUFFICIENT, INSUFFICIENT]);
+    let charge = await at(sub.id, '2027-03-01T05:00:00.000Z');
+    charge = await at(sub.id, '2027-03-02T06:00:00.000Z');
+    expect(charge.nextAttemptAt).toBe('2027-03-15T06:00:00.000Z');
+    await s.setClock('2027-03-05T19:30:00.000Z');
+    await s.bindCard(customer.id, CARDS.secondSuccess);
+    // 22:30 in Moscow: the new card waits for the morning, not for the 15th.
+    charge = await at(sub.id, '2027-03-05T19:30:00.000Z');
+    expect(charge.attempts).toHaveLength(2);
+    charge = await at(sub.id, '2027-03-06T05:00:00.000Z');
+    expect(charge.status).toBe('succeeded');
+    expect(charge.attempts.map((a) => a.createdAt)).toEqual(['2027-03-01T05:00:00.000Z', '2027-03-02T06:00:00.000Z', '2027-03-06T05:00:00.000Z']);
+
+    planId = (await s.post<{ id: string }>('/api/v1/plans', { name: 'Fixed', product: 'Fixed', currency: 'RUB', interval: 'month', lines: [{ product: 'Fixed', price: 100 }], dunning: { retryDelays: ['3d'], finalAction: 'cancel' } })).id;
+    const fixed = await subscribe([INSUFFICIENT]);
+    charge = await at(fixed.sub.id, '2027-03-06T06:00:00.000Z');
+    expect(charge.nextAttemptAt).toBe('2027-03-09T06:00:00.000Z');
+    await s.bindCard(fixed.customer.id, CARDS.secondSuccess);
+    charge = await at(fixed.sub.id, '2027-03-06T07:00:00.000Z');
+    expect(charge.attempts).toHaveLength(1);
+    expect(charge.nextAttemptAt).toBe('2027-03-09T06:00:00.000Z');
+  });
+
+  it('spaces issuer refusals 1, 2, 2, 3, 3, 4, 4 days at 09:00 local, then waits for a new card; technical failures spend their own budget', async () => {
+    const { sub } = await subscribe([UNAVAILABLE, ...Array<string>(8).fill(REFUSED), 'success']);
     let charge = await at(sub.id, '2027-03-01T06:00:00.000Z');
     expect(charge.nextAttemptAt).toBe('2027-03-01T06:15:00.000Z');
     const times: string[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 8; i++) {
       times.push(charge.nextAttemptAt as string);
       charge = await at(sub.id, charge.nextAttemptAt as string);
     }
-    expect(times).toEqual(['2027-03-01T06:15:00.000Z', '2027-03-02T06:00:00.000Z', '2027-03-05T06:00:00.000Z', '2027-03-10T06:00:00.000Z']);
-    expect(charge.attempts).toHaveLength(5);
+    expect(times).toEqual(['2027-03-01T06:15:00.000Z', ...['02', '04', '06', '09', '12', '16', '20'].map((d) => `2027-03-${d}T06:00:00.000Z`)]);
+    expect(charge.attempts).toHaveLength(9);
     expect(charge.waitingForNewCard).toBe(true);
-    charge = await at(sub.id, '2027-03-20T10:00:00.000Z');
-    expect(charge.attempts).toHaveLength(5);
+    charge = await at(sub.id, '2027-03-21T10:00:00.000Z');
+    expect(charge.attempts).toHaveLength(9);
     charge = await at(sub.id, '2027-03-22T06:00:00.000Z');
     expect(charge.status).toBe('failed');
     expect((await s.get<{ status: string }>(`/api/v1/subscriptions/${sub.id}`)).status).toBe('canceled');
