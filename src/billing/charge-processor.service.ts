@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
-import { LeaseLostError } from '../common/lease-lost.error';
+import { LeaseLostError } from '../work/lease-lost.error';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import { Invoice, InvoiceLine, Payment } from '../gateway/provider-api.types';
@@ -26,7 +26,7 @@ import { invoiceDueAt, paymentExternalId } from './external-ids';
  * A payment left to its event is read anyway this long after (and again as long after each read that finds it open):
  * a charge whose event never comes settles within a few seconds of its capture, never more than 10.
  */
-const WEBHOOK_SAFETY_NET_SECONDS = 5;
+const WEBHOOK_SAFETY_NET_MS = 5_000;
 
 /** A charge whose settling write is still under way (processAhead). */
 export interface SettlingTail {
@@ -331,7 +331,7 @@ export class ChargeProcessorService {
       delay = Math.min(delay * 2, 1000);
     }
     // Still pending: let the next pass look again soon (real time), without holding the lease.
-    await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => "now() + interval '2 seconds'" });
+    await this.queue.release(claim, { nextAttemptAt: this.clock.now() }, { notBeforeMs: 2_000 });
     return 'pending';
   }
 
@@ -341,15 +341,14 @@ export class ChargeProcessorService {
    */
   private async waitForEvent(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<ChargeOutcome> {
     await this.recordPayment(claim, attempt);
-    await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => `now() + interval '${WEBHOOK_SAFETY_NET_SECONDS} seconds'` });
+    await this.queue.release(claim, { nextAttemptAt: this.clock.now() }, { notBeforeMs: WEBHOOK_SAFETY_NET_MS });
     return 'pending';
   }
 
   private async handleError(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {
-    if (error instanceof LeaseLostError) {
-      this.logger.warn({ chargeId: claim.charge.id }, 'Lease lost; another worker continues this charge');
-      return 'skipped';
-    }
+    // The engine's rule for a lost lease (LeasedQueue.lost): the step ends here, nothing more is written or called,
+    // and it is no failure of the charge (its new holder goes on).
+    if (error instanceof LeaseLostError) return 'skipped';
     if (error instanceof ProviderError && ['invalid_request', 'conflict', 'not_found'].includes(error.kind) && claim.charge.step === 'create_invoice') {
       // The provider refuses the invoice itself: retrying will not help; an operator must look.
       this.logger.error({ chargeId: claim.charge.id, err: error }, 'The provider refused the invoice of this charge');

@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../common/clock/clock';
-import { LeaseLostError } from '../common/lease-lost.error';
 import { LeasedQueues } from '../work/leased-queues.service';
-import { LeasedQueue } from '../work/leased-queue';
+import { FencedWriteOptions, LeasedQueue } from '../work/leased-queue';
 import type { WorkTail } from '../work/worker-pool';
 import { Charge } from './charge.entity';
-import { ChargesRepository } from './charges.repository';
 
 /** A charge this process holds: every write must quote the fence it was claimed with. */
 export interface ClaimedCharge {
@@ -24,7 +21,6 @@ export class ChargeQueueService {
   private readonly queue: LeasedQueue<Charge>;
 
   constructor(
-    private readonly charges: ChargesRepository,
     private readonly clock: Clock,
     queues: LeasedQueues,
   ) {
@@ -69,25 +65,22 @@ export class ChargeQueueService {
     );
   }
 
-  /** Writes `changes` only while this process still holds the charge; throws LeaseLostError otherwise. */
-  async write(claim: ClaimedCharge, changes: QueryDeepPartialEntity<Charge>, em?: EntityManager): Promise<void> {
+  /**
+   * Writes `changes` only while this process still holds the charge (the engine's fenced write; a refusal unwinds the
+   * step, see LeasedQueue.lost). `notBeforeMs`: not claimed again before that long in real time.
+   */
+  async write(claim: ClaimedCharge, changes: QueryDeepPartialEntity<Charge>, options: FencedWriteOptions = {}): Promise<void> {
     // Every time an answer shows comes from the billing clock, the update time too.
-    changes = { updatedAt: this.clock.now(), ...changes };
-    if (!(await this.charges.updateFenced(claim.charge.id, claim.fence, changes, em))) this.lost(claim);
-    for (const [key, value] of Object.entries(changes)) {
-      // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.
-      if (typeof value !== 'function') (claim.charge as unknown as Record<string, unknown>)[key] = value;
-    }
+    await this.queue.write({ row: claim.charge, fence: claim.fence }, { updatedAt: this.clock.now(), ...changes }, options);
   }
 
   /** Ends this process's hold in the same write that records the step, so the next claim need not wait. */
-  async release(claim: ClaimedCharge, changes: QueryDeepPartialEntity<Charge>, em?: EntityManager): Promise<void> {
-    await this.write(claim, { ...changes, leaseOwner: null }, em);
+  async release(claim: ClaimedCharge, changes: QueryDeepPartialEntity<Charge>, options: Omit<FencedWriteOptions, 'release'> = {}): Promise<void> {
+    await this.write(claim, changes, { ...options, release: true });
   }
 
-  /** Counts a write the fence refused and throws, so the step stops at once. */
+  /** A statement of billing's own that quotes the fence changed nothing: the engine's rule for a lost lease. */
   lost(claim: ClaimedCharge): never {
-    this.queue.leaseLost();
-    throw new LeaseLostError('charge', claim.charge.id);
+    return this.queue.lost({ row: claim.charge, fence: claim.fence });
   }
 }

@@ -78,7 +78,7 @@ export class ChargeSettlementService {
       Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, updatedAt: now });
     } else {
       await this.charges.transaction(async (em) => {
-        await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, em);
+        await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, { em });
         await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'succeeded' });
         await this.announce(em, charge.id, ['charge.succeeded']);
         await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, event, now);
@@ -98,7 +98,7 @@ export class ChargeSettlementService {
     const now = this.clock.now();
     const { plan } = await this.contexts.of(claim);
     await this.charges.transaction(async (em) => {
-      await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, lastErrorCode: null }, em);
+      await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, lastErrorCode: null }, { em });
       await this.announce(em, charge.id, ['charge.succeeded']);
       await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, { chargeId: charge.id, amount: charge.amount, currency: charge.currency }, now);
     });
@@ -169,7 +169,7 @@ export class ChargeSettlementService {
     const charge = claim.charge;
     const now = this.clock.now();
     await this.charges.transaction(async (em) => {
-      await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, em);
+      await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, { em });
       if (attempt) await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'declined', errorCode: code });
       await this.announce(em, charge.id, ['charge.failed']);
       await this.lifecycle.chargeNeedsOperator(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code }, now);
@@ -184,12 +184,7 @@ export class ChargeSettlementService {
     const failures = charge.technicalFailures + 1;
     const delayMs = backoffDelayMs(failures, this.work.backoffMs, this.work.maxBackoffMs);
     const code = error instanceof ProviderError ? `${error.kind}${error.code ? `:${error.code}` : ''}` : 'internal_error';
-    await this.queue.release(claim, {
-      technicalFailures: failures,
-      nextAttemptAt: charge.nextAttemptAt ?? this.clock.now(),
-      notBefore: () => `now() + make_interval(secs => ${delayMs / 1000})`,
-      lastErrorCode: code,
-    });
+    await this.queue.release(claim, { technicalFailures: failures, nextAttemptAt: charge.nextAttemptAt ?? this.clock.now(), lastErrorCode: code }, { notBeforeMs: delayMs });
     this.metrics.charges.inc({ outcome: 'technical_retry' });
     return 'unknown';
   }
@@ -202,7 +197,7 @@ export class ChargeSettlementService {
       await this.queue.release(
         claim,
         { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (declined ? 1 : 0), lastErrorCode: code },
-        em,
+        { em },
       );
       if (declined) await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // The last declined attempt is announced, then that no automatic attempt follows.
@@ -216,7 +211,7 @@ export class ChargeSettlementService {
   private async markPastDue(claim: ClaimedCharge, code: string, now: Date, declined: DeclinedAttempt, changes: ChargeChanges): Promise<void> {
     const charge = claim.charge;
     await this.charges.transaction(async (em) => {
-      await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null, technicalFailures: 0 }, em);
+      await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null, technicalFailures: 0 }, { em });
       await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // A hard decline too is only a decline: collection resumes by itself once a new card is bound.
       await this.announce(em, charge.id, ['charge.declined']);

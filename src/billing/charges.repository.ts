@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Page, paginate } from '../common/http/pagination';
 import { noteHotStatement } from '../database/hot-statements';
 import { hotQuery } from '../database/prepared-statements';
@@ -161,11 +160,6 @@ export class ChargesRepository {
     );
   }
 
-  /** Writes `changes` only under `fence`; answers whether the row was still held. */
-  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<Charge>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
-    const result = await em.update(Charge, { id, fence }, changes);
-    return (result.affected ?? 0) > 0;
-  }
 
   /**
    * The invoice's answer and the first payment's intent in one statement, only under `fence`: the invoice id moves

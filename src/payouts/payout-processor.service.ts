@@ -9,7 +9,7 @@ import type { Withdrawal } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { WalletGateway } from '../gateway/wallet.gateway';
 import { PayoutDestinationsService } from './payout-destinations.service';
-import { LeaseLostError } from '../common/lease-lost.error';
+import { LeaseLostError } from '../work/lease-lost.error';
 import { PayoutMetricsService } from './payout-metrics.service';
 import { ClaimedPayout, PayoutQueueService } from './payout-queue.service';
 import { toPayoutResponse } from './payout-responses';
@@ -106,12 +106,11 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
       if (outcome === 'succeeded') summary.succeeded++;
       if (outcome === 'failed') summary.failed++;
     } catch (error) {
-      if (error instanceof LeaseLostError) {
-        this.logger.warn(error.message);
-        return;
-      }
+      // A lost lease ends the step as it is (the engine's rule, LeasedQueue.lost): the drain drops it.
+      if (error instanceof LeaseLostError) throw error;
       await this.technicalFailure(claim, error).catch((e: unknown) => {
-        if (!(e instanceof LeaseLostError)) this.logger.error({ err: e }, `Payout ${claim.payout.id}: could not record a technical failure`);
+        if (e instanceof LeaseLostError) throw e;
+        this.logger.error({ err: e }, `Payout ${claim.payout.id}: could not record a technical failure`);
       });
     }
   }
@@ -126,7 +125,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     if (destination.status !== 'Authorized') {
       const now = this.clock.now();
       const recheck = destination.nextSyncAt && destination.nextSyncAt > now ? destination.nextSyncAt : new Date(now.getTime() + this.tuning.destinationPollMs);
-      await this.queue.write(claim, { nextAttemptAt: recheck }, true);
+      await this.queue.write(claim, { nextAttemptAt: recheck }, { release: true });
       return undefined;
     }
 
@@ -145,7 +144,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
       if (!(error instanceof ProviderError)) throw error;
       if (error.kind === 'business_rule' && /destination unauthori[sz]ed/i.test(error.providerMessage ?? '')) {
         await this.destinations.markUnauthorized(destination.id);
-        await this.queue.write(claim, { nextAttemptAt: new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) }, true);
+        await this.queue.write(claim, { nextAttemptAt: new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) }, { release: true });
         return undefined;
       }
       if (error.kind === 'conflict') {
@@ -206,7 +205,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
         const age = claim.payout.submittedAt ? now.getTime() - claim.payout.submittedAt.getTime() : 0;
         // Old withdrawals are read less often: a quarter of their age, within the poll bounds.
         const wait = Math.min(Math.max(delay, age / 4), this.tuning.maxPollDelayMs);
-        await this.queue.write(claim, { nextAttemptAt: new Date(now.getTime() + wait), technicalFailures: 0, notBefore: null }, true);
+        await this.queue.write(claim, { nextAttemptAt: new Date(now.getTime() + wait), technicalFailures: 0, notBefore: null }, { release: true });
         return undefined;
       }
     }
@@ -253,11 +252,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     } else {
       this.logger.error({ err: error }, `Payout ${claim.payout.id} (${claim.payout.status}): unexpected error; trying again in ${backoffMs} ms`);
     }
-    await this.queue.write(
-      claim,
-      { technicalFailures: failures, notBefore: () => `now() + make_interval(secs => ${(backoffMs / 1000).toFixed(3)})` },
-      true,
-    );
+    await this.queue.write(claim, { technicalFailures: failures }, { release: true, notBeforeMs: backoffMs });
   }
 }
 

@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../common/clock/clock';
-import { LeaseLostError } from '../common/lease-lost.error';
 import { LeasedQueues } from '../work/leased-queues.service';
-import { LeasedQueue } from '../work/leased-queue';
+import { FencedWriteOptions, LeasedQueue } from '../work/leased-queue';
 import { Payout } from './payout.entity';
-import { PayoutsRepository } from './payouts.repository';
 
 /** A payout this process holds: every write must quote the fence it was claimed with. */
 export interface ClaimedPayout {
@@ -24,7 +21,6 @@ export class PayoutQueueService {
   private readonly queue: LeasedQueue<Payout>;
 
   constructor(
-    private readonly payouts: PayoutsRepository,
     queues: LeasedQueues,
     // updatedAt is shown by the API, so it is business time; the queue itself runs on real time.
     private readonly businessClock: Clock,
@@ -44,23 +40,16 @@ export class PayoutQueueService {
   }
 
   /**
-   * Writes `changes` (stamped with updatedAt) only while this process still holds the payout (in `em`'s transaction
-   * when given); throws LeaseLostError otherwise. The module's one way to write a claimed payout.
+   * Writes `changes` (stamped with updatedAt) only while this process still holds the payout: the engine's fenced
+   * write, whose refusal unwinds the step (see LeasedQueue.lost). The module's one way to write a claimed payout.
    */
-  async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, release = false, em?: EntityManager): Promise<void> {
-    const stamped = { ...changes, updatedAt: this.businessClock.now() };
-    const written = await this.payouts.updateFenced(claim.payout.id, claim.fence, release ? { ...stamped, leaseOwner: null } : stamped, em);
-    if (!written) this.lost(claim);
-    for (const [key, value] of Object.entries(stamped)) {
-      // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.
-      if (typeof value !== 'function') (claim.payout as unknown as Record<string, unknown>)[key] = value;
-    }
+  async write(claim: ClaimedPayout, changes: QueryDeepPartialEntity<Payout>, options: FencedWriteOptions = {}): Promise<void> {
+    await this.queue.write({ row: claim.payout, fence: claim.fence }, { ...changes, updatedAt: this.businessClock.now() }, options);
   }
 
-  /** Counts a write the fence refused and throws, so the step stops at once. */
+  /** A statement of the module's own that quotes the fence changed nothing: the engine's rule for a lost lease. */
   lost(claim: ClaimedPayout): never {
-    this.queue.leaseLost();
-    throw new LeaseLostError('payout', claim.payout.id);
+    return this.queue.lost({ row: claim.payout, fence: claim.fence });
   }
 
   /** Works every payout due at `now` on the engine's pool; answers how many steps were worked. */

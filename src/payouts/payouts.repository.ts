@@ -72,10 +72,6 @@ export class PayoutsRepository {
   }
 
   /**
-   * Writes `changes` only while the row still carries `fence` (the claim's); false when it does not, i.e. another
-   * process took the payout over.
-   */
-  /**
    * A payout's final state, released, with `followUps` (CTEs over `p`, the updated row, with parameters numbered from
    * 8: the merchant event) in one statement, only under `fence`. Answers whether it was written.
    */
@@ -97,10 +93,6 @@ export class PayoutsRepository {
     return rows.length > 0;
   }
 
-  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<Payout>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
-    const result = await em.getRepository(Payout).update({ id, fence }, changes);
-    return Boolean(result.affected);
-  }
 
   /** Pending payouts waiting for this destination become due at `now` (none is pushed later); `shownNow` becomes their updatedAt. */
   /**

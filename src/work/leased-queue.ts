@@ -1,5 +1,7 @@
-import { DataSource, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
+import { DataSource, EntityManager, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { hotQuery } from '../database/prepared-statements';
+import { LeaseLostError } from './lease-lost.error';
 import { ownerIsLiveSql } from './owner-liveness';
 import { drainQueue, WorkTail } from './worker-pool';
 import { WorkMetricsService } from './work-metrics.service';
@@ -31,6 +33,21 @@ export interface Claim<T> {
   previousOwner: string | null;
   /** The `extraReturning` columns, raw. */
   extra: Record<string, unknown>;
+}
+
+/** What a fenced write needs of a claim: the row this process holds (kept up to date in memory) and its fence. */
+export interface Held<T> {
+  row: T;
+  fence: number;
+}
+
+/** How a fenced write ends: `release` hands the row back in the same statement; `notBeforeMs` is a real-time floor. */
+export interface FencedWriteOptions {
+  release?: boolean;
+  /** The row is not claimed again before this many ms from the database's now (a backoff, a poll's pause). */
+  notBeforeMs?: number;
+  /** The caller's transaction, when the write is one of several that must land together. */
+  em?: EntityManager;
 }
 
 /**
@@ -107,13 +124,14 @@ export class LeasedQueue<T extends ObjectLiteral> {
             result = await work(item);
           } catch (error) {
             this.finished.push(item);
+            if (error instanceof LeaseLostError) return;
             throw error;
           }
           if (!result) {
             this.finished.push(item);
             return;
           }
-          return { tail: result.tail.finally(() => this.finished.push(item)) };
+          return { tail: result.tail.catch(dropLostLease).finally(() => this.finished.push(item)) };
         },
         release: (items) => this.release(items),
       },
@@ -185,9 +203,46 @@ export class LeasedQueue<T extends ObjectLiteral> {
     this.metrics.released.inc({ queue: this.name }, claims.length);
   }
 
-  /** Counts a write the fence refused. */
-  leaseLost(): void {
+  /**
+   * The engine's one fenced write: `changes` land on the held row only while it still carries the claim's fence (in
+   * `options.em`'s transaction when given). Every queue writes its claimed rows through here or, for a statement of
+   * its own that quotes the fence (a step and its intent in one round trip), calls `lost` when it changed nothing.
+   * The in-memory row takes the plain values written.
+   */
+  async write(held: Held<T>, changes: QueryDeepPartialEntity<T>, options: FencedWriteOptions = {}): Promise<void> {
+    const set: Record<string, unknown> = { ...changes };
+    if (options.release) set.leaseOwner = null;
+    if (options.notBeforeMs !== undefined) {
+      if (!this.definition.hasNotBefore) throw new Error(`${this.name}: the table has no not_before column`);
+      // The floor is the database's real time, whichever clock the due column follows (a backoff is real time).
+      set.notBefore = () => 'now() + make_interval(secs => :notBeforeSeconds)';
+    }
+    const result = await (options.em ?? this.dataSource.manager)
+      .createQueryBuilder()
+      .update(this.definition.entity)
+      .set(set as QueryDeepPartialEntity<T>)
+      .where('id = :id AND fence = :fence', { id: held.row.id, fence: held.fence })
+      .setParameter('notBeforeSeconds', options.notBeforeMs === undefined ? null : options.notBeforeMs / 1000)
+      .execute();
+    if (!result.affected) this.lost(held);
+    for (const [key, value] of Object.entries(set)) {
+      // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.
+      if (typeof value !== 'function') (held.row as Record<string, unknown>)[key] = value;
+    }
+  }
+
+  /**
+   * The one rule for a lost lease, for every queue: a fenced write that changed no row means another process holds
+   * the row now (this one stalled past the lapse and was taken over, or a cancel moved the fence on purpose). The
+   * refusal is counted (work_lease_lost_total) and LeaseLostError unwinds the step at once, so nothing of the step
+   * runs after it: no further write and no provider call, which are the new holder's to make (with the same
+   * externalID). drain then drops the job silently: it is not an error, it is not backed off (that would be a write
+   * the fence refuses too), and it is not handed back (it is no longer ours). Going on after a refused write, or
+   * ignoring it, could make a provider call for a charge that was canceled meanwhile.
+   */
+  lost(held: Held<T>): never {
     this.metrics.leaseLost.inc({ queue: this.name });
+    throw new LeaseLostError(this.name, String(held.row.id));
   }
 
   /** A raw row as the entity TypeORM would load (column names, types and transformers). */
@@ -199,4 +254,9 @@ export class LeasedQueue<T extends ObjectLiteral> {
     }
     return entity;
   }
+}
+
+/** A tail whose write the fence refused ends like any other lost lease: dropped without an error. */
+function dropLostLease(error: unknown): void {
+  if (!(error instanceof LeaseLostError)) throw error;
 }

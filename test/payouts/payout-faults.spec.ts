@@ -1,5 +1,5 @@
 import { PayoutQueueService } from '../../src/payouts/payout-queue.service';
-import { LeaseLostError } from '../../src/common/lease-lost.error';
+import { LeaseLostError } from '../../src/work/lease-lost.error';
 import { resetDatabase } from '../support/test-database';
 import { CARDS } from '../support/test-cards';
 import { waitFor } from '../support/wait';
@@ -131,7 +131,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     expect(claim.payout.id).toBe(id);
     // Another process claims it after this one's heartbeat lapsed: its fence moves on.
     await t.dataSource.query('UPDATE payouts SET fence = fence + 1 WHERE id = $1', [id]);
-    await expect(queue.write(claim, { status: 'succeeded' }, true)).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(queue.write(claim, { status: 'succeeded' }, { release: true })).rejects.toBeInstanceOf(LeaseLostError);
     expect(await row(id)).toMatchObject({ status: 'pending' });
     await t.dataSource.query('UPDATE payouts SET lease_owner = NULL WHERE id = $1', [id]);
     await t.processor.runOnce();
@@ -150,7 +150,7 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     await t.dataSource.query(`UPDATE payouts SET lease_owner = 'killed-worker' WHERE id = $1`, [id]);
     const [second] = await queue.claim(due, 10);
     expect(second).toMatchObject({ payout: { id }, fence: first.fence + 1 });
-    await queue.write(second, {}, true);
+    await queue.write(second, {}, { release: true });
     await t.processor.runOnce();
     expect((await getPayout(t, id)).status).toBe('succeeded');
   });
