@@ -79,6 +79,14 @@ export class ChargeQueueService {
     await this.write(claim, changes, { ...options, release: true });
   }
 
+  /**
+   * The provider says `target`'s payment moved: the charge is due at once (business time `at`) unless a live process
+   * holds it; the lease rule is the engine's (LeasedQueue.wake).
+   */
+  wake(target: { sql: string; params: unknown[] }, at: Date): Promise<'woken' | 'busy' | 'settled' | 'none'> {
+    return this.queue.wake(target, at);
+  }
+
   /** A statement of billing's own that quotes the fence changed nothing: the engine's rule for a lost lease. */
   lost(claim: ClaimedCharge): never {
     return this.queue.lost({ row: claim.charge, fence: claim.fence });

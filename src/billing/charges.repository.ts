@@ -4,7 +4,6 @@ import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { Page, paginate } from '../common/http/pagination';
 import { noteHotStatement } from '../database/hot-statements';
 import { hotQuery } from '../database/prepared-statements';
-import { ownerIsLiveSql } from '../work/owner-liveness';
 import { Charge, ChargeKind } from './charge.entity';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
@@ -270,27 +269,16 @@ export class ChargesRepository {
   }
 
   /**
-   * The provider says a payment of this invoice moved: its charge, if waiting on the payment and not held by a live
-   * process, becomes due at once (`at`, business time), so its worker reads the payment now. Answers `woken`,
-   * `busy` (a live process holds it: it reads the payment itself), `settled` (nothing waits) or `none` (not ours).
+   * The charge of a provider invoice, and whether it waits for a payment's outcome (its worker reads the payment when
+   * the engine wakes it, ChargeQueueService.wake).
    */
-  async wakeForInvoice(providerInvoiceId: string, at: Date, lapseSeconds: number): Promise<'woken' | 'busy' | 'settled' | 'none'> {
-    const [row]: { woken: boolean; known: boolean; waiting: boolean }[] = await this.dataSource.query(
-      `WITH target AS (SELECT id, lease_owner, status, step FROM charges WHERE provider_invoice_id = $1),
-            woken AS (UPDATE charges c SET not_before = NULL, next_attempt_at = LEAST(COALESCE(c.next_attempt_at, $2), $2)
-                        FROM target t
-                       WHERE c.id = t.id AND t.status = 'processing' AND t.step IN ('create_payment', 'await_payment')
-                         AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', '$3')})
-                      RETURNING c.id)
-       SELECT EXISTS (SELECT 1 FROM woken) AS woken,
-              EXISTS (SELECT 1 FROM target) AS known,
-              EXISTS (SELECT 1 FROM target WHERE status = 'processing' AND step IN ('create_payment', 'await_payment')) AS waiting`,
-      [providerInvoiceId, at, lapseSeconds],
-    );
-    if (row.woken) return 'woken';
-    if (!row.known) return 'none';
-    return row.waiting ? 'busy' : 'settled';
+  ofInvoice(providerInvoiceId: string): { sql: string; params: unknown[] } {
+    return {
+      sql: `SELECT id, status = 'processing' AND step IN ('create_payment', 'await_payment') AS waiting FROM charges WHERE provider_invoice_id = $1`,
+      params: [providerInvoiceId],
+    };
   }
+
 
   /** The status of each of these charges (the admin billing run waits on them). */
   statusesOf(ids: string[]): Promise<Pick<Charge, 'id' | 'status'>[]> {

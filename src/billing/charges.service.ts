@@ -4,7 +4,6 @@ import { Page } from '../common/http/pagination';
 import { ApplyOutcome, ProviderEventRouter, ReceivedProviderEvent } from '../provider-webhooks/provider-event-router.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { WorkRunnerService } from '../work/work-runner.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { CHARGES_QUEUE } from './billing-scheduler.service';
 import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
@@ -28,7 +27,6 @@ export class ChargesService implements OnModuleInit {
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly providerEvents: ProviderEventRouter,
     private readonly runner: WorkRunnerService,
-    private readonly workers: WorkerRegistryService,
   ) {}
 
   /**
@@ -42,7 +40,7 @@ export class ChargesService implements OnModuleInit {
 
   private async onInvoiceEvent(event: ReceivedProviderEvent): Promise<ApplyOutcome> {
     if (!PAYMENT_EVENTS.has(event.eventType)) return 'ignored';
-    const result = await this.charges.wakeForInvoice(event.objectId, this.clock.now(), this.workers.lapseSeconds);
+    const result = await this.queue.wake(this.charges.ofInvoice(event.objectId), this.clock.now());
     if (result === 'woken') this.runner.kick(CHARGES_QUEUE);
     return result === 'woken' || result === 'settled' ? 'applied' : result === 'none' ? 'unknown_object' : 'busy';
   }

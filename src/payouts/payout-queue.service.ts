@@ -47,6 +47,11 @@ export class PayoutQueueService {
     await this.queue.write({ row: claim.payout, fence: claim.fence }, { ...changes, updatedAt: this.businessClock.now() }, options);
   }
 
+  /** The provider says `target`'s withdrawal moved: due at once (`now`, real time) unless a live process holds it. */
+  wake(target: { sql: string; params: unknown[] }, now: Date): Promise<'woken' | 'busy' | 'settled' | 'none'> {
+    return this.queue.wake(target, now);
+  }
+
   /** A statement of the module's own that quotes the fence changed nothing: the engine's rule for a lost lease. */
   lost(claim: ClaimedPayout): never {
     return this.queue.lost({ row: claim.payout, fence: claim.fence });

@@ -4,7 +4,6 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { hotQuery } from '../database/prepared-statements';
 import { Page, paginate } from '../common/http/pagination';
-import { ownerIsLiveSql } from '../work/owner-liveness';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
 import { Payout } from './payout.entity';
 
@@ -94,27 +93,13 @@ export class PayoutsRepository {
   }
 
 
-  /** Pending payouts waiting for this destination become due at `now` (none is pushed later); `shownNow` becomes their updatedAt. */
-  /**
-   * The provider says a withdrawal moved: its payout, if following it and not held by a live process, is due at once
-   * (`now`, real time). Answers `woken`, `busy`, `settled` or `none` (not ours).
-   */
-  async wakeForWithdrawal(providerWithdrawalId: string, now: Date, lapseSeconds: number): Promise<'woken' | 'busy' | 'settled' | 'none'> {
-    const [row]: { woken: boolean; known: boolean; waiting: boolean }[] = await this.dataSource.query(
-      `WITH target AS (SELECT id, lease_owner, status FROM payouts WHERE provider_withdrawal_id = $1),
-            woken AS (UPDATE payouts p SET not_before = NULL, next_attempt_at = LEAST(COALESCE(p.next_attempt_at, $2), $2)
-                        FROM target t
-                       WHERE p.id = t.id AND t.status = 'processing'
-                         AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', '$3')})
-                      RETURNING p.id)
-       SELECT EXISTS (SELECT 1 FROM woken) AS woken, EXISTS (SELECT 1 FROM target) AS known,
-              EXISTS (SELECT 1 FROM target WHERE status = 'processing') AS waiting`,
-      [providerWithdrawalId, now, lapseSeconds],
-    );
-    if (row.woken) return 'woken';
-    if (!row.known) return 'none';
-    return row.waiting ? 'busy' : 'settled';
+  /** The payout of a provider withdrawal, and whether it waits for its outcome (see PayoutQueueService.wake). */
+  ofWithdrawal(providerWithdrawalId: string): { sql: string; params: unknown[] } {
+    return { sql: `SELECT id, status = 'processing' AS waiting FROM payouts WHERE provider_withdrawal_id = $1`, params: [providerWithdrawalId] };
   }
+
+  /** Pending payouts waiting for this destination become due at `now` (none is pushed later); `shownNow` becomes their updatedAt. */
+
 
   async makeDueForDestination(destinationId: string, now: Date, shownNow: Date, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(

@@ -191,6 +191,31 @@ export class LeasedQueue<T extends ObjectLiteral> {
     return claims;
   }
 
+  /**
+   * Makes due at once the rows `target` selects that wait (a provider event says their outcome is in), unless a live
+   * process holds them (it reads the outcome itself); a row of a dead holder is woken for the next claim to take.
+   * `target` is the domain's SELECT of `id` and `waiting` (a boolean) over its table, with its own parameters from
+   * $1; the engine adds the due time, the floor and the lease rule. Answers `woken`, `busy` (a live holder has it),
+   * `settled` (found, nothing waits) or `none` (no such row).
+   */
+  async wake(target: { sql: string; params: unknown[] }, at?: Date): Promise<'woken' | 'busy' | 'settled' | 'none'> {
+    const atParam = `COALESCE($${target.params.length + 1}::timestamptz, now())`;
+    const lapseParam = `$${target.params.length + 2}`;
+    const due = this.definition.dueColumn;
+    const [row]: { woken: boolean; known: boolean; waiting: boolean }[] = await this.dataSource.query(
+      `WITH target AS (${target.sql}),
+            woken AS (UPDATE ${this.metadata.tableName} t SET ${this.definition.hasNotBefore ? 'not_before = NULL, ' : ''}${due} = LEAST(COALESCE(t.${due}, ${atParam}), ${atParam})
+                        FROM target x
+                       WHERE t.id = x.id AND x.waiting AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', lapseParam)})
+                      RETURNING t.id)
+       SELECT EXISTS (SELECT 1 FROM woken) AS woken, EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM target WHERE waiting) AS waiting`,
+      [...target.params, this.definition.dueAgainst === 'database' ? null : (at ?? null), this.registry.lapseSeconds],
+    );
+    if (row.woken) return 'woken';
+    if (!row.known) return 'none';
+    return row.waiting ? 'busy' : 'settled';
+  }
+
   /** Hands claimed rows back untouched (shutdown before their step started). */
   async release(claims: Claim<T>[]): Promise<void> {
     if (claims.length === 0) return;
