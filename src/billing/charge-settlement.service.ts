@@ -67,12 +67,11 @@ export class ChargeSettlementService {
       // charge.succeeded recorded (its only attempt is this one; updatedAt is the statement's own).
       const paid = { ...charge, status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, lastErrorCode: null } as Charge;
       const object = toChargeResponse(paid, [{ ...attempt, status: 'succeeded' } as ChargeAttempt]);
-      const first = ChargesRepository.SETTLE_FOLLOW_UP_FIRST_PARAM;
-      const audit = this.lifecycle.chargeSucceededAuditSql('c', event, now, first);
-      const merchant = this.events.recordOverSql('c', { type: 'charge.succeeded', data: { object } }, { updatedAt: isoTextSql('c.updated_at') }, first + audit.params.length);
+      const audit = this.lifecycle.chargeSucceededAuditSql('c', event, now);
+      const merchant = this.events.recordOverSql('c', { type: 'charge.succeeded', data: { object } }, { updatedAt: isoTextSql('c.updated_at') });
       const settled = await this.charges.settleSucceeded(
         { chargeId: charge.id, fence: claim.fence, attemptCount, attemptId: attempt.id, paymentId: attempt.providerPaymentId, at: now },
-        { ctes: [audit.ctes, merchant.ctes], params: [...audit.params, ...merchant.params] },
+        [audit, merchant],
       );
       if (!settled) this.queue.lost(claim);
       Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, updatedAt: now });

@@ -4,6 +4,7 @@ import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { Page, paginate } from '../common/http/pagination';
 import { noteHotStatement } from '../database/hot-statements';
 import { hotQuery } from '../database/prepared-statements';
+import { followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
 import { Charge, ChargeKind } from './charge.entity';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
@@ -220,28 +221,25 @@ export class ChargesRepository {
     return rows.length > 0;
   }
 
-  /** Parameters of settleSucceeded's own CTEs; follow-ups number theirs from here. */
-  static readonly SETTLE_FOLLOW_UP_FIRST_PARAM = 7;
-
   /**
    * The common success in one round trip: the charge settled and released, its attempt succeeded (with the
    * provider's payment id, when this claim has not recorded it yet), both stamped `at`, and `followUps` (CTEs over
-   * the CTE `c`, which yields subscription_id and updated_at, with their parameters numbered from
-   * SETTLE_FOLLOW_UP_FIRST_PARAM) run, all only while `fence` holds. Answers whether it did.
+   * the CTE `c`, which yields subscription_id and updated_at; each binds its own parameters after these) run, all
+   * only while `fence` holds. Answers whether it did.
    */
   async settleSucceeded(
     claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null; at: Date },
-    followUps: { ctes: string[]; params: unknown[] },
+    followUps: SqlFragment[],
   ): Promise<boolean> {
-    const { rows } = await hotQuery(this.dataSource, 'charges.settle-succeeded',
-      `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
-                         attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = $6
-                   WHERE id = $1 AND fence = $2 RETURNING subscription_id, updated_at),
-            a AS (UPDATE charge_attempts SET status = 'succeeded', provider_payment_id = COALESCE($5, provider_payment_id), updated_at = $6
-                   WHERE id = $4 AND EXISTS (SELECT 1 FROM c))${followUps.ctes.map((cte) => `,\n       ${cte}`).join('')}
-       SELECT 1 FROM c`,
-      [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, claim.at, ...followUps.params],
-    );
+    const p = new SqlParams();
+    const [id, fence, attemptCount, attemptId, paymentId, at] = [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, claim.at].map((v) => p.bind(v));
+    const sql = `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
+                         attempt_count = ${attemptCount}, last_error_code = NULL, lease_owner = NULL, updated_at = ${at}
+                   WHERE id = ${id} AND fence = ${fence} RETURNING subscription_id, updated_at),
+            a AS (UPDATE charge_attempts SET status = 'succeeded', provider_payment_id = COALESCE(${paymentId}, provider_payment_id), updated_at = ${at}
+                   WHERE id = ${attemptId} AND EXISTS (SELECT 1 FROM c))${followUpCtes(p, followUps)}
+       SELECT 1 FROM c`;
+    const { rows } = await hotQuery(this.dataSource, 'charges.settle-succeeded', sql, p.values);
     return rows.length > 0;
   }
 

@@ -233,8 +233,8 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
       updatedAt: shownNow,
     };
     const object = toPayoutResponse({ ...held, ...final } as Payout);
-    const event = this.events.recordOverSql('p', { type: `payout.${outcome}`, data: { object } }, {}, 8);
-    if (!(await this.payouts.finishFenced(held.id, claim.fence, final, { ctes: [event.ctes], params: event.params }))) this.queue.lost(claim);
+    const event = this.events.recordOverSql('p', { type: `payout.${outcome}`, data: { object } }, {});
+    if (!(await this.payouts.finishFenced(held.id, claim.fence, final, [event]))) this.queue.lost(claim);
     Object.assign(held, final, { nextAttemptAt: null, notBefore: null, leaseOwner: null });
     this.metrics.payouts.inc({ outcome });
     if (outcome === 'failed') this.logger.log(`Payout ${claim.payout.id} failed: ${details.failureCode ?? 'unknown'}`);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { hotQuery } from '../database/prepared-statements';
+import { followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
 import { Page, paginate } from '../common/http/pagination';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
 import { Payout } from './payout.entity';
@@ -71,24 +72,24 @@ export class PayoutsRepository {
   }
 
   /**
-   * A payout's final state, released, with `followUps` (CTEs over `p`, the updated row, with parameters numbered from
-   * 8: the merchant event) in one statement, only under `fence`. Answers whether it was written.
+   * A payout's final state, released, with `followUps` (CTEs over `p`, the updated row, each binding its own
+   * parameters: the merchant event) in one statement, only under `fence`. Answers whether it was written.
    */
   async finishFenced(
     id: string,
     fence: number,
     final: Pick<Payout, 'status' | 'providerWithdrawalId' | 'submittedAt' | 'failureCode' | 'completedAt' | 'updatedAt'>,
-    followUps: { ctes: string[]; params: unknown[] },
+    followUps: SqlFragment[],
   ): Promise<boolean> {
-    const { rows } = await hotQuery(
-      this.dataSource,
-      'payouts.finish',
-      `WITH p AS (UPDATE payouts SET status = $3, provider_withdrawal_id = $4, submitted_at = $5, failure_code = $6, completed_at = $7, updated_at = $7,
-                         next_attempt_at = NULL, not_before = NULL, lease_owner = NULL
-                   WHERE id = $1 AND fence = $2 RETURNING id)${followUps.ctes.map((cte) => `,\n       ${cte}`).join('')}
-       SELECT 1 FROM p`,
-      [id, fence, final.status, final.providerWithdrawalId, final.submittedAt, final.failureCode, final.updatedAt, ...followUps.params],
+    const p = new SqlParams();
+    const [idParam, fenceParam, status, withdrawal, submitted, failure, at] = [id, fence, final.status, final.providerWithdrawalId, final.submittedAt, final.failureCode, final.updatedAt].map((v) =>
+      p.bind(v),
     );
+    const sql = `WITH p AS (UPDATE payouts SET status = ${status}, provider_withdrawal_id = ${withdrawal}, submitted_at = ${submitted}, failure_code = ${failure}, completed_at = ${at}, updated_at = ${at},
+                         next_attempt_at = NULL, not_before = NULL, lease_owner = NULL
+                   WHERE id = ${idParam} AND fence = ${fenceParam} RETURNING id)${followUpCtes(p, followUps)}
+       SELECT 1 FROM p`;
+    const { rows } = await hotQuery(this.dataSource, 'payouts.finish', sql, p.values);
     return rows.length > 0;
   }
 
