@@ -54,10 +54,32 @@ export class BillingRunService {
     private readonly notices: SubscriptionNoticesService,
   ) {}
 
+  /** The admin's pass: due periods made into charges, then every due charge worked here, its counts answered. */
   async runPass(concurrency: number): Promise<BillingRunSummary> {
     await this.clock.refresh();
     const now = this.clock.now();
     const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
+    await this.materialize(now, summary);
+    await this.workDueCharges(now, concurrency, summary);
+    await this.afterPass(now, summary);
+    return summary;
+  }
+
+  /**
+   * The timer's pass: due periods made into charges (and the notices and gauges of a pass), nothing worked here; the
+   * caller wakes the charge queue, whose own loop works them. Answers how many charges were made.
+   */
+  async materializeDue(): Promise<number> {
+    await this.clock.refresh();
+    const now = this.clock.now();
+    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
+    await this.materialize(now, summary);
+    await this.afterPass(now, summary);
+    return summary.created;
+  }
+
+  /** Subscriptions whose customer became ready activated, charges that waited for a new card woken, periods charged. */
+  private async materialize(now: Date, summary: BillingRunSummary): Promise<void> {
     await this.charges.transaction((em) => this.lifecycle.activateReady(em, now, this.tuning.materializeBatchSize));
     await this.charges.wakeAwaitingNewCard(now);
     // Each round advances every due subscription by one period, so a daemon that was down catches up on the
@@ -68,13 +90,13 @@ export class BillingRunService {
       if (advanced === 0) break;
     }
     summary.skippedNotReady = await this.subscriptions.countDueNotReady(now);
+  }
 
-    await this.workDueCharges(now, concurrency, summary);
+  private async afterPass(now: Date, summary: BillingRunSummary): Promise<void> {
     await this.notices.sendDue(now);
     await this.updateBacklogGauges(now);
     this.metrics.passes.inc();
     this.logger.log({ ...summary, at: now.toISOString() }, 'Billing pass finished');
-    return summary;
   }
 
   /**
