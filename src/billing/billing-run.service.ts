@@ -1,5 +1,5 @@
 import { SubscriptionNoticesService } from '../subscriptions/subscription-notices.service';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
@@ -7,7 +7,7 @@ import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import { ChargeProcessorService } from './charge-processor.service';
-import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
+import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { PeriodMaterializerService } from './period-materializer.service';
@@ -43,7 +43,7 @@ export class BillingRunService {
   constructor(
     private readonly clock: Clock,
     private readonly charges: ChargesRepository,
-    private readonly queue: ChargeQueueService,
+    @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
     private readonly processor: ChargeProcessorService,
     private readonly materializer: PeriodMaterializerService,
     private readonly tuning: BillingTuning,
@@ -113,16 +113,17 @@ export class BillingRunService {
   private async workDueCharges(now: Date, concurrency: number, summary: BillingRunSummary): Promise<void> {
     const work = async (claim: ClaimedCharge) => {
       const result = await this.processor.processAhead(claim);
-      if (typeof result === 'string') return this.count(summary, result, claim.charge.id);
+      if (typeof result === 'string') return this.count(summary, result, claim.row.id);
       // The settling write goes on while this worker's provider slot takes its next charge.
-      return { tail: result.tail.then((outcome) => this.count(summary, outcome, claim.charge.id)) };
+      return { tail: result.tail.then((outcome) => this.count(summary, outcome, claim.row.id)) };
     };
-    summary.due += await this.queue.drain(now, work, {
-      concurrency,
-      batchSize: this.tuning.claimBatchSize,
-      stopping: () => this.shutdown.isShuttingDown,
-      prepare: (batch) => this.processor.prepare(batch),
-    });
+    const claim = async (limit: number) => {
+      const batch = await this.queue.claim(limit, { dueAt: now });
+      // What the batch's charges need is read in one go, before they are worked.
+      if (batch.length > 0) await this.processor.prepare(batch);
+      return batch;
+    };
+    summary.due += await this.queue.drain(claim, work, { concurrency, batchSize: this.tuning.claimBatchSize, stopping: () => this.shutdown.isShuttingDown });
   }
 
   /**

@@ -268,7 +268,7 @@ export class ChargesRepository {
 
   /**
    * The charge of a provider invoice, and whether it waits for a payment's outcome (its worker reads the payment when
-   * the engine wakes it, ChargeQueueService.wake).
+   * the engine wakes it, LeasedQueue.wake).
    */
   ofInvoice(providerInvoiceId: string): { sql: string; params: unknown[] } {
     return {

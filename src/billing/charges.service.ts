@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { ConflictException, Inject, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { Page } from '../common/http/pagination';
 import { ApplyOutcome, ProviderEventRouter, ReceivedProviderEvent } from '../provider-webhooks/provider-event-router.service';
@@ -9,7 +9,7 @@ import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeProcessorService } from './charge-processor.service';
-import { ChargeQueueService } from './charge-queue.service';
+import { CHARGE_QUEUE, ChargeQueue } from './charge-queue';
 import { ChargesRepository } from './charges.repository';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
@@ -22,7 +22,7 @@ export class ChargesService implements OnModuleInit {
     private readonly charges: ChargesRepository,
     private readonly attempts: ChargeAttemptsRepository,
     private readonly clock: Clock,
-    private readonly queue: ChargeQueueService,
+    @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
     private readonly processor: ChargeProcessorService,
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly providerEvents: ProviderEventRouter,
@@ -63,7 +63,7 @@ export class ChargesService implements OnModuleInit {
       const { charge } = await this.get(id);
       throw new ConflictException(`A ${charge.status} charge cannot be retried now`);
     }
-    const [claim] = await this.queue.claim(now, 1, id);
+    const [claim] = await this.queue.claim(1, { dueAt: now, onlyId: id });
     if (claim) await this.processor.process(claim);
     return this.get(id);
   }

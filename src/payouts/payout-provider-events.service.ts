@@ -1,10 +1,10 @@
-import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { SystemClock } from '../common/clock/system-clock';
 import { ApplyOutcome } from '../provider-webhooks/provider-event-router.service';
 import { ProviderEventRouter } from '../provider-webhooks/provider-event-router.service';
 import { ProviderWebhookRegistrationService } from '../provider-webhooks/provider-webhook-registration.service';
 import { WorkRunnerService } from '../work/work-runner.service';
-import { PayoutQueueService } from './payout-queue.service';
+import { PAYOUT_QUEUE, PayoutQueue } from './payout-queue';
 import { PayoutDestinationsRepository } from './payout-destinations.repository';
 import { PAYOUTS_QUEUE } from './payout-scheduler.service';
 import { PayoutSetupService } from './payout-setup.service';
@@ -23,7 +23,7 @@ export class PayoutProviderEventsService implements OnModuleInit, OnApplicationB
     private readonly payouts: PayoutsRepository,
     private readonly destinations: PayoutDestinationsRepository,
     private readonly runner: WorkRunnerService,
-    private readonly queue: PayoutQueueService,
+    @Inject(PAYOUT_QUEUE) private readonly queue: PayoutQueue,
     private readonly clock: SystemClock,
   ) {}
 

@@ -94,7 +94,7 @@ export class PayoutsRepository {
   }
 
 
-  /** The payout of a provider withdrawal, and whether it waits for its outcome (see PayoutQueueService.wake). */
+  /** The payout of a provider withdrawal, and whether it waits for its outcome (see LeasedQueue.wake). */
   ofWithdrawal(providerWithdrawalId: string): { sql: string; params: unknown[] } {
     return { sql: `SELECT id, status = 'processing' AS waiting FROM payouts WHERE provider_withdrawal_id = $1`, params: [providerWithdrawalId] };
   }

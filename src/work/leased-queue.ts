@@ -21,6 +21,10 @@ export interface LeasedQueueDefinition<T extends ObjectLiteral> {
   dueAgainst: 'caller' | 'database';
   /** Whether the table has a `not_before` column: a real-time floor (backoffs) on top of the due time. */
   hasNotBefore: boolean;
+  /** For `caller` queues: the time a claim compares the due column with when none is given (e.g. the billing clock). */
+  dueNow?: () => Date;
+  /** Fields every fenced write of this queue carries unless it sets them (e.g. updatedAt from the clock the API shows). */
+  stamp?: () => QueryDeepPartialEntity<T>;
   /** Further expressions over `t` to return with each claim, in `Claim.extra` (e.g. a timestamp as exact text). */
   extraReturning?: string;
 }
@@ -169,10 +173,11 @@ export class LeasedQueue<T extends ObjectLiteral> {
    * straight from the UPDATE … RETURNING: one round trip, no second read.
    */
   async claim(limit: number, options: { dueAt?: Date; onlyId?: string } = {}): Promise<Claim<T>[]> {
-    if (this.definition.dueAgainst === 'caller' && !options.dueAt) throw new Error(`${this.name}: a claim needs the time it is due at`);
+    const dueAt = options.dueAt ?? this.definition.dueNow?.();
+    if (this.definition.dueAgainst === 'caller' && !dueAt) throw new Error(`${this.name}: a claim needs the time it is due at`);
     await this.registry.ensureRegistered();
     const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, `${this.name}.claim`, this.claimSql, [
-      options.dueAt ?? null,
+      dueAt ?? null,
       limit,
       this.registry.workerId,
       this.registry.lapseSeconds,
@@ -235,7 +240,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
    * The in-memory row takes the plain values written.
    */
   async write(held: Held<T>, changes: QueryDeepPartialEntity<T>, options: FencedWriteOptions = {}): Promise<void> {
-    const set: Record<string, unknown> = { ...changes };
+    const set: Record<string, unknown> = { ...this.definition.stamp?.(), ...changes };
     if (options.release) set.leaseOwner = null;
     if (options.notBeforeMs !== undefined) {
       if (!this.definition.hasNotBefore) throw new Error(`${this.name}: the table has no not_before column`);
