@@ -1,5 +1,5 @@
 import { SubscriptionNoticesService } from '../subscriptions/subscription-notices.service';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
@@ -7,7 +7,7 @@ import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import { ChargeProcessorService } from './charge-processor.service';
-import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
+import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { PeriodMaterializerService } from './period-materializer.service';
@@ -43,7 +43,7 @@ export class BillingRunService {
   constructor(
     private readonly clock: Clock,
     private readonly charges: ChargesRepository,
-    private readonly queue: ChargeQueueService,
+    @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
     private readonly processor: ChargeProcessorService,
     private readonly materializer: PeriodMaterializerService,
     private readonly tuning: BillingTuning,
@@ -54,10 +54,32 @@ export class BillingRunService {
     private readonly notices: SubscriptionNoticesService,
   ) {}
 
+  /** The admin's pass: due periods made into charges, then every due charge worked here, its counts answered. */
   async runPass(concurrency: number): Promise<BillingRunSummary> {
     await this.clock.refresh();
     const now = this.clock.now();
     const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
+    await this.materialize(now, summary);
+    await this.workDueCharges(now, concurrency, summary);
+    await this.afterPass(now, summary);
+    return summary;
+  }
+
+  /**
+   * The timer's pass: due periods made into charges (and the notices and gauges of a pass), nothing worked here; the
+   * caller wakes the charge queue, whose own loop works them. Answers how many charges were made.
+   */
+  async materializeDue(): Promise<number> {
+    await this.clock.refresh();
+    const now = this.clock.now();
+    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
+    await this.materialize(now, summary);
+    await this.afterPass(now, summary);
+    return summary.created;
+  }
+
+  /** Subscriptions whose customer became ready activated, charges that waited for a new card woken, periods charged. */
+  private async materialize(now: Date, summary: BillingRunSummary): Promise<void> {
     await this.charges.transaction((em) => this.lifecycle.activateReady(em, now, this.tuning.materializeBatchSize));
     await this.charges.wakeAwaitingNewCard(now);
     // Each round advances every due subscription by one period, so a daemon that was down catches up on the
@@ -68,13 +90,13 @@ export class BillingRunService {
       if (advanced === 0) break;
     }
     summary.skippedNotReady = await this.subscriptions.countDueNotReady(now);
+  }
 
-    await this.workDueCharges(now, concurrency, summary);
+  private async afterPass(now: Date, summary: BillingRunSummary): Promise<void> {
     await this.notices.sendDue(now);
     await this.updateBacklogGauges(now);
     this.metrics.passes.inc();
     this.logger.log({ ...summary, at: now.toISOString() }, 'Billing pass finished');
-    return summary;
   }
 
   /**
@@ -91,16 +113,17 @@ export class BillingRunService {
   private async workDueCharges(now: Date, concurrency: number, summary: BillingRunSummary): Promise<void> {
     const work = async (claim: ClaimedCharge) => {
       const result = await this.processor.processAhead(claim);
-      if (typeof result === 'string') return this.count(summary, result, claim.charge.id);
+      if (typeof result === 'string') return this.count(summary, result, claim.row.id);
       // The settling write goes on while this worker's provider slot takes its next charge.
-      return { tail: result.tail.then((outcome) => this.count(summary, outcome, claim.charge.id)) };
+      return { tail: result.tail.then((outcome) => this.count(summary, outcome, claim.row.id)) };
     };
-    summary.due += await this.queue.drain(now, work, {
-      concurrency,
-      batchSize: this.tuning.claimBatchSize,
-      stopping: () => this.shutdown.isShuttingDown,
-      prepare: (batch) => this.processor.prepare(batch),
-    });
+    const claim = async (limit: number) => {
+      const batch = await this.queue.claim(limit, { dueAt: now });
+      // What the batch's charges need is read in one go, before they are worked.
+      if (batch.length > 0) await this.processor.prepare(batch);
+      return batch;
+    };
+    summary.due += await this.queue.drain(claim, work, { concurrency, batchSize: this.tuning.claimBatchSize, stopping: () => this.shutdown.isShuttingDown });
   }
 
   /**

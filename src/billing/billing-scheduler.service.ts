@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
 import { ShutdownSignal } from '../common/shutdown-signal';
-import { CUSTOMER_SYNC_QUEUE, CustomerSyncService } from '../customers/customer-sync.service';
+import { CustomerSyncService } from '../customers/customer-sync.service';
 import { BillingRunService, BillingRunSummary } from './billing-run.service';
 import { WorkRunnerService } from '../work/work-runner.service';
 
@@ -13,14 +13,18 @@ export const CHARGES_QUEUE = 'charges';
 const SYNC_BATCH = 100;
 
 /**
- * Runs the billing work on its own schedule (BILLING_INTERVAL_MS) when SCHEDULER_ENABLED: follow
- * customers, then one billing pass. Passes never overlap within a process; on shutdown no new pass
- * starts and the one in flight is awaited.
+ * Billing's schedule when SCHEDULER_ENABLED: every BILLING_INTERVAL_MS the timer makes due periods into charges and
+ * wakes the charge queue, whose own loop on the engine works them (and whatever else falls due: retries, backoffs
+ * that ended, open outcomes, the claims of a process that died). The customers' follower runs its own loop. The
+ * admin's run (runNow) is a whole pass whose counts it answers. Passes never overlap within a process; on shutdown
+ * no new one starts and the one in flight is awaited.
  */
 @Injectable()
 export class BillingSchedulerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(BillingSchedulerService.name);
   private running: Promise<BillingRunSummary> | undefined;
+  /** The timer's pass under way (it never rejects). */
+  private ticking: Promise<void> | undefined;
 
   constructor(
     private readonly config: AppConfig,
@@ -35,16 +39,16 @@ export class BillingSchedulerService implements OnApplicationBootstrap, BeforeAp
     if (!this.config.schedulerEnabled) return;
     this.registry.addInterval(JOB_NAME, setInterval(() => void this.tick(), this.config.billingIntervalMs));
     setImmediate(() => void this.tick());
-    // Between passes, the engine keeps working whatever falls due: retries and backoffs that ended, open
-    // outcomes, and the claims of a process that died, which resume within seconds rather than a pass later.
     this.runner.start(CHARGES_QUEUE, () => this.billing.drainDueCharges(this.config.providerMaxConcurrency));
-    this.runner.start(CUSTOMER_SYNC_QUEUE, async () => (await this.customerSync.syncDue(SYNC_BATCH)).claimed);
   }
 
-  /** One full pass now, or the one already running (the admin endpoint and the timer share it). */
+  /** One full pass now, or the one already running (after the timer's, should one be under way). */
   runNow(): Promise<BillingRunSummary> {
     if (!this.running) {
-      this.running = this.work().finally(() => {
+      this.running = (async () => {
+        await this.ticking;
+        return this.work();
+      })().finally(() => {
         this.running = undefined;
       });
     }
@@ -53,16 +57,21 @@ export class BillingSchedulerService implements OnApplicationBootstrap, BeforeAp
 
   async beforeApplicationShutdown(): Promise<void> {
     if (this.registry.doesExist('interval', JOB_NAME)) this.registry.deleteInterval(JOB_NAME);
+    await this.ticking;
     await this.running?.catch(() => undefined);
   }
 
   private async tick(): Promise<void> {
     if (this.running || this.shutdown.isShuttingDown) return;
-    try {
-      await this.runNow();
-    } catch (error) {
-      this.logger.error({ err: error }, 'Billing pass failed; the next tick tries again');
-    }
+    if (this.ticking) return;
+    this.ticking = this.billing
+      .materializeDue()
+      .then(() => this.runner.kick(CHARGES_QUEUE))
+      .catch((error: unknown) => this.logger.error({ err: error }, 'Billing pass failed; the next tick tries again'))
+      .finally(() => {
+        this.ticking = undefined;
+      });
+    await this.ticking;
   }
 
   private async work(): Promise<BillingRunSummary> {

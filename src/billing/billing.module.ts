@@ -21,7 +21,7 @@ import { InvoiceAdoptionService } from './invoice-adoption.service';
 import { ChargesRepository } from './charges.repository';
 import { PeriodMaterializerService } from './period-materializer.service';
 import { ProrationChargesService } from './proration-charges.service';
-import { ChargeQueueService } from './charge-queue.service';
+import { chargeQueueProvider } from './charge-queue';
 import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
 import { DunningRulesController } from './dunning-rules.controller';
@@ -38,7 +38,7 @@ import { ChargeFiguresService } from './charge-figures.service';
     ChargesRepository,
     ChargeAttemptsRepository,
     BillingMetricsService,
-    ChargeQueueService,
+    chargeQueueProvider,
     ChargeContextService,
     ChargeSettlementService,
     InvoiceAdoptionService,

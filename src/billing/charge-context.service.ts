@@ -5,7 +5,7 @@ import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
-import { ClaimedCharge } from './charge-queue.service';
+import type { ClaimedCharge } from './charge-queue';
 
 /** What working a charge needs besides the charge itself. */
 export interface ChargeContext {
@@ -53,8 +53,8 @@ export class ChargeContextService {
   private async load(batch: ClaimedCharge[]): Promise<Map<ClaimedCharge, ChargeContext>> {
     const unique = <T>(values: T[]) => [...new Set(values)];
     const [subscriptions, payers] = await Promise.all([
-      this.subscriptions.getMany(unique(batch.map((c) => c.charge.subscriptionId))),
-      this.customers.payersOf(unique(batch.map((c) => c.charge.customerId))),
+      this.subscriptions.getMany(unique(batch.map((c) => c.row.subscriptionId))),
+      this.customers.payersOf(unique(batch.map((c) => c.row.customerId))),
     ]);
     const plans = await this.plans.getMany(unique(subscriptions.map((s) => s.planId)));
     const subscriptionById = new Map(subscriptions.map((s) => [s.id, s]));
@@ -62,8 +62,8 @@ export class ChargeContextService {
     const planById = new Map(plans.map((p) => [p.id, p]));
     const contexts = new Map<ClaimedCharge, ChargeContext>();
     for (const claim of batch) {
-      const subscription = subscriptionById.get(claim.charge.subscriptionId);
-      const payer = payerById.get(claim.charge.customerId);
+      const subscription = subscriptionById.get(claim.row.subscriptionId);
+      const payer = payerById.get(claim.row.customerId);
       const plan = subscription && planById.get(subscription.planId);
       if (subscription && payer && plan) contexts.set(claim, { subscription, payer, plan });
     }
@@ -73,6 +73,6 @@ export class ChargeContextService {
 
 function found(contexts: Map<ClaimedCharge, ChargeContext>, claim: ClaimedCharge): ChargeContext {
   const context = contexts.get(claim);
-  if (!context) throw new Error(`Charge ${claim.charge.id}: its subscription, customer or plan is missing`);
+  if (!context) throw new Error(`Charge ${claim.row.id}: its subscription, customer or plan is missing`);
   return context;
 }

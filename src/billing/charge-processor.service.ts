@@ -1,6 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
-import { LeaseLostError } from '../common/lease-lost.error';
+import { LeaseLostError } from '../work/lease-lost.error';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import { Invoice, InvoiceLine, Payment } from '../gateway/provider-api.types';
@@ -14,7 +14,7 @@ import { BillingTuning } from './billing-tuning';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
-import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
+import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { respectAttemptCap } from './dunning-policy';
@@ -26,7 +26,7 @@ import { invoiceDueAt, paymentExternalId } from './external-ids';
  * A payment left to its event is read anyway this long after (and again as long after each read that finds it open):
  * a charge whose event never comes settles within a few seconds of its capture, never more than 10.
  */
-const WEBHOOK_SAFETY_NET_SECONDS = 5;
+const WEBHOOK_SAFETY_NET_MS = 5_000;
 
 /** A charge whose settling write is still under way (processAhead). */
 export interface SettlingTail {
@@ -72,7 +72,7 @@ export class ChargeProcessorService {
   private readonly unrecordedPayments = new WeakSet<ClaimedCharge>();
 
   constructor(
-    private readonly queue: ChargeQueueService,
+    @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
     private readonly charges: ChargesRepository,
     private readonly attempts: ChargeAttemptsRepository,
     private readonly contexts: ChargeContextService,
@@ -107,12 +107,12 @@ export class ChargeProcessorService {
   }
 
   private async step(claim: ClaimedCharge, settleAhead: boolean): Promise<ChargeOutcome | SettlingTail> {
-    const charge = claim.charge;
+    const charge = claim.row;
     try {
       if (charge.step === 'awaiting_card') return await this.settlement.applyFinalAction(claim);
       // No payment is in flight unless the charge is `processing`: one of an ended subscription is dropped instead.
       if ((charge.step === 'create_invoice' || charge.step === 'create_payment') && charge.status !== 'processing' && (await this.subscriptionEnded(claim))) {
-        await this.queue.release(claim, { status: 'canceled', step: 'done', nextAttemptAt: null, notBefore: null });
+        await this.queue.write(claim, { status: 'canceled', step: 'done', nextAttemptAt: null, notBefore: null }, { release: true });
         return 'skipped';
       }
       // The credit balance paid it whole when it was made: it succeeds with no provider call.
@@ -127,7 +127,7 @@ export class ChargeProcessorService {
         if (outcome) return outcome;
       }
       if (charge.step === 'await_payment') return await this.awaitPayment(claim, settleAhead);
-      await this.queue.release(claim, { nextAttemptAt: null });
+      await this.queue.write(claim, { nextAttemptAt: null }, { release: true });
       return 'skipped';
     } catch (error) {
       return this.handleError(claim, error);
@@ -142,7 +142,7 @@ export class ChargeProcessorService {
     const now = this.clock.now();
     const allowedAt = this.dunningRules.allowedAt(this.plans.effectiveDunning(plan), [], now, subscription.timezone, (_times, at) => at);
     if (allowedAt <= now) return false;
-    await this.queue.release(claim, { nextAttemptAt: allowedAt });
+    await this.queue.write(claim, { nextAttemptAt: allowedAt }, { release: true });
     return true;
   }
 
@@ -152,7 +152,7 @@ export class ChargeProcessorService {
 
   /** Returns an outcome when the charge ended here; undefined to go on to its payment. */
   private async createInvoice(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
-    const charge = claim.charge;
+    const charge = claim.row;
     const { plan, subscription } = await this.contexts.of(claim);
     // Charges made before the due date was part of their intent get it now, before the first create.
     if (!charge.invoiceDueAt) await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, charge.createdAt, [this.plans.effectiveDunning(plan).windowMs]) });
@@ -199,7 +199,7 @@ export class ChargeProcessorService {
 
   /** Returns an outcome when the charge is left for later; undefined to go on awaiting the payment. */
   private async createPayment(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
-    const charge = claim.charge;
+    const charge = claim.row;
     let attempt = this.openAttempts.get(claim);
     if (!attempt) {
       const now = this.clock.now();
@@ -209,7 +209,7 @@ export class ChargeProcessorService {
         const { plan, subscription } = await this.contexts.of(claim);
         const allowedAt = this.dunningRules.allowedAt(this.plans.effectiveDunning(plan), attempts, now, subscription.timezone, respectAttemptCap);
         if (allowedAt > now) {
-          await this.queue.release(claim, { nextAttemptAt: allowedAt, status: 'retrying' });
+          await this.queue.write(claim, { nextAttemptAt: allowedAt, status: 'retrying' }, { release: true });
           return 'pending';
         }
         // The intent, written before the call (and only while this worker holds the charge), so a crash
@@ -249,7 +249,7 @@ export class ChargeProcessorService {
   /** Writes the payment id the provider gave this claim's attempt, if not written yet, and the charge's awaiting step. */
   private async recordPayment(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<void> {
     if (!this.unrecordedPayments.delete(claim)) return;
-    const charge = claim.charge;
+    const charge = claim.row;
     const at = this.clock.now();
     if (!(await this.charges.recordPayment(charge.id, claim.fence, attempt.id, attempt.providerPaymentId as string, at))) this.queue.lost(claim);
     Object.assign(charge, { step: 'await_payment', status: 'processing', technicalFailures: 0, updatedAt: at });
@@ -257,7 +257,7 @@ export class ChargeProcessorService {
   }
 
   private async payWithToken(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<Payment> {
-    const charge = claim.charge;
+    const charge = claim.row;
     const { payer } = await this.contexts.of(claim);
     const invoiceId = charge.providerInvoiceId as string;
     const params = {
@@ -284,7 +284,7 @@ export class ChargeProcessorService {
 
   /** A 400 on payment creation: the provider refused to start it, so nothing was charged. */
   private async handlePaymentRefused(claim: ClaimedCharge, attempt: ChargeAttempt, error: ProviderError): Promise<ChargeOutcome> {
-    const charge = claim.charge;
+    const charge = claim.row;
     if (error.code === 'invalidInvoiceStatus') {
       const invoice = await this.gateway.getInvoice(charge.providerInvoiceId as string);
       // An earlier payment of ours captured it: the charge is done.
@@ -298,7 +298,7 @@ export class ChargeProcessorService {
   }
 
   private async awaitPayment(claim: ClaimedCharge, settleAhead: boolean): Promise<ChargeOutcome | SettlingTail> {
-    const charge = claim.charge;
+    const charge = claim.row;
     // Without one from this claim: the newest attempt the provider has a payment for, whatever its recorded
     // status (a worker may have died between learning the outcome and recording it).
     const attempt = this.openAttempts.get(claim) ?? (await this.attempts.latestWithPayment(charge.id));
@@ -331,7 +331,7 @@ export class ChargeProcessorService {
       delay = Math.min(delay * 2, 1000);
     }
     // Still pending: let the next pass look again soon (real time), without holding the lease.
-    await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => "now() + interval '2 seconds'" });
+    await this.queue.write(claim, { nextAttemptAt: this.clock.now() }, { release: true, notBeforeMs: 2_000 });
     return 'pending';
   }
 
@@ -341,28 +341,27 @@ export class ChargeProcessorService {
    */
   private async waitForEvent(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<ChargeOutcome> {
     await this.recordPayment(claim, attempt);
-    await this.queue.release(claim, { nextAttemptAt: this.clock.now(), notBefore: () => `now() + interval '${WEBHOOK_SAFETY_NET_SECONDS} seconds'` });
+    await this.queue.write(claim, { nextAttemptAt: this.clock.now() }, { release: true, notBeforeMs: WEBHOOK_SAFETY_NET_MS });
     return 'pending';
   }
 
   private async handleError(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {
-    if (error instanceof LeaseLostError) {
-      this.logger.warn({ chargeId: claim.charge.id }, 'Lease lost; another worker continues this charge');
-      return 'skipped';
-    }
-    if (error instanceof ProviderError && ['invalid_request', 'conflict', 'not_found'].includes(error.kind) && claim.charge.step === 'create_invoice') {
+    // The engine's rule for a lost lease (LeasedQueue.lost): the step ends here, nothing more is written or called,
+    // and it is no failure of the charge (its new holder goes on).
+    if (error instanceof LeaseLostError) return 'skipped';
+    if (error instanceof ProviderError && ['invalid_request', 'conflict', 'not_found'].includes(error.kind) && claim.row.step === 'create_invoice') {
       // The provider refuses the invoice itself: retrying will not help; an operator must look.
-      this.logger.error({ chargeId: claim.charge.id, err: error }, 'The provider refused the invoice of this charge');
+      this.logger.error({ chargeId: claim.row.id, err: error }, 'The provider refused the invoice of this charge');
       return this.settlement.fail(claim, `invoice_refused:${error.code ?? error.kind}`);
     }
-    this.logger.warn({ chargeId: claim.charge.id, step: claim.charge.step, err: error }, 'Charge step failed; will retry with the same externalID');
+    this.logger.warn({ chargeId: claim.row.id, step: claim.row.step, err: error }, 'Charge step failed; will retry with the same externalID');
     try {
       // A payment the provider made for us is worth keeping: the next try reads it instead of replaying the create.
       const attempt = this.openAttempts.get(claim);
-      if (attempt) await this.recordPayment(claim, attempt).catch((e: unknown) => this.logger.warn({ chargeId: claim.charge.id, err: e }, 'Could not record the payment id'));
+      if (attempt) await this.recordPayment(claim, attempt).catch((e: unknown) => this.logger.warn({ chargeId: claim.row.id, err: e }, 'Could not record the payment id'));
       return await this.settlement.backOff(claim, error);
     } catch (releaseError) {
-      if (!(releaseError instanceof LeaseLostError)) this.logger.error({ chargeId: claim.charge.id, err: releaseError }, 'Could not release the charge');
+      if (!(releaseError instanceof LeaseLostError)) this.logger.error({ chargeId: claim.row.id, err: releaseError }, 'Could not release the charge');
       return 'skipped';
     }
   }

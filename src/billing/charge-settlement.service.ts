@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import type { EventType } from '../events/event-types';
@@ -14,7 +15,7 @@ import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
-import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
+import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { toChargeResponse } from './charge-response';
 import { ChargesRepository } from './charges.repository';
 import { classifyDecline, dunningDeadline, nextRetryAt } from './dunning-policy';
@@ -31,7 +32,7 @@ interface DeclinedAttempt {
   errorCode: string;
 }
 
-type ChargeChanges = Parameters<ChargeQueueService['release']>[1];
+type ChargeChanges = QueryDeepPartialEntity<Charge>;
 
 /**
  * How a charge's outcome is recorded: paid, declined (the dunning ladder decides what next), exhausted, refused
@@ -42,7 +43,7 @@ type ChargeChanges = Parameters<ChargeQueueService['release']>[1];
 @Injectable()
 export class ChargeSettlementService {
   constructor(
-    private readonly queue: ChargeQueueService,
+    @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
     private readonly charges: ChargesRepository,
     private readonly attempts: ChargeAttemptsRepository,
     private readonly contexts: ChargeContextService,
@@ -57,7 +58,7 @@ export class ChargeSettlementService {
 
   /** The attempt's payment was captured (its provider payment id may not be recorded yet: it is written here). */
   async succeed(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<ChargeOutcome> {
-    const charge = claim.charge;
+    const charge = claim.row;
     const now = this.clock.now();
     const { plan, subscription } = await this.contexts.of(claim);
     const event = { chargeId: charge.id, amount: charge.amount, currency: charge.currency };
@@ -67,18 +68,17 @@ export class ChargeSettlementService {
       // charge.succeeded recorded (its only attempt is this one; updatedAt is the statement's own).
       const paid = { ...charge, status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, lastErrorCode: null } as Charge;
       const object = toChargeResponse(paid, [{ ...attempt, status: 'succeeded' } as ChargeAttempt]);
-      const first = ChargesRepository.SETTLE_FOLLOW_UP_FIRST_PARAM;
-      const audit = this.lifecycle.chargeSucceededAuditSql('c', event, now, first);
-      const merchant = this.events.recordOverSql('c', { type: 'charge.succeeded', data: { object } }, { updatedAt: isoTextSql('c.updated_at') }, first + audit.params.length);
+      const audit = this.lifecycle.chargeSucceededAuditSql('c', event, now);
+      const merchant = this.events.recordOverSql('c', { type: 'charge.succeeded', data: { object } }, { updatedAt: isoTextSql('c.updated_at') });
       const settled = await this.charges.settleSucceeded(
         { chargeId: charge.id, fence: claim.fence, attemptCount, attemptId: attempt.id, paymentId: attempt.providerPaymentId, at: now },
-        { ctes: [audit.ctes, merchant.ctes], params: [...audit.params, ...merchant.params] },
+        [audit, merchant],
       );
       if (!settled) this.queue.lost(claim);
       Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, updatedAt: now });
     } else {
       await this.charges.transaction(async (em) => {
-        await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, em);
+        await this.queue.write(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, { release: true, em });
         await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'succeeded' });
         await this.announce(em, charge.id, ['charge.succeeded']);
         await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, event, now);
@@ -94,11 +94,11 @@ export class ChargeSettlementService {
    * `charge.succeeded` any success makes.
    */
   async settleFromBalance(claim: ClaimedCharge): Promise<ChargeOutcome> {
-    const charge = claim.charge;
+    const charge = claim.row;
     const now = this.clock.now();
     const { plan } = await this.contexts.of(claim);
     await this.charges.transaction(async (em) => {
-      await this.queue.release(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, lastErrorCode: null }, em);
+      await this.queue.write(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, lastErrorCode: null }, { release: true, em });
       await this.announce(em, charge.id, ['charge.succeeded']);
       await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, { chargeId: charge.id, amount: charge.amount, currency: charge.currency }, now);
     });
@@ -109,7 +109,7 @@ export class ChargeSettlementService {
   /** A definite decline: the ladder decides between a retry, waiting for a new card and the final action. */
   async decline(claim: ClaimedCharge, code: string, attempt: ChargeAttempt): Promise<ChargeOutcome> {
     const attemptedAt = attempt.attemptedAt;
-    const charge = claim.charge;
+    const charge = claim.row;
     const now = this.clock.now();
     const { plan, payer, subscription } = await this.contexts.of(claim);
     const dunning = this.plans.effectiveDunning(plan);
@@ -163,7 +163,7 @@ export class ChargeSettlementService {
   /** A charge that waited for a new card in vain: the ladder's window is over. */
   async applyFinalAction(claim: ClaimedCharge): Promise<ChargeOutcome> {
     const { plan } = await this.contexts.of(claim);
-    return this.exhaust(claim, claim.charge.lastErrorCode ?? 'hard_decline', this.plans.effectiveDunning(plan).finalAction);
+    return this.exhaust(claim, claim.row.lastErrorCode ?? 'hard_decline', this.plans.effectiveDunning(plan).finalAction);
   }
 
   /**
@@ -171,10 +171,10 @@ export class ChargeSettlementService {
    * can be retried by hand; the subscription keeps its status, since the payer did nothing wrong.
    */
   async fail(claim: ClaimedCharge, code: string, attempt?: ChargeAttempt): Promise<ChargeOutcome> {
-    const charge = claim.charge;
+    const charge = claim.row;
     const now = this.clock.now();
     await this.charges.transaction(async (em) => {
-      await this.queue.release(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, em);
+      await this.queue.write(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, { release: true, em });
       if (attempt) await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'declined', errorCode: code });
       await this.announce(em, charge.id, ['charge.failed']);
       await this.lifecycle.chargeNeedsOperator(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code }, now);
@@ -185,29 +185,24 @@ export class ChargeSettlementService {
 
   /** A technical failure: the same step again after a real-time backoff that never uses up an attempt. */
   async backOff(claim: ClaimedCharge, error: unknown): Promise<ChargeOutcome> {
-    const charge = claim.charge;
+    const charge = claim.row;
     const failures = charge.technicalFailures + 1;
     const delayMs = backoffDelayMs(failures, this.work.backoffMs, this.work.maxBackoffMs);
     const code = error instanceof ProviderError ? `${error.kind}${error.code ? `:${error.code}` : ''}` : 'internal_error';
-    await this.queue.release(claim, {
-      technicalFailures: failures,
-      nextAttemptAt: charge.nextAttemptAt ?? this.clock.now(),
-      notBefore: () => `now() + make_interval(secs => ${delayMs / 1000})`,
-      lastErrorCode: code,
-    });
+    await this.queue.write(claim, { technicalFailures: failures, nextAttemptAt: charge.nextAttemptAt ?? this.clock.now(), lastErrorCode: code }, { release: true, notBeforeMs: delayMs });
     this.metrics.charges.inc({ outcome: 'technical_retry' });
     return 'unknown';
   }
 
   /** The ladder is over: the charge fails and the final action (cancel or unpaid) applies to the subscription. */
   private async exhaust(claim: ClaimedCharge, code: string, finalAction: 'cancel' | 'unpaid', declined?: DeclinedAttempt): Promise<ChargeOutcome> {
-    const charge = claim.charge;
+    const charge = claim.row;
     const now = this.clock.now();
     await this.charges.transaction(async (em) => {
-      await this.queue.release(
+      await this.queue.write(
         claim,
         { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (declined ? 1 : 0), lastErrorCode: code },
-        em,
+        { release: true, em },
       );
       if (declined) await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // The last declined attempt is announced, then that no automatic attempt follows.
@@ -219,9 +214,9 @@ export class ChargeSettlementService {
   }
 
   private async markPastDue(claim: ClaimedCharge, code: string, now: Date, declined: DeclinedAttempt, changes: ChargeChanges): Promise<void> {
-    const charge = claim.charge;
+    const charge = claim.row;
     await this.charges.transaction(async (em) => {
-      await this.queue.release(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null, technicalFailures: 0 }, em);
+      await this.queue.write(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null, technicalFailures: 0 }, { release: true, em });
       await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // A hard decline too is only a decline: collection resumes by itself once a new card is bound.
       await this.announce(em, charge.id, ['charge.declined']);

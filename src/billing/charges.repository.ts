@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Page, paginate } from '../common/http/pagination';
 import { noteHotStatement } from '../database/hot-statements';
 import { hotQuery } from '../database/prepared-statements';
-import { ownerIsLiveSql } from '../work/owner-liveness';
+import { followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
 import { Charge, ChargeKind } from './charge.entity';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
@@ -172,11 +171,6 @@ export class ChargesRepository {
     );
   }
 
-  /** Writes `changes` only under `fence`; answers whether the row was still held. */
-  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<Charge>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
-    const result = await em.update(Charge, { id, fence }, changes);
-    return (result.affected ?? 0) > 0;
-  }
 
   /**
    * The invoice's answer and the first payment's intent in one statement, only under `fence`: the invoice id moves
@@ -238,28 +232,25 @@ export class ChargesRepository {
     return rows.length > 0;
   }
 
-  /** Parameters of settleSucceeded's own CTEs; follow-ups number theirs from here. */
-  static readonly SETTLE_FOLLOW_UP_FIRST_PARAM = 7;
-
   /**
    * The common success in one round trip: the charge settled and released, its attempt succeeded (with the
    * provider's payment id, when this claim has not recorded it yet), both stamped `at`, and `followUps` (CTEs over
-   * the CTE `c`, which yields subscription_id and updated_at, with their parameters numbered from
-   * SETTLE_FOLLOW_UP_FIRST_PARAM) run, all only while `fence` holds. Answers whether it did.
+   * the CTE `c`, which yields subscription_id and updated_at; each binds its own parameters after these) run, all
+   * only while `fence` holds. Answers whether it did.
    */
   async settleSucceeded(
     claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null; at: Date },
-    followUps: { ctes: string[]; params: unknown[] },
+    followUps: SqlFragment[],
   ): Promise<boolean> {
-    const { rows } = await hotQuery(this.dataSource, 'charges.settle-succeeded',
-      `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
-                         attempt_count = $3, last_error_code = NULL, lease_owner = NULL, updated_at = $6
-                   WHERE id = $1 AND fence = $2 RETURNING subscription_id, updated_at),
-            a AS (UPDATE charge_attempts SET status = 'succeeded', provider_payment_id = COALESCE($5, provider_payment_id), updated_at = $6
-                   WHERE id = $4 AND EXISTS (SELECT 1 FROM c))${followUps.ctes.map((cte) => `,\n       ${cte}`).join('')}
-       SELECT 1 FROM c`,
-      [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, claim.at, ...followUps.params],
-    );
+    const p = new SqlParams();
+    const [id, fence, attemptCount, attemptId, paymentId, at] = [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, claim.at].map((v) => p.bind(v));
+    const sql = `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
+                         attempt_count = ${attemptCount}, last_error_code = NULL, lease_owner = NULL, updated_at = ${at}
+                   WHERE id = ${id} AND fence = ${fence} RETURNING subscription_id, updated_at),
+            a AS (UPDATE charge_attempts SET status = 'succeeded', provider_payment_id = COALESCE(${paymentId}, provider_payment_id), updated_at = ${at}
+                   WHERE id = ${attemptId} AND EXISTS (SELECT 1 FROM c))${followUpCtes(p, followUps)}
+       SELECT 1 FROM c`;
+    const { rows } = await hotQuery(this.dataSource, 'charges.settle-succeeded', sql, p.values);
     return rows.length > 0;
   }
 
@@ -287,27 +278,16 @@ export class ChargesRepository {
   }
 
   /**
-   * The provider says a payment of this invoice moved: its charge, if waiting on the payment and not held by a live
-   * process, becomes due at once (`at`, business time), so its worker reads the payment now. Answers `woken`,
-   * `busy` (a live process holds it: it reads the payment itself), `settled` (nothing waits) or `none` (not ours).
+   * The charge of a provider invoice, and whether it waits for a payment's outcome (its worker reads the payment when
+   * the engine wakes it, LeasedQueue.wake).
    */
-  async wakeForInvoice(providerInvoiceId: string, at: Date, lapseSeconds: number): Promise<'woken' | 'busy' | 'settled' | 'none'> {
-    const [row]: { woken: boolean; known: boolean; waiting: boolean }[] = await this.dataSource.query(
-      `WITH target AS (SELECT id, lease_owner, status, step FROM charges WHERE provider_invoice_id = $1),
-            woken AS (UPDATE charges c SET not_before = NULL, next_attempt_at = LEAST(COALESCE(c.next_attempt_at, $2), $2)
-                        FROM target t
-                       WHERE c.id = t.id AND t.status = 'processing' AND t.step IN ('create_payment', 'await_payment')
-                         AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', '$3')})
-                      RETURNING c.id)
-       SELECT EXISTS (SELECT 1 FROM woken) AS woken,
-              EXISTS (SELECT 1 FROM target) AS known,
-              EXISTS (SELECT 1 FROM target WHERE status = 'processing' AND step IN ('create_payment', 'await_payment')) AS waiting`,
-      [providerInvoiceId, at, lapseSeconds],
-    );
-    if (row.woken) return 'woken';
-    if (!row.known) return 'none';
-    return row.waiting ? 'busy' : 'settled';
+  ofInvoice(providerInvoiceId: string): { sql: string; params: unknown[] } {
+    return {
+      sql: `SELECT id, status = 'processing' AND step IN ('create_payment', 'await_payment') AS waiting FROM charges WHERE provider_invoice_id = $1`,
+      params: [providerInvoiceId],
+    };
   }
+
 
   /** The status of each of these charges (the admin billing run waits on them). */
   statusesOf(ids: string[]): Promise<Pick<Charge, 'id' | 'status'>[]> {

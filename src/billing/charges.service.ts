@@ -1,16 +1,15 @@
-import { ConflictException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { ConflictException, Inject, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { Page } from '../common/http/pagination';
 import { ApplyOutcome, ProviderEventRouter, ReceivedProviderEvent } from '../provider-webhooks/provider-event-router.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { WorkRunnerService } from '../work/work-runner.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
 import { CHARGES_QUEUE } from './billing-scheduler.service';
 import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeProcessorService } from './charge-processor.service';
-import { ChargeQueueService } from './charge-queue.service';
+import { CHARGE_QUEUE, ChargeQueue } from './charge-queue';
 import { ChargesRepository } from './charges.repository';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
@@ -23,12 +22,11 @@ export class ChargesService implements OnModuleInit {
     private readonly charges: ChargesRepository,
     private readonly attempts: ChargeAttemptsRepository,
     private readonly clock: Clock,
-    private readonly queue: ChargeQueueService,
+    @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
     private readonly processor: ChargeProcessorService,
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly providerEvents: ProviderEventRouter,
     private readonly runner: WorkRunnerService,
-    private readonly workers: WorkerRegistryService,
   ) {}
 
   /**
@@ -42,7 +40,7 @@ export class ChargesService implements OnModuleInit {
 
   private async onInvoiceEvent(event: ReceivedProviderEvent): Promise<ApplyOutcome> {
     if (!PAYMENT_EVENTS.has(event.eventType)) return 'ignored';
-    const result = await this.charges.wakeForInvoice(event.objectId, this.clock.now(), this.workers.lapseSeconds);
+    const result = await this.queue.wake(this.charges.ofInvoice(event.objectId), this.clock.now());
     if (result === 'woken') this.runner.kick(CHARGES_QUEUE);
     return result === 'woken' || result === 'settled' ? 'applied' : result === 'none' ? 'unknown_object' : 'busy';
   }
@@ -65,7 +63,7 @@ export class ChargesService implements OnModuleInit {
       const { charge } = await this.get(id);
       throw new ConflictException(`A ${charge.status} charge cannot be retried now`);
     }
-    const [claim] = await this.queue.claim(now, 1, id);
+    const [claim] = await this.queue.claim(1, { dueAt: now, onlyId: id });
     if (claim) await this.processor.process(claim);
     return this.get(id);
   }

@@ -1,11 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { Invoice, Payment } from '../gateway/provider-api.types';
 import { BillingMetricsService } from './billing-metrics.service';
 import { ChargeAttempt } from './charge-attempt.entity';
-import { ChargeQueueService, ClaimedCharge } from './charge-queue.service';
+import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.service';
 import { AdoptedAttempt, ChargesRepository } from './charges.repository';
 import { attemptOfPaymentExternalId } from './external-ids';
@@ -25,7 +25,7 @@ export class InvoiceAdoptionService {
   constructor(
     private readonly gateway: ProcessingGateway,
     private readonly charges: ChargesRepository,
-    private readonly queue: ChargeQueueService,
+    @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
     private readonly settlement: ChargeSettlementService,
     private readonly clock: Clock,
     private readonly metrics: BillingMetricsService,
@@ -33,7 +33,7 @@ export class InvoiceAdoptionService {
 
   /** Whether the invoice the provider answered needs reading back before this charge may pay it. */
   needsAdoption(claim: ClaimedCharge, invoice: Invoice): boolean {
-    return invoice.metadata?.chargeId !== claim.charge.id || invoice.status !== 'unpaid';
+    return invoice.metadata?.chargeId !== claim.row.id || invoice.status !== 'unpaid';
   }
 
   /**
@@ -41,7 +41,7 @@ export class InvoiceAdoptionService {
    * outcome the caller reads and settles as usual), or an outcome when the charge ended here.
    */
   async adopt(claim: ClaimedCharge, invoice: Invoice): Promise<ChargeAttempt | ChargeOutcome | undefined> {
-    const charge = claim.charge;
+    const charge = claim.row;
     // The provider was asked for what the credit balance left of the charge.
     const owed = charge.amount - charge.paidFromBalance;
     if (invoice.currency !== charge.currency || invoice.amount !== owed) {
@@ -100,8 +100,8 @@ export class InvoiceAdoptionService {
   /** The earlier invoice cannot serve this charge: a person decides; a new invoice would risk a second charge. */
   private refuse(claim: ClaimedCharge, invoice: Invoice, reason: string, detail: string): Promise<ChargeOutcome> {
     this.logger.error(
-      { chargeId: claim.charge.id, providerInvoiceId: invoice.id, reason },
-      `Charge ${claim.charge.id}: the provider's invoice ${invoice.id} for this period ${detail}; the charge needs an operator`,
+      { chargeId: claim.row.id, providerInvoiceId: invoice.id, reason },
+      `Charge ${claim.row.id}: the provider's invoice ${invoice.id} for this period ${detail}; the charge needs an operator`,
     );
     return this.settlement.fail(claim, `invoice_unusable:${reason}`);
   }

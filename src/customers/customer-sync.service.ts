@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { Clock } from '../common/clock/clock';
 import { MetricsService } from '../common/metrics/metrics.service';
@@ -24,6 +24,9 @@ export interface SyncResult {
   error?: ProviderError;
 }
 
+/** Customers claimed per round of the follower's loop. */
+const SYNC_BATCH = 100;
+
 /** Customers read at once by one syncDue call (the gateway caps provider calls in flight separately). */
 const SYNC_CONCURRENCY = 4;
 /** How long shutdown waits for reads in progress before letting the database close. */
@@ -42,7 +45,7 @@ const SHUTDOWN_WAIT_MS = 10_000;
 export const CUSTOMER_SYNC_QUEUE = 'customers';
 
 @Injectable()
-export class CustomerSyncService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
+export class CustomerSyncService implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(CustomerSyncService.name);
   private readonly syncedTotal: Counter<'result'>;
   private readonly running = new Set<Promise<unknown>>();
@@ -96,6 +99,11 @@ export class CustomerSyncService implements OnModuleInit, OnModuleDestroy, Befor
       this.runner.kick(CUSTOMER_SYNC_QUEUE);
       return 'applied';
     });
+  }
+
+  /** The follower's own loop on the engine's runner (when SCHEDULER_ENABLED): customers are followed whenever due. */
+  onApplicationBootstrap(): void {
+    this.runner.start(CUSTOMER_SYNC_QUEUE, async () => (await this.syncDue(SYNC_BATCH)).claimed);
   }
 
   onModuleDestroy(): void {

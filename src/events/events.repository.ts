@@ -39,10 +39,10 @@ export class EventsRepository {
     ].join(',\n');
   }
 
-  /** Rows for insertCtes from three array parameters (ids, types, data) numbered from `first`, timed now. */
-  unnestRowsSql(first: number): string {
+  /** Rows for insertCtes from three array parameters (ids, types, data, their placeholders given), timed now. */
+  unnestRowsSql(ids: string, types: string, data: string): string {
     return `SELECT e.id, e.type, ${EVENT_TIME_SQL}, e.data
-              FROM unnest($${first}::uuid[], $${first + 1}::varchar[], $${first + 2}::jsonb[]) WITH ORDINALITY
+              FROM unnest(${ids}::uuid[], ${types}::varchar[], ${data}::jsonb[]) WITH ORDINALITY
                    AS e(id, type, data, n)
              ORDER BY e.n`;
   }

@@ -2,6 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SystemClock } from '../common/clock/system-clock';
 import { Page } from '../common/http/pagination';
+import { SqlFragment, SqlParams } from '../database/sql-statement';
 import { MerchantEvent } from './event.entity';
 import { NewEvent } from './event-types';
 import { EVENT_TIME_SQL, EVENTS_CTE, EventsRepository } from './events.repository';
@@ -13,12 +14,6 @@ import { timeOrderedId } from './time-ordered-id';
  * that acts on them in the same statement: the webhooks module fans each event out to its endpoints this way.
  */
 export type EventFanOut = (eventsCte: string) => string;
-
-/** A piece of a caller's statement: CTEs to add to its WITH list, and their parameters in order. */
-export interface SqlPart {
-  ctes: string;
-  params: unknown[];
-}
 
 /**
  * The outbox every producer writes to: events are recorded in the producer's transaction, each fanned out at once
@@ -43,20 +38,22 @@ export class EventsService {
   async record(em: EntityManager, events: NewEvent | NewEvent[]): Promise<void> {
     const list = Array.isArray(events) ? events : [events];
     if (list.length === 0) return;
-    const part = this.recordSql(list, 1);
-    await em.query(`WITH ${part.ctes} SELECT 1`, part.params);
+    const params = new SqlParams();
+    const ctes = this.recordSql(list)(params);
+    await em.query(`WITH ${ctes} SELECT 1`, params.values);
   }
 
   /**
-   * CTEs recording `events` for a statement of the caller's, with parameters numbered from `firstParam`. Their time
+   * CTEs recording `events` for a statement of the caller's (binding their own parameters). Their time
    * is the database's when the statement runs, after the change's row locks are held: the events of one object are
    * timed in the order of its changes, whichever process made them.
    */
-  recordSql(events: NewEvent[], firstParam: number): SqlPart {
+  recordSql(events: NewEvent[]): SqlFragment {
     const now = this.clock.now();
-    return {
-      ctes: this.events.insertCtes(this.events.unnestRowsSql(firstParam), this.fanOutCtes()),
-      params: [events.map(() => timeOrderedId(now)), events.map((e) => e.type), events.map((e) => JSON.stringify(e.data))],
+    const ids = events.map(() => timeOrderedId(now));
+    return (params) => {
+      const rows = this.events.unnestRowsSql(params.bind(ids), params.bind(events.map((e) => e.type)), params.bind(events.map((e) => JSON.stringify(e.data))));
+      return this.events.insertCtes(rows, this.fanOutCtes());
     };
   }
 
@@ -65,17 +62,15 @@ export class EventsService {
    * no longer held), for a hot path that settles in one statement. `objectSql` sets fields of `data.object` from SQL
    * text expressions over `source` (e.g. an updatedAt only the statement knows).
    */
-  recordOverSql(source: string, event: NewEvent, objectSql: Record<string, string>, firstParam: number): SqlPart {
-    const now = this.clock.now();
-    let data = `$${firstParam + 2}::jsonb`;
-    for (const [field, expression] of Object.entries(objectSql)) {
-      if (!/^[A-Za-z]+$/.test(field)) throw new Error(`Not a field name: ${field}`);
-      data = `jsonb_set(${data}, '{object,${field}}', to_jsonb((${expression})::text))`;
-    }
-    const rows = `SELECT $${firstParam}::uuid, $${firstParam + 1}::varchar, ${EVENT_TIME_SQL}, ${data} FROM ${source}`;
-    return {
-      ctes: this.events.insertCtes(rows, this.fanOutCtes()),
-      params: [timeOrderedId(now), event.type, JSON.stringify(event.data)],
+  recordOverSql(source: string, event: NewEvent, objectSql: Record<string, string>): SqlFragment {
+    for (const field of Object.keys(objectSql)) if (!/^[A-Za-z]+$/.test(field)) throw new Error(`Not a field name: ${field}`);
+    const id = timeOrderedId(this.clock.now());
+    return (params) => {
+      const [idParam, typeParam, dataParam] = [params.bind(id), params.bind(event.type), params.bind(JSON.stringify(event.data))];
+      let data = `${dataParam}::jsonb`;
+      for (const [field, expression] of Object.entries(objectSql)) data = `jsonb_set(${data}, '{object,${field}}', to_jsonb((${expression})::text))`;
+      const rows = `SELECT ${idParam}::uuid, ${typeParam}::varchar, ${EVENT_TIME_SQL}, ${data} FROM ${source}`;
+      return this.events.insertCtes(rows, this.fanOutCtes());
     };
   }
 

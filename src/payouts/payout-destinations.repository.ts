@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { ListOptions, Page, paginate } from '../common/http/pagination';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { PayoutDestination } from './payout-destination.entity';
@@ -44,14 +44,6 @@ export class PayoutDestinationsRepository {
     await this.dataSource.getRepository(PayoutDestination).update({ id }, changes);
   }
 
-  /**
-   * Writes `changes` only while the row still carries `fence` (the claim's); false when it does not, i.e. another
-   * process took the destination over. The follower's one way to write a destination it claimed.
-   */
-  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<PayoutDestination>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
-    const result = await em.getRepository(PayoutDestination).update({ id, fence }, changes);
-    return Boolean(result.affected);
-  }
 
   /** The provider says the destination moved: an Unauthorized one is read now. False when it is not ours. */
   async followNowByProviderId(providerDestinationId: string): Promise<boolean> {

@@ -18,6 +18,7 @@ import { httpErrorForProvider } from '../gateway/provider-error-to-http';
 import { PayoutsRepository } from './payouts.repository';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { Claim, LeasedQueue } from '../work/leased-queue';
+import { LeaseLostError } from '../work/lease-lost.error';
 import { withErrorCode } from '../common/errors/coded-error';
 
 /** Rounds of the destination create within one request when its outcome stays unknown (the gateway retries inside each). */
@@ -244,7 +245,14 @@ export class PayoutDestinationsService {
   }
 
   private track(id: string, work: Promise<PayoutDestination | undefined>): Promise<PayoutDestination | undefined> {
-    const tracked = work.finally(() => this.reads.delete(id));
+    // A lost lease (the engine's rule, LeasedQueue.lost: counted, nothing more written) means another process holds
+    // the destination and reads it: for whoever waits on this read, nothing was read here.
+    const tracked = work
+      .catch((error: unknown) => {
+        if (error instanceof LeaseLostError) return undefined;
+        throw error;
+      })
+      .finally(() => this.reads.delete(id));
     this.reads.set(id, tracked);
     return tracked;
   }
@@ -252,49 +260,34 @@ export class PayoutDestinationsService {
   /**
    * Operation 12 for a destination this process claimed. Every write quotes the claim's fence and hands the claim
    * back; on Authorized, the payouts waiting for it are made due in the transaction of that fenced write, so a
-   * holder that lost its claim changes nothing. Answers the destination as written; undefined when there was
-   * nothing to read or the claim was lost (its new holder reads and writes instead).
+   * holder that lost its claim changes nothing (LeaseLostError ends the step). Answers the destination as written;
+   * undefined when there was nothing to read.
    */
   private async follow(claim: Claim<PayoutDestination>): Promise<PayoutDestination | undefined> {
     const destination = claim.row;
     if (destination.status !== 'Unauthorized' || destination.providerDestinationId === null) {
-      await this.writeFenced(claim, { nextSyncAt: null });
+      await this.queue.write(claim, { nextSyncAt: null }, { release: true });
       return undefined;
     }
     let remote: Destination;
     try {
       remote = await this.wallets.getDestination(destination.providerDestinationId);
     } catch (error) {
-      await this.writeFenced(claim, { nextSyncAt: this.nextPoll() });
+      await this.queue.write(claim, { nextSyncAt: this.nextPoll() }, { release: true });
       throw error;
     }
     if (remote.status === 'Authorized') {
       const authorizedAt = this.businessClock.now();
       const changes = { status: 'Authorized' as const, nextSyncAt: null, authorizedAt };
-      const written = await this.payouts.transaction(async (em) => {
-        if (!(await this.destinations.updateFenced(destination.id, claim.fence, { ...changes, leaseOwner: null }, em))) return false;
+      await this.payouts.transaction(async (em) => {
+        await this.queue.write(claim, changes, { release: true, em });
         await this.payouts.makeDueForDestination(destination.id, this.clock.now(), authorizedAt, em);
-        return true;
       });
-      if (!written) return this.leaseLost(destination);
       this.logger.log(`Destination ${destination.id} is Authorized`);
-      return { ...destination, ...changes };
+      return { ...destination };
     }
-    const nextSyncAt = this.nextPoll();
-    return (await this.writeFenced(claim, { nextSyncAt })) ? { ...destination, nextSyncAt } : undefined;
-  }
-
-  /** Writes `changes` and hands the claim back, quoting its fence; false when the claim was lost. */
-  private async writeFenced(claim: Claim<PayoutDestination>, changes: QueryDeepPartialEntity<PayoutDestination>): Promise<boolean> {
-    if (await this.destinations.updateFenced(claim.row.id, claim.fence, { ...changes, leaseOwner: null })) return true;
-    this.leaseLost(claim.row);
-    return false;
-  }
-
-  private leaseLost(destination: PayoutDestination): undefined {
-    this.queue.leaseLost();
-    this.logger.warn(`Destination ${destination.id}: another process took it over while it was read here; nothing written`);
-    return undefined;
+    await this.queue.write(claim, { nextSyncAt: this.nextPoll() }, { release: true });
+    return { ...destination };
   }
 
   /** Real time of the next read while it stays Unauthorized. */

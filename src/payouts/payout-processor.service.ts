@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
@@ -9,9 +9,9 @@ import type { Withdrawal } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { WalletGateway } from '../gateway/wallet.gateway';
 import { PayoutDestinationsService } from './payout-destinations.service';
-import { LeaseLostError } from '../common/lease-lost.error';
+import { LeaseLostError } from '../work/lease-lost.error';
 import { PayoutMetricsService } from './payout-metrics.service';
-import { ClaimedPayout, PayoutQueueService } from './payout-queue.service';
+import { ClaimedPayout, PAYOUT_QUEUE, PayoutQueue } from './payout-queue';
 import { toPayoutResponse } from './payout-responses';
 import { PayoutTuning } from './payout-tuning';
 import type { Payout } from './payout.entity';
@@ -54,7 +54,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     private readonly workTuning: WorkTuning,
     private readonly wallets: WalletGateway,
     private readonly destinations: PayoutDestinationsService,
-    private readonly queue: PayoutQueueService,
+    @Inject(PAYOUT_QUEUE) private readonly queue: PayoutQueue,
     private readonly metrics: PayoutMetricsService,
     private readonly shutdown: ShutdownSignal,
     // Only for the times the API shows (completedAt, updatedAt, a destination's authorizedAt): the billing clock.
@@ -92,7 +92,8 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     // Another replica may have moved the shared test clock: the times this run writes for the API read it fresh.
     await this.businessClock.refresh();
     await this.destinations.followDue().catch((error: unknown) => this.logger.warn({ err: error }, 'Following destinations failed; the next run tries again'));
-    summary.steps = await this.queue.drain(this.clock.now(), (claim) => this.step(claim, summary), {
+    const dueAt = this.clock.now();
+    summary.steps = await this.queue.drain((limit) => this.queue.claim(limit, { dueAt }), (claim) => this.step(claim, summary), {
       concurrency: this.tuning.concurrency,
       batchSize: this.tuning.claimBatchSize,
       stopping: () => this.halted,
@@ -102,23 +103,22 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
 
   private async step(claim: ClaimedPayout, summary: PayoutRunSummary): Promise<void> {
     try {
-      const outcome = claim.payout.status === 'pending' ? await this.submit(claim) : await this.follow(claim, undefined);
+      const outcome = claim.row.status === 'pending' ? await this.submit(claim) : await this.follow(claim, undefined);
       if (outcome === 'succeeded') summary.succeeded++;
       if (outcome === 'failed') summary.failed++;
     } catch (error) {
-      if (error instanceof LeaseLostError) {
-        this.logger.warn(error.message);
-        return;
-      }
+      // A lost lease ends the step as it is (the engine's rule, LeasedQueue.lost): the drain drops it.
+      if (error instanceof LeaseLostError) throw error;
       await this.technicalFailure(claim, error).catch((e: unknown) => {
-        if (!(e instanceof LeaseLostError)) this.logger.error({ err: e }, `Payout ${claim.payout.id}: could not record a technical failure`);
+        if (e instanceof LeaseLostError) throw e;
+        this.logger.error({ err: e }, `Payout ${claim.row.id}: could not record a technical failure`);
       });
     }
   }
 
   /** Status pending: wait for an Authorized destination, then create (or replay) the withdrawal. */
   private async submit(claim: ClaimedPayout): Promise<FinalOutcome | undefined> {
-    const payout = claim.payout;
+    const payout = claim.row;
     const destination = await this.destinations.current(payout.destinationId);
     if (!destination || destination.providerDestinationId === null || destination.status === 'failed' || destination.status === 'creating') {
       return this.finish(claim, 'failed', { failureCode: 'destination_unavailable' });
@@ -126,7 +126,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     if (destination.status !== 'Authorized') {
       const now = this.clock.now();
       const recheck = destination.nextSyncAt && destination.nextSyncAt > now ? destination.nextSyncAt : new Date(now.getTime() + this.tuning.destinationPollMs);
-      await this.queue.write(claim, { nextAttemptAt: recheck }, true);
+      await this.queue.write(claim, { nextAttemptAt: recheck }, { release: true });
       return undefined;
     }
 
@@ -145,7 +145,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
       if (!(error instanceof ProviderError)) throw error;
       if (error.kind === 'business_rule' && /destination unauthori[sz]ed/i.test(error.providerMessage ?? '')) {
         await this.destinations.markUnauthorized(destination.id);
-        await this.queue.write(claim, { nextAttemptAt: new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) }, true);
+        await this.queue.write(claim, { nextAttemptAt: new Date(this.clock.now().getTime() + this.tuning.destinationPollMs) }, { release: true });
         return undefined;
       }
       if (error.kind === 'conflict') {
@@ -172,7 +172,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
    * money. Otherwise a person looks, and nothing is sent.
    */
   private async adoptWithdrawal(claim: ClaimedPayout, conflict: ProviderError): Promise<Withdrawal | 'failed'> {
-    const payout = claim.payout;
+    const payout = claim.row;
     const found = conflict.conflictingId
       ? await this.wallets.getWithdrawal(conflict.conflictingId)
       : await this.wallets.getWithdrawalByExternalId(payout.withdrawalExternalId);
@@ -193,7 +193,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
    * `firstDelayMs` is the wait before the first read (a withdrawal just made is still Pending).
    */
   private async follow(claim: ClaimedPayout, firstDelayMs: number | undefined): Promise<FinalOutcome | undefined> {
-    const withdrawalId = claim.payout.providerWithdrawalId as string;
+    const withdrawalId = claim.row.providerWithdrawalId as string;
     const started = performance.now();
     let delay = firstDelayMs ?? 0;
     for (;;) {
@@ -203,10 +203,10 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
       delay = Math.min(Math.max(delay * 2, this.tuning.pollDelayMs), this.tuning.maxPollDelayMs);
       if (this.halted || performance.now() - started + delay > this.tuning.inlinePollMs) {
         const now = this.clock.now();
-        const age = claim.payout.submittedAt ? now.getTime() - claim.payout.submittedAt.getTime() : 0;
+        const age = claim.row.submittedAt ? now.getTime() - claim.row.submittedAt.getTime() : 0;
         // Old withdrawals are read less often: a quarter of their age, within the poll bounds.
         const wait = Math.min(Math.max(delay, age / 4), this.tuning.maxPollDelayMs);
-        await this.queue.write(claim, { nextAttemptAt: new Date(now.getTime() + wait), technicalFailures: 0, notBefore: null }, true);
+        await this.queue.write(claim, { nextAttemptAt: new Date(now.getTime() + wait), technicalFailures: 0, notBefore: null }, { release: true });
         return undefined;
       }
     }
@@ -224,7 +224,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
   private async finish(claim: ClaimedPayout, outcome: FinalOutcome, details: { providerWithdrawalId?: string; failureCode?: string }): Promise<FinalOutcome> {
     const now = this.clock.now();
     const shownNow = this.businessClock.now();
-    const held = claim.payout;
+    const held = claim.row;
     const final = {
       status: outcome,
       providerWithdrawalId: details.providerWithdrawalId ?? held.providerWithdrawalId,
@@ -234,30 +234,26 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
       updatedAt: shownNow,
     };
     const object = toPayoutResponse({ ...held, ...final } as Payout);
-    const event = this.events.recordOverSql('p', { type: `payout.${outcome}`, data: { object } }, {}, 8);
-    if (!(await this.payouts.finishFenced(held.id, claim.fence, final, { ctes: [event.ctes], params: event.params }))) this.queue.lost(claim);
+    const event = this.events.recordOverSql('p', { type: `payout.${outcome}`, data: { object } }, {});
+    if (!(await this.payouts.finishFenced(held.id, claim.fence, final, [event]))) this.queue.lost(claim);
     Object.assign(held, final, { nextAttemptAt: null, notBefore: null, leaseOwner: null });
     this.metrics.payouts.inc({ outcome });
-    if (outcome === 'failed') this.logger.log(`Payout ${claim.payout.id} failed: ${details.failureCode ?? 'unknown'}`);
+    if (outcome === 'failed') this.logger.log(`Payout ${claim.row.id} failed: ${details.failureCode ?? 'unknown'}`);
     return outcome;
   }
 
   /** Leaves the payout as it is, to be tried again (the same request) after a growing pause in real time. */
   private async technicalFailure(claim: ClaimedPayout, error: unknown): Promise<void> {
-    const failures = claim.payout.technicalFailures + 1;
+    const failures = claim.row.technicalFailures + 1;
     const backoffMs = backoffDelayMs(failures, this.workTuning.backoffMs, this.workTuning.maxBackoffMs);
     const kind = error instanceof ProviderError ? error.kind : 'internal';
     this.metrics.technicalFailures.inc({ kind });
     if (error instanceof ProviderError) {
-      this.logger.warn(`Payout ${claim.payout.id} (${claim.payout.status}): ${error.message}; trying again in ${backoffMs} ms`);
+      this.logger.warn(`Payout ${claim.row.id} (${claim.row.status}): ${error.message}; trying again in ${backoffMs} ms`);
     } else {
-      this.logger.error({ err: error }, `Payout ${claim.payout.id} (${claim.payout.status}): unexpected error; trying again in ${backoffMs} ms`);
+      this.logger.error({ err: error }, `Payout ${claim.row.id} (${claim.row.status}): unexpected error; trying again in ${backoffMs} ms`);
     }
-    await this.queue.write(
-      claim,
-      { technicalFailures: failures, notBefore: () => `now() + make_interval(secs => ${(backoffMs / 1000).toFixed(3)})` },
-      true,
-    );
+    await this.queue.write(claim, { technicalFailures: failures }, { release: true, notBeforeMs: backoffMs });
   }
 }
 

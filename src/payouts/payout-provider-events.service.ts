@@ -1,10 +1,10 @@
-import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { SystemClock } from '../common/clock/system-clock';
 import { ApplyOutcome } from '../provider-webhooks/provider-event-router.service';
 import { ProviderEventRouter } from '../provider-webhooks/provider-event-router.service';
 import { ProviderWebhookRegistrationService } from '../provider-webhooks/provider-webhook-registration.service';
 import { WorkRunnerService } from '../work/work-runner.service';
-import { WorkerRegistryService } from '../work/worker-registry.service';
+import { PAYOUT_QUEUE, PayoutQueue } from './payout-queue';
 import { PayoutDestinationsRepository } from './payout-destinations.repository';
 import { PAYOUTS_QUEUE } from './payout-scheduler.service';
 import { PayoutSetupService } from './payout-setup.service';
@@ -23,14 +23,14 @@ export class PayoutProviderEventsService implements OnModuleInit, OnApplicationB
     private readonly payouts: PayoutsRepository,
     private readonly destinations: PayoutDestinationsRepository,
     private readonly runner: WorkRunnerService,
-    private readonly workers: WorkerRegistryService,
+    @Inject(PAYOUT_QUEUE) private readonly queue: PayoutQueue,
     private readonly clock: SystemClock,
   ) {}
 
   onModuleInit(): void {
     this.router.on('withdrawal', async (event): Promise<ApplyOutcome> => {
       if (event.eventType !== 'WithdrawalSucceeded' && event.eventType !== 'WithdrawalFailed') return 'ignored';
-      const result = await this.payouts.wakeForWithdrawal(event.objectId, this.clock.now(), this.workers.lapseSeconds);
+      const result = await this.queue.wake(this.payouts.ofWithdrawal(event.objectId), this.clock.now());
       if (result === 'woken') this.runner.kick(PAYOUTS_QUEUE);
       return result === 'woken' || result === 'settled' ? 'applied' : result === 'none' ? 'unknown_object' : 'busy';
     });

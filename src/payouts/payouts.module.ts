@@ -14,7 +14,7 @@ import { PayoutDestinationsRepository } from './payout-destinations.repository';
 import { PayoutDestinationsService } from './payout-destinations.service';
 import { PayoutMetricsService } from './payout-metrics.service';
 import { PayoutProcessorService } from './payout-processor.service';
-import { PayoutQueueService } from './payout-queue.service';
+import { payoutQueueProvider } from './payout-queue';
 import { PayoutSchedulerService } from './payout-scheduler.service';
 import { PayoutSetupController } from './payout-setup.controller';
 import { PayoutSetupRepository } from './payout-setup.repository';
@@ -38,7 +38,7 @@ import { PayoutProviderEventsService } from './payout-provider-events.service';
     PayoutSetupService,
     PayoutDestinationsService,
     PayoutsService,
-    PayoutQueueService,
+    payoutQueueProvider,
     PayoutProcessorService,
     PayoutSchedulerService,
     PayoutMetricsService,

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { hotQuery } from '../database/prepared-statements';
+import { followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
 import { Page, paginate } from '../common/http/pagination';
-import { ownerIsLiveSql } from '../work/owner-liveness';
 import { ListPayoutsQueryDto } from './list-payouts-query.dto';
 import { Payout } from './payout.entity';
 
@@ -72,57 +72,35 @@ export class PayoutsRepository {
   }
 
   /**
-   * Writes `changes` only while the row still carries `fence` (the claim's); false when it does not, i.e. another
-   * process took the payout over.
-   */
-  /**
-   * A payout's final state, released, with `followUps` (CTEs over `p`, the updated row, with parameters numbered from
-   * 8: the merchant event) in one statement, only under `fence`. Answers whether it was written.
+   * A payout's final state, released, with `followUps` (CTEs over `p`, the updated row, each binding its own
+   * parameters: the merchant event) in one statement, only under `fence`. Answers whether it was written.
    */
   async finishFenced(
     id: string,
     fence: number,
     final: Pick<Payout, 'status' | 'providerWithdrawalId' | 'submittedAt' | 'failureCode' | 'completedAt' | 'updatedAt'>,
-    followUps: { ctes: string[]; params: unknown[] },
+    followUps: SqlFragment[],
   ): Promise<boolean> {
-    const { rows } = await hotQuery(
-      this.dataSource,
-      'payouts.finish',
-      `WITH p AS (UPDATE payouts SET status = $3, provider_withdrawal_id = $4, submitted_at = $5, failure_code = $6, completed_at = $7, updated_at = $7,
-                         next_attempt_at = NULL, not_before = NULL, lease_owner = NULL
-                   WHERE id = $1 AND fence = $2 RETURNING id)${followUps.ctes.map((cte) => `,\n       ${cte}`).join('')}
-       SELECT 1 FROM p`,
-      [id, fence, final.status, final.providerWithdrawalId, final.submittedAt, final.failureCode, final.updatedAt, ...followUps.params],
+    const p = new SqlParams();
+    const [idParam, fenceParam, status, withdrawal, submitted, failure, at] = [id, fence, final.status, final.providerWithdrawalId, final.submittedAt, final.failureCode, final.updatedAt].map((v) =>
+      p.bind(v),
     );
+    const sql = `WITH p AS (UPDATE payouts SET status = ${status}, provider_withdrawal_id = ${withdrawal}, submitted_at = ${submitted}, failure_code = ${failure}, completed_at = ${at}, updated_at = ${at},
+                         next_attempt_at = NULL, not_before = NULL, lease_owner = NULL
+                   WHERE id = ${idParam} AND fence = ${fenceParam} RETURNING id)${followUpCtes(p, followUps)}
+       SELECT 1 FROM p`;
+    const { rows } = await hotQuery(this.dataSource, 'payouts.finish', sql, p.values);
     return rows.length > 0;
   }
 
-  async updateFenced(id: string, fence: number, changes: QueryDeepPartialEntity<Payout>, em: EntityManager = this.dataSource.manager): Promise<boolean> {
-    const result = await em.getRepository(Payout).update({ id, fence }, changes);
-    return Boolean(result.affected);
+
+  /** The payout of a provider withdrawal, and whether it waits for its outcome (see LeasedQueue.wake). */
+  ofWithdrawal(providerWithdrawalId: string): { sql: string; params: unknown[] } {
+    return { sql: `SELECT id, status = 'processing' AS waiting FROM payouts WHERE provider_withdrawal_id = $1`, params: [providerWithdrawalId] };
   }
 
   /** Pending payouts waiting for this destination become due at `now` (none is pushed later); `shownNow` becomes their updatedAt. */
-  /**
-   * The provider says a withdrawal moved: its payout, if following it and not held by a live process, is due at once
-   * (`now`, real time). Answers `woken`, `busy`, `settled` or `none` (not ours).
-   */
-  async wakeForWithdrawal(providerWithdrawalId: string, now: Date, lapseSeconds: number): Promise<'woken' | 'busy' | 'settled' | 'none'> {
-    const [row]: { woken: boolean; known: boolean; waiting: boolean }[] = await this.dataSource.query(
-      `WITH target AS (SELECT id, lease_owner, status FROM payouts WHERE provider_withdrawal_id = $1),
-            woken AS (UPDATE payouts p SET not_before = NULL, next_attempt_at = LEAST(COALESCE(p.next_attempt_at, $2), $2)
-                        FROM target t
-                       WHERE p.id = t.id AND t.status = 'processing'
-                         AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', '$3')})
-                      RETURNING p.id)
-       SELECT EXISTS (SELECT 1 FROM woken) AS woken, EXISTS (SELECT 1 FROM target) AS known,
-              EXISTS (SELECT 1 FROM target WHERE status = 'processing') AS waiting`,
-      [providerWithdrawalId, now, lapseSeconds],
-    );
-    if (row.woken) return 'woken';
-    if (!row.known) return 'none';
-    return row.waiting ? 'busy' : 'settled';
-  }
+
 
   async makeDueForDestination(destinationId: string, now: Date, shownNow: Date, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { SqlPart } from '../events/events.service';
+import { SqlFragment, SqlParams } from '../database/sql-statement';
 import { invalidField } from '../common/errors/coded-error';
 import { DEFAULT_PAGE_SIZE, Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
@@ -28,40 +28,39 @@ export class SubscriptionEventsRepository {
   }
 
   /**
-   * Appends several events in one statement, in the given order, in the caller's transaction; `also` adds CTEs (with
-   * parameters numbered from the number it is given) to that same statement, e.g. the merchant events.
+   * Appends several events in one statement, in the given order, in the caller's transaction; `also` adds CTEs
+   * (binding their own parameters) to that same statement, e.g. the merchant events.
    */
-  async recordMany(em: EntityManager, events: AuditEvent[], occurredAt: Date, also?: (firstParam: number) => SqlPart): Promise<void> {
-    const extra = also?.(7);
-    if (events.length === 0 && !extra) return;
+  async recordMany(em: EntityManager, events: AuditEvent[], occurredAt: Date, also?: SqlFragment): Promise<void> {
+    if (events.length === 0 && !also) return;
+    const p = new SqlParams();
+    const [ids, types, from, to, data, at] = [
+      p.bind(events.map((e) => e.subscriptionId)),
+      p.bind(events.map((e) => e.type)),
+      p.bind(events.map((e) => e.from ?? null)),
+      p.bind(events.map((e) => e.to ?? null)),
+      p.bind(events.map((e) => JSON.stringify(e.data ?? {}))),
+      p.bind(occurredAt),
+    ];
     await em.query(
       `WITH subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at, created_at)
-       SELECT e.subscription_id, e.type, e.from_status, e.to_status, e.data, $6, $6
-         FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[]) WITH ORDINALITY AS e(subscription_id, type, from_status, to_status, data, n)
-        ORDER BY e.n)${extra ? `,\n${extra.ctes}` : ''}
+       SELECT e.subscription_id, e.type, e.from_status, e.to_status, e.data, ${at}, ${at}
+         FROM unnest(${ids}::uuid[], ${types}::varchar[], ${from}::varchar[], ${to}::varchar[], ${data}::jsonb[]) WITH ORDINALITY AS e(subscription_id, type, from_status, to_status, data, n)
+        ORDER BY e.n)${also ? `,\n${also(p)}` : ''}
        SELECT 1`,
-      [
-        events.map((e) => e.subscriptionId),
-        events.map((e) => e.type),
-        events.map((e) => e.from ?? null),
-        events.map((e) => e.to ?? null),
-        events.map((e) => JSON.stringify(e.data ?? {})),
-        occurredAt,
-        ...(extra?.params ?? []),
-      ],
+      p.values,
     );
   }
 
   /**
    * The audit insert of a paid charge, as a CTE over a CTE `source` that yields the subscription_id, with the data
-   * and time as parameters numbered from `firstParam`: billing settles the charge and records this in one statement
-   * on its hot path.
+   * and time as its parameters: billing settles the charge and records this in one statement on its hot path.
    */
-  chargeSucceededSql(source: string, data: Record<string, unknown>, at: Date, firstParam: number): SqlPart {
-    return {
-      ctes: `subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
-             SELECT subscription_id, 'charge_succeeded', $${firstParam}::jsonb, $${firstParam + 1}::timestamptz, $${firstParam + 1}::timestamptz FROM ${source})`,
-      params: [JSON.stringify(data), at],
+  chargeSucceededSql(source: string, data: Record<string, unknown>, at: Date): SqlFragment {
+    return (params) => {
+      const [json, time] = [params.bind(JSON.stringify(data)), params.bind(at)];
+      return `subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
+             SELECT subscription_id, 'charge_succeeded', ${json}::jsonb, ${time}::timestamptz, ${time}::timestamptz FROM ${source})`;
     };
   }
 

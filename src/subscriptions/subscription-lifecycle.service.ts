@@ -1,7 +1,8 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
-import { EventsService, SqlPart } from '../events/events.service';
+import { EventsService } from '../events/events.service';
+import type { SqlFragment } from '../database/sql-statement';
 import type { Plan } from '../plans/plan.entity';
 import { firstPeriodIndexAtOrAfter, periodStart } from '../common/calendar/billing-calendar';
 import { subscriptionChangeEvent, SubscriptionView } from './subscription-change-event';
@@ -152,7 +153,7 @@ export class SubscriptionLifecycleService {
     await this.subscriptions.updatePeriods(em, rows, now);
     for (const s of rows) s.updatedAt = now;
     const merchant = rows.map((s, i) => subscriptionChangeEvent(before[i], toSubscriptionResponse(s))).filter((e) => e !== null);
-    await this.audit.recordMany(em, events, now, merchant.length > 0 ? (first) => this.events.recordSql(merchant, first) : undefined);
+    await this.audit.recordMany(em, events, now, merchant.length > 0 ? this.events.recordSql(merchant) : undefined);
   }
 
   /**
@@ -186,11 +187,11 @@ export class SubscriptionLifecycleService {
 
   /**
    * The audit insert of a paid charge for an active subscription (whose status does not change), as a CTE over a
-   * CTE `source` that yields the subscription_id, with its parameters numbered from `firstParam`: billing settles
-   * the charge and records this in one statement on its hot path.
+   * CTE `source` that yields the subscription_id, binding its own parameters: billing settles the charge and
+   * records this in one statement on its hot path.
    */
-  chargeSucceededAuditSql(source: string, data: Record<string, unknown>, now: Date, firstParam: number): SqlPart {
-    return this.audit.chargeSucceededSql(source, data, now, firstParam);
+  chargeSucceededAuditSql(source: string, data: Record<string, unknown>, now: Date): SqlFragment {
+    return this.audit.chargeSucceededSql(source, data, now);
   }
 
   /** A charge was paid: a subscription in trouble (or still trialing) becomes active again. */

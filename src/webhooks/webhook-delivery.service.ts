@@ -1,3 +1,4 @@
+import { LeaseLostError } from '../work/lease-lost.error';
 import { LeasedQueues } from '../work/leased-queues.service';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { SystemClock } from '../common/clock/system-clock';
@@ -123,7 +124,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
         // This endpoint already holds its share of the workers: the delivery waits for a slot at the endpoint's pace,
         // and the other endpoints' deliveries go on.
         const delayMs = this.pacer.deferralMs(delivery.endpointId, this.clock.now().getTime());
-        if (!(await this.deliveries.defer(delivery.id, claim.fence, delayMs))) this.queue.leaseLost();
+        if (!(await this.deliveries.defer(delivery.id, claim.fence, delayMs))) this.queue.lost(claim);
         this.metrics.deliveries.inc({ result: 'deferred' });
         return;
       }
@@ -134,6 +135,8 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
         this.pacer.release(delivery.endpointId, durationMs, this.clock.now().getTime());
       }
     } catch (error) {
+      // A lost lease ends the step as it is (the engine's rule, LeasedQueue.lost): the drain drops it.
+      if (error instanceof LeaseLostError) throw error;
       // The claim is handed back by the engine's sweep; the delivery is sent again (at least once).
       this.logger.warn({ err: error, deliveryId: delivery.id }, 'Webhook delivery step failed; it is tried again shortly');
     }
@@ -145,7 +148,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     if (!endpoint || !endpoint.enabled || !event) {
       // Deleted or disabled endpoint: nothing to send to. An event past its retention: nothing to send.
       const ended = await this.deliveries.end(delivery.id, claim.fence, event ? 'canceled' : 'failed');
-      if (!ended) this.queue.leaseLost();
+      if (!ended) this.queue.lost(claim);
       this.metrics.deliveries.inc({ result: event ? 'canceled' : 'failed' });
       return 0;
     }
@@ -163,10 +166,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
       retryInMs,
       sentAt: sent.sentAt,
     });
-    if (failures === undefined) {
-      this.queue.leaseLost();
-      return sent.durationMs;
-    }
+    if (failures === undefined) this.queue.lost(claim);
     const result = ok ? 'succeeded' : retryInMs === null ? 'failed' : 'retrying';
     this.metrics.deliveries.inc({ result });
     this.metrics.duration.observe({ result }, sent.durationMs / 1000);

@@ -1,5 +1,7 @@
-import { DataSource, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
+import { DataSource, EntityManager, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { hotQuery } from '../database/prepared-statements';
+import { LeaseLostError } from './lease-lost.error';
 import { ownerIsLiveSql } from './owner-liveness';
 import { drainQueue, WorkTail } from './worker-pool';
 import { WorkMetricsService } from './work-metrics.service';
@@ -19,6 +21,10 @@ export interface LeasedQueueDefinition<T extends ObjectLiteral> {
   dueAgainst: 'caller' | 'database';
   /** Whether the table has a `not_before` column: a real-time floor (backoffs) on top of the due time. */
   hasNotBefore: boolean;
+  /** For `caller` queues: the time a claim compares the due column with when none is given (e.g. the billing clock). */
+  dueNow?: () => Date;
+  /** Fields every fenced write of this queue carries unless it sets them (e.g. updatedAt from the clock the API shows). */
+  stamp?: () => QueryDeepPartialEntity<T>;
   /** Further expressions over `t` to return with each claim, in `Claim.extra` (e.g. a timestamp as exact text). */
   extraReturning?: string;
 }
@@ -31,6 +37,21 @@ export interface Claim<T> {
   previousOwner: string | null;
   /** The `extraReturning` columns, raw. */
   extra: Record<string, unknown>;
+}
+
+/** What a fenced write needs of a claim: the row this process holds (kept up to date in memory) and its fence. */
+export interface Held<T> {
+  row: T;
+  fence: number;
+}
+
+/** How a fenced write ends: `release` hands the row back in the same statement; `notBeforeMs` is a real-time floor. */
+export interface FencedWriteOptions {
+  release?: boolean;
+  /** The row is not claimed again before this many ms from the database's now (a backoff, a poll's pause). */
+  notBeforeMs?: number;
+  /** The caller's transaction, when the write is one of several that must land together. */
+  em?: EntityManager;
 }
 
 /**
@@ -107,13 +128,14 @@ export class LeasedQueue<T extends ObjectLiteral> {
             result = await work(item);
           } catch (error) {
             this.finished.push(item);
+            if (error instanceof LeaseLostError) return;
             throw error;
           }
           if (!result) {
             this.finished.push(item);
             return;
           }
-          return { tail: result.tail.finally(() => this.finished.push(item)) };
+          return { tail: result.tail.catch(dropLostLease).finally(() => this.finished.push(item)) };
         },
         release: (items) => this.release(items),
       },
@@ -151,10 +173,11 @@ export class LeasedQueue<T extends ObjectLiteral> {
    * straight from the UPDATE … RETURNING: one round trip, no second read.
    */
   async claim(limit: number, options: { dueAt?: Date; onlyId?: string } = {}): Promise<Claim<T>[]> {
-    if (this.definition.dueAgainst === 'caller' && !options.dueAt) throw new Error(`${this.name}: a claim needs the time it is due at`);
+    const dueAt = options.dueAt ?? this.definition.dueNow?.();
+    if (this.definition.dueAgainst === 'caller' && !dueAt) throw new Error(`${this.name}: a claim needs the time it is due at`);
     await this.registry.ensureRegistered();
     const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, `${this.name}.claim`, this.claimSql, [
-      options.dueAt ?? null,
+      dueAt ?? null,
       limit,
       this.registry.workerId,
       this.registry.lapseSeconds,
@@ -173,6 +196,31 @@ export class LeasedQueue<T extends ObjectLiteral> {
     return claims;
   }
 
+  /**
+   * Makes due at once the rows `target` selects that wait (a provider event says their outcome is in), unless a live
+   * process holds them (it reads the outcome itself); a row of a dead holder is woken for the next claim to take.
+   * `target` is the domain's SELECT of `id` and `waiting` (a boolean) over its table, with its own parameters from
+   * $1; the engine adds the due time, the floor and the lease rule. Answers `woken`, `busy` (a live holder has it),
+   * `settled` (found, nothing waits) or `none` (no such row).
+   */
+  async wake(target: { sql: string; params: unknown[] }, at?: Date): Promise<'woken' | 'busy' | 'settled' | 'none'> {
+    const atParam = `COALESCE($${target.params.length + 1}::timestamptz, now())`;
+    const lapseParam = `$${target.params.length + 2}`;
+    const due = this.definition.dueColumn;
+    const [row]: { woken: boolean; known: boolean; waiting: boolean }[] = await this.dataSource.query(
+      `WITH target AS (${target.sql}),
+            woken AS (UPDATE ${this.metadata.tableName} t SET ${this.definition.hasNotBefore ? 'not_before = NULL, ' : ''}${due} = LEAST(COALESCE(t.${due}, ${atParam}), ${atParam})
+                        FROM target x
+                       WHERE t.id = x.id AND x.waiting AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', lapseParam)})
+                      RETURNING t.id)
+       SELECT EXISTS (SELECT 1 FROM woken) AS woken, EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM target WHERE waiting) AS waiting`,
+      [...target.params, this.definition.dueAgainst === 'database' ? null : (at ?? null), this.registry.lapseSeconds],
+    );
+    if (row.woken) return 'woken';
+    if (!row.known) return 'none';
+    return row.waiting ? 'busy' : 'settled';
+  }
+
   /** Hands claimed rows back untouched (shutdown before their step started). */
   async release(claims: Claim<T>[]): Promise<void> {
     if (claims.length === 0) return;
@@ -185,9 +233,46 @@ export class LeasedQueue<T extends ObjectLiteral> {
     this.metrics.released.inc({ queue: this.name }, claims.length);
   }
 
-  /** Counts a write the fence refused. */
-  leaseLost(): void {
+  /**
+   * The engine's one fenced write: `changes` land on the held row only while it still carries the claim's fence (in
+   * `options.em`'s transaction when given). Every queue writes its claimed rows through here or, for a statement of
+   * its own that quotes the fence (a step and its intent in one round trip), calls `lost` when it changed nothing.
+   * The in-memory row takes the plain values written.
+   */
+  async write(held: Held<T>, changes: QueryDeepPartialEntity<T>, options: FencedWriteOptions = {}): Promise<void> {
+    const set: Record<string, unknown> = { ...this.definition.stamp?.(), ...changes };
+    if (options.release) set.leaseOwner = null;
+    if (options.notBeforeMs !== undefined) {
+      if (!this.definition.hasNotBefore) throw new Error(`${this.name}: the table has no not_before column`);
+      // The floor is the database's real time, whichever clock the due column follows (a backoff is real time).
+      set.notBefore = () => 'now() + make_interval(secs => :notBeforeSeconds)';
+    }
+    const result = await (options.em ?? this.dataSource.manager)
+      .createQueryBuilder()
+      .update(this.definition.entity)
+      .set(set as QueryDeepPartialEntity<T>)
+      .where('id = :id AND fence = :fence', { id: held.row.id, fence: held.fence })
+      .setParameter('notBeforeSeconds', options.notBeforeMs === undefined ? null : options.notBeforeMs / 1000)
+      .execute();
+    if (!result.affected) this.lost(held);
+    for (const [key, value] of Object.entries(set)) {
+      // Raw SQL expressions (functions) are not values; the in-memory copy keeps only plain ones.
+      if (typeof value !== 'function') (held.row as Record<string, unknown>)[key] = value;
+    }
+  }
+
+  /**
+   * The one rule for a lost lease, for every queue: a fenced write that changed no row means another process holds
+   * the row now (this one stalled past the lapse and was taken over, or a cancel moved the fence on purpose). The
+   * refusal is counted (work_lease_lost_total) and LeaseLostError unwinds the step at once, so nothing of the step
+   * runs after it: no further write and no provider call, which are the new holder's to make (with the same
+   * externalID). drain then drops the job silently: it is not an error, it is not backed off (that would be a write
+   * the fence refuses too), and it is not handed back (it is no longer ours). Going on after a refused write, or
+   * ignoring it, could make a provider call for a charge that was canceled meanwhile.
+   */
+  lost(held: Held<T>): never {
     this.metrics.leaseLost.inc({ queue: this.name });
+    throw new LeaseLostError(this.name, String(held.row.id));
   }
 
   /** A raw row as the entity TypeORM would load (column names, types and transformers). */
@@ -199,4 +284,9 @@ export class LeasedQueue<T extends ObjectLiteral> {
     }
     return entity;
   }
+}
+
+/** A tail whose write the fence refused ends like any other lost lease: dropped without an error. */
+function dropLostLease(error: unknown): void {
+  if (!(error instanceof LeaseLostError)) throw error;
 }

@@ -1,5 +1,5 @@
-import { PayoutQueueService } from '../../src/payouts/payout-queue.service';
-import { LeaseLostError } from '../../src/common/lease-lost.error';
+import { PAYOUT_QUEUE, PayoutQueue } from '../../src/payouts/payout-queue';
+import { LeaseLostError } from '../../src/work/lease-lost.error';
 import { resetDatabase } from '../support/test-database';
 import { CARDS } from '../support/test-cards';
 import { waitFor } from '../support/wait';
@@ -126,12 +126,12 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
 
   it('a worker whose claim was taken over cannot write: the fence refuses it', async () => {
     const id = await newPayout();
-    const queue = t.app.get(PayoutQueueService);
-    const [claim] = await queue.claim(new Date(Date.now() + 1000), 1);
-    expect(claim.payout.id).toBe(id);
+    const queue = t.app.get<PayoutQueue>(PAYOUT_QUEUE);
+    const [claim] = await queue.claim(1, { dueAt: new Date(Date.now() + 1000) });
+    expect(claim.row.id).toBe(id);
     // Another process claims it after this one's heartbeat lapsed: its fence moves on.
     await t.dataSource.query('UPDATE payouts SET fence = fence + 1 WHERE id = $1', [id]);
-    await expect(queue.write(claim, { status: 'succeeded' }, true)).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(queue.write(claim, { status: 'succeeded' }, { release: true })).rejects.toBeInstanceOf(LeaseLostError);
     expect(await row(id)).toMatchObject({ status: 'pending' });
     await t.dataSource.query('UPDATE payouts SET lease_owner = NULL WHERE id = $1', [id]);
     await t.processor.runOnce();
@@ -140,17 +140,17 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
 
   it('a claimed payout is invisible to other claims while its owner heartbeats, and taken over once it stops', async () => {
     const id = await newPayout();
-    const queue = t.app.get(PayoutQueueService);
-    const due = new Date(Date.now() + 1000);
-    const [first] = await queue.claim(due, 10);
-    expect(first.payout.id).toBe(id);
-    expect(await queue.claim(due, 10)).toEqual([]);
+    const queue = t.app.get<PayoutQueue>(PAYOUT_QUEUE);
+    const dueAt = new Date(Date.now() + 1000);
+    const [first] = await queue.claim(10, { dueAt });
+    expect(first.row.id).toBe(id);
+    expect(await queue.claim(10, { dueAt })).toEqual([]);
     // Its owner is now a process that stopped heartbeating an hour ago (killed).
     await t.dataSource.query(`INSERT INTO workers (id, host, pid, heartbeat_at) VALUES ('killed-worker', 'h', 1, now() - interval '1 hour')`);
     await t.dataSource.query(`UPDATE payouts SET lease_owner = 'killed-worker' WHERE id = $1`, [id]);
-    const [second] = await queue.claim(due, 10);
-    expect(second).toMatchObject({ payout: { id }, fence: first.fence + 1 });
-    await queue.write(second, {}, true);
+    const [second] = await queue.claim(10, { dueAt });
+    expect(second).toMatchObject({ row: { id }, fence: first.fence + 1 });
+    await queue.write(second, {}, { release: true });
     await t.processor.runOnce();
     expect((await getPayout(t, id)).status).toBe('succeeded');
   });

@@ -1,0 +1,33 @@
+import type { FactoryProvider } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
+import type { Claim, LeasedQueue } from '../work/leased-queue';
+import { LeasedQueues } from '../work/leased-queues.service';
+import { Charge } from './charge.entity';
+
+/** The charges' queue of the work engine; inject it with `@Inject(CHARGE_QUEUE)`. */
+export const CHARGE_QUEUE = Symbol('CHARGE_QUEUE');
+
+export type ChargeQueue = LeasedQueue<Charge>;
+
+/** A charge this process holds: every write goes through the queue, which quotes the claim's fence. */
+export type ClaimedCharge = Claim<Charge>;
+
+/**
+ * Charges as jobs of the engine, defined once: a charge row is its own job, due at `next_attempt_at` (business time,
+ * the billing clock, which may be the test clock) and not before `not_before` (real time: backoffs and polls). Every
+ * write is stamped with the billing clock's time, like every time an answer shows.
+ */
+export const chargeQueueProvider: FactoryProvider<ChargeQueue> = {
+  provide: CHARGE_QUEUE,
+  inject: [LeasedQueues, Clock],
+  useFactory: (queues: LeasedQueues, clock: Clock) =>
+    queues.create<Charge>({
+      name: 'charges',
+      entity: Charge,
+      dueColumn: 'next_attempt_at',
+      dueAgainst: 'caller',
+      hasNotBefore: true,
+      dueNow: () => clock.now(),
+      stamp: () => ({ updatedAt: clock.now() }),
+    }),
+};
