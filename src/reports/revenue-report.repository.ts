@@ -57,14 +57,19 @@ const MRR_SQL = `
          UNION
          SELECT width_bucket(since, $1::timestamptz[]) + 1, id FROM ch
           WHERE since >= ($1::timestamptz[])[1] AND since < ($1::timestamptz[])[cardinality($1::timestamptz[])]),
-       -- The boundaries where a value is needed: the first for everyone, both ends of a touched interval.
-       points AS (SELECT 1 AS k, id FROM st WHERE since < ($1::timestamptz[])[1] UNION SELECT k - 1, id FROM touched UNION SELECT k, id FROM touched),
+       -- The (boundary, subscription) pairs counted there that need a value: everyone counted at the first boundary,
+       -- and the touched ones counted at either end of their interval.
+       counted AS (
+         SELECT 1 AS k, st.id FROM st
+          WHERE st.since < ($1::timestamptz[])[1] AND (st.until IS NULL OR st.until >= ($1::timestamptz[])[1]) AND st.status IN ('active', 'past_due')
+         UNION
+         SELECT pt.k, pt.id FROM (SELECT k - 1 AS k, id FROM touched UNION SELECT k, id FROM touched) pt JOIN b ON b.k = pt.k
+           JOIN st ON st.id = pt.id AND b.at > st.since AND (st.until IS NULL OR b.at <= st.until) AND st.status IN ('active', 'past_due')),
        v AS (
-         SELECT pt.k, pt.id, ${MONTHLY_VALUE_SQL} AS v
-           FROM points pt JOIN b ON b.k = pt.k JOIN subs s ON s.id = pt.id
-           JOIN st ON st.id = pt.id AND b.at > st.since AND (st.until IS NULL OR b.at <= st.until) AND st.status IN ('active', 'past_due')
-           LEFT JOIN ch ON ch.id = pt.id AND b.at > ch.since AND (ch.until IS NULL OR b.at <= ch.until)
-           LEFT JOIN ch f ON f.id = pt.id AND f.n = 1
+         SELECT c.k, c.id, s.currency, ${MONTHLY_VALUE_SQL} AS v
+           FROM counted c JOIN b ON b.k = c.k JOIN subs s ON s.id = c.id
+           LEFT JOIN ch ON ch.id = c.id AND b.at > ch.since AND (ch.until IS NULL OR b.at <= ch.until)
+           LEFT JOIN ch f ON f.id = c.id AND f.n = 1
           CROSS JOIN LATERAL (SELECT coalesce(ch.terms, f.before) AS terms) x
           CROSS JOIN LATERAL (SELECT coalesce((x.terms->>'planId')::uuid, s.plan_id) AS plan_id, coalesce((x.terms->>'quantity')::int, s.quantity) AS quantity) t
            JOIN plans p ON p.id = t.plan_id),
@@ -74,8 +79,8 @@ const MRR_SQL = `
          SELECT t.k, s.currency, coalesce(vs.v, 0) AS sv, coalesce(ve.v, 0) AS ev, coalesce(fc.at < b.prev_at, false) AS ever
            FROM touched t JOIN b ON b.k = t.k JOIN subs s ON s.id = t.id LEFT JOIN fc ON fc.id = t.id
            LEFT JOIN v vs ON vs.k = t.k - 1 AND vs.id = t.id LEFT JOIN v ve ON ve.k = t.k AND ve.id = t.id)
-  SELECT 1 AS k, s.currency, sum(v.v)::bigint AS mrr, 0 AS new, 0 AS expansion, 0 AS contraction, 0 AS churned, 0 AS reactivated
-    FROM v JOIN subs s ON s.id = v.id WHERE v.k = 1 GROUP BY s.currency
+  SELECT 1 AS k, currency, sum(v)::bigint AS mrr, 0 AS new, 0 AS expansion, 0 AS contraction, 0 AS churned, 0 AS reactivated
+    FROM v WHERE k = 1 GROUP BY currency
   UNION ALL
   SELECT k, currency, NULL,
          sum(CASE WHEN sv = 0 AND ev > 0 AND NOT ever THEN ev ELSE 0 END)::bigint,
