@@ -20,7 +20,7 @@ const PLANS: [string, string, number][] = [
  * dunning (half canceled, half unpaid), 8 % are past due for 5 days and recover, 6 % pause for 30 days (60 % of them
  * resume); one charge per plan interval while billable, its first attempt declined 8 % of the time and paid on a
  * second attempt 55 % of those; each charge also writes period_billed and charge_succeeded or charge_declined.
- * Random but repeatable (setseed).
+ * Rows go in in time order, as the daemon writes them. Random but repeatable (setseed).
  */
 export async function seedRevenueHistory(db: Client, count: number): Promise<void> {
   await db.query(`TRUNCATE subscriptions, subscription_events, charges, charge_attempts, customers`);
@@ -98,13 +98,14 @@ export async function seedRevenueHistory(db: Client, count: number): Promise<voi
     `INSERT INTO charges (id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status, step, invoice_external_id, attempt_count)
      SELECT id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency,
             CASE WHEN NOT declined THEN 'succeeded' WHEN recovered THEN 'succeeded' ELSE 'failed' END, 'done', 'rb-' || id, CASE WHEN declined THEN 2 ELSE 1 END
-       FROM bench_charges`,
+       FROM bench_charges ORDER BY period_start`,
   );
   await db.query(
     `INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at)
      SELECT id, 1, 'ra1-' || left(id::text, 30), CASE WHEN declined THEN 'declined' ELSE 'succeeded' END, period_start FROM bench_charges
      UNION ALL
-     SELECT id, 2, 'ra2-' || left(id::text, 30), CASE WHEN recovered THEN 'succeeded' ELSE 'declined' END, period_start + interval '3 days' FROM bench_charges WHERE declined`,
+     SELECT id, 2, 'ra2-' || left(id::text, 30), CASE WHEN recovered THEN 'succeeded' ELSE 'declined' END, period_start + interval '3 days' FROM bench_charges WHERE declined
+     ORDER BY 5`,
   );
   await db.query(
     `INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at, created_at)
