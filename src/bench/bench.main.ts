@@ -14,6 +14,7 @@ import { insertPlan, insertSubscriptions, readyCustomers, ReadyCustomer, resetBi
 import { benchPayouts } from './bench-payouts';
 import { benchWebhooks } from './bench-webhooks';
 import { benchRecovery, recoveryTable } from './bench-recovery';
+import { benchRevenue } from './bench-revenue';
 import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
 import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 import { countStatements } from './statement-counter';
@@ -57,6 +58,12 @@ const RECOVERY_SIZE = Number(process.env.BENCH_RECOVERY_SIZE ?? 2000);
 const RECOVERY_DAYS = Number(process.env.BENCH_RECOVERY_DAYS ?? 90);
 const RECOVERY_SEED = Number(process.env.BENCH_SEED ?? 16);
 const RECOVERY_MAX_DAYS = process.env.BENCH_RECOVERY_MAX_DAYS ? Number(process.env.BENCH_RECOVERY_MAX_DAYS) : undefined;
+/**
+ * `npm run bench -- revenue [explain]`: BENCH_REVENUE_SIZE subscriptions (default 100,000) with their history, the
+ * revenue report timed for 1 and 12 months; BENCH_REVENUE_RESEED=0 reuses the history already in the database.
+ */
+const REVENUE_SIZE = Number(process.env.BENCH_REVENUE_SIZE ?? 100_000);
+const REVENUE_RESEED = process.env.BENCH_REVENUE_RESEED !== '0';
 
 type App = Awaited<ReturnType<typeof createApp>>;
 
@@ -74,6 +81,14 @@ async function main(): Promise<void> {
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(undefined);
   const url = process.env.DATABASE_URL ?? (embedded?.url as string);
   await runMigrations(url);
+  if (process.argv.includes('revenue')) {
+    try {
+      await benchRevenue(url, REVENUE_SIZE, REVENUE_RESEED, process.argv.includes('explain'));
+    } finally {
+      await embedded?.stop();
+    }
+    return;
+  }
   const sandbox = await startSandboxProcess(SANDBOX_API_KEY);
   if (process.argv.includes('recovery')) {
     try {

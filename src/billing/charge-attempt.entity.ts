@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 
 /**
  * pending: intent written, payment not (known to be) created; unknown: the create's outcome is unknown
@@ -10,6 +10,8 @@ export type AttemptStatus = 'pending' | 'unknown' | 'processing' | 'succeeded' |
 @Entity('charge_attempts')
 @Unique('charge_attempts_number_uq', ['chargeId', 'number'])
 @Unique('charge_attempts_external_id_uq', ['externalId'])
+// The revenue report's renewal volume: first attempts by time.
+@Index('charge_attempts_first_idx', ['attemptedAt'], { where: 'number = 1' })
 export class ChargeAttempt {
   @PrimaryGeneratedColumn('uuid')
   id: string;

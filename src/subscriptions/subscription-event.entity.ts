@@ -4,6 +4,11 @@ import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 /** Append-only audit trail: one row per change of a subscription, never updated or deleted. */
 @Entity('subscription_events')
 @Index('subscription_events_subscription_idx', ['subscriptionId', 'seq'])
+// The revenue report: statuses in each subscription's order (to_status in the key so they are read from the index
+// alone), plan changes, and churn by time, without reading the rest of the trail (most of it is charge events).
+@Index('subscription_events_status_idx', ['subscriptionId', 'occurredAt', 'seq', 'toStatus'], { where: 'to_status IS NOT NULL' })
+@Index('subscription_events_changed_idx', ['subscriptionId', 'occurredAt', 'seq'], { where: "type = 'changed'" })
+@Index('subscription_events_ended_idx', ['occurredAt'], { where: "to_status IN ('canceled', 'unpaid')" })
 export class SubscriptionEvent {
   @PrimaryGeneratedColumn('uuid')
   id: string;

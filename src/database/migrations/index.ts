@@ -16,6 +16,7 @@ import { PayoutReferences1795645124886 } from './1795645124886-PayoutReferences'
 import { OneReadyEventPerBinding1795645623865 } from './1795645623865-OneReadyEventPerBinding';
 import { SubscriptionChanges1795664392986 } from './1795664392986-SubscriptionChanges';
 import { SubscriptionNotices1795665214803 } from './1795665214803-SubscriptionNotices';
+import { RevenueReportIndexes1795677961523 } from './1795677961523-RevenueReportIndexes';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -38,4 +39,5 @@ export const MIGRATIONS: Function[] = [
   OneReadyEventPerBinding1795645623865,
   SubscriptionChanges1795664392986,
   SubscriptionNotices1795665214803,
+  RevenueReportIndexes1795677961523,
 ];
