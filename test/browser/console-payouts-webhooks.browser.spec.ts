@@ -118,7 +118,8 @@ function futureExpDate(): string {
     await b.heading(/Webhook endpoint.*paused/);
     await b.confirm('Delete');
     await b.heading('Webhook endpoints');
-    await b.page.getByRole('table', { name: 'Webhook endpoints, newest first' }).getByText(broken.url).waitFor();
-    expect(await b.page.getByRole('table', { name: 'Webhook endpoints, newest first' }).getByText(good.url).count()).toBe(0);
+    const endpoints = b.page.getByRole('table', { name: 'Webhook endpoints, newest first' });
+    await endpoints.getByText(broken.url).waitFor();
+    expect(await endpoints.getByText(good.url).count()).toBe(0);
   }, 90_000);
 });

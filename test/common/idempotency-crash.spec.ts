@@ -32,7 +32,7 @@ describe('Idempotency-Key across a crash between the effect and the answer', () 
 
   afterAll(async () => {
     for (const d of daemons) if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGKILL');
-    await db?.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'UPDATE idempotency_records%' AND pid <> pg_backend_pid()`).catch(() => undefined);
+    await db?.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'UPDATE idempotency_records%' AND pid <> pg_backend_pid()`).catch(() => undefined);
     await db?.query('DROP TRIGGER IF EXISTS hold_idempotency_answer ON idempotency_records').catch(() => undefined);
     await db?.end();
     await sandbox?.close();
@@ -83,7 +83,7 @@ describe('Idempotency-Key across a crash between the effect and the answer', () 
       FOR EACH ROW WHEN (NEW.status_code IS NOT NULL) EXECUTE FUNCTION hold_idempotency_answer()`);
     const lost = api(first, '/api/v1/payouts', body, { 'Idempotency-Key': 'crash-payout' }).catch((error: unknown) => error);
     const answerWrite = await waitFor(
-      async () => (await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query LIKE 'UPDATE idempotency_records SET status_code%' AND state = 'active'`)).rows[0],
+      async () => (await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'UPDATE idempotency_records SET status_code%' AND state = 'active'`)).rows[0],
       (row) => row !== undefined,
       { timeoutMs: 30_000, everyMs: 50, what: 'the answer write is in progress' },
     );

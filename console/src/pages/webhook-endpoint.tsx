@@ -1,5 +1,5 @@
 import { Code, Group, SimpleGrid, Stack, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useNavigate, useParams } from 'react-router';
@@ -26,6 +26,7 @@ function RedeliverButton({ attempt, endpointId }: { attempt: WebhookAttempt; end
 export default function EndpointPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   // Once deleted, nothing on this page reads the endpoint again (it would only find a 404).
   const [deleted, setDeleted] = useState(false);
   const endpoint = useQuery({
@@ -77,6 +78,8 @@ export default function EndpointPage() {
           onDone={() => {
             // Synchronously, so its deliveries list is gone before the refresh that follows every write.
             flushSync(() => setDeleted(true));
+            // The cached list still holds this endpoint: drop it so the list page shows only what the server answers.
+            queryClient.removeQueries({ queryKey: ['webhook-endpoints'] });
             void navigate('/webhook-endpoints');
           }}
         />
