@@ -80,9 +80,12 @@ export class PlansService {
     return paginate(builder, query);
   }
 
-  /** The plan, archived or not; 404 when there is none. */
-  async get(id: string): Promise<Plan> {
-    const plan = await this.plans.findOneBy({ id });
+  /**
+   * The plan, archived or not; 404 when there is none. Inside a transaction, read it with that transaction's `em`: on
+   * the embedded database, which runs one transaction at a time, a read on another connection would wait for ever.
+   */
+  async get(id: string, em?: EntityManager): Promise<Plan> {
+    const plan = await (em ? em.getRepository(Plan) : this.plans).findOneBy({ id });
     if (!plan) throw new NotFoundException(`plan ${id} not found`);
     return plan;
   }

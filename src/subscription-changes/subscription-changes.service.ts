@@ -78,7 +78,7 @@ export class SubscriptionChangesService {
     return this.subscriptions.transaction(async (em) => {
       const { subscription: s, before } = await this.lifecycle.lockForChange(em, id);
       // The plan read before the lock is the one locked unless a concurrent change moved it.
-      const from = s.planId === current.id ? current : await this.plans.get(s.planId);
+      const from = s.planId === current.id ? current : await this.plans.get(s.planId, em);
       const to = target ?? from;
       await this.checkChangeable(em, s, to, dto);
       // Before its first period (a start still ahead) a subscription changes like one in a trial: nothing to prorate.
