@@ -3,30 +3,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { SANDBOX_SHOP_ID } from '../../src/config/load-config';
+import { runMigrations } from '../../src/database/run-migrations';
 import { futureExpDate, SETUP_BODY } from '../payouts/support/payout-fixtures';
 import { DaemonProcess, schedulingDaemonEnv, startDaemon } from '../support/daemon';
 import { SandboxClient } from '../support/sandbox-client';
 import { CARDS } from '../support/test-cards';
 import { TEST_ADMIN_TOKEN } from '../support/test-config';
-import { resetDatabase, testDatabaseUrl } from '../support/test-database';
+import { startThrowawayPostgres, ThrowawayPostgres } from '../support/throwaway-postgres';
 import { waitFor, waitForStatus } from '../support/wait';
 
 /**
  * A daemon killed (SIGKILL) after a payout was committed but before the Idempotency-Key's answer was stored; a new
  * daemon takes the key over once the first request counts as dead, and the retry answers that payout: one payout,
  * one withdrawal at the provider. The window (milliseconds in life) is held open by a trigger that sleeps on the
- * answer's write.
+ * answer's write, on a cluster of the test's own: the embedded database runs one statement at a time (a sleeping trigger
+ * would stop every session, this test's too), and on a shared server another run's sessions must not be touched.
  */
 describe('Idempotency-Key across a crash between the effect and the answer', () => {
   let sandbox: SandboxClient;
   let db: Client;
+  let pg: ThrowawayPostgres;
   const daemons: DaemonProcess[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'billing-idempotency-crash-'));
 
   beforeAll(async () => {
-    await resetDatabase();
+    pg = await startThrowawayPostgres();
+    await runMigrations(pg.url);
     sandbox = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID });
-    db = new Client({ connectionString: testDatabaseUrl() });
+    db = new Client({ connectionString: pg.url });
     await db.connect();
   });
 
@@ -36,11 +40,12 @@ describe('Idempotency-Key across a crash between the effect and the answer', () 
     await db?.query('DROP TRIGGER IF EXISTS hold_idempotency_answer ON idempotency_records').catch(() => undefined);
     await db?.end();
     await sandbox?.close();
+    pg?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function start(name: string): Promise<DaemonProcess> {
-    const daemon = await startDaemon(schedulingDaemonEnv(testDatabaseUrl(), sandbox.url, join(dataDir, name)));
+    const daemon = await startDaemon(schedulingDaemonEnv(pg.url, sandbox.url, join(dataDir, name)));
     daemons.push(daemon);
     await waitForStatus(`${daemon.baseUrl}/health/ready`, 200, 90_000);
     return daemon;
