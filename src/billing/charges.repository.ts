@@ -151,7 +151,8 @@ export class ChargesRepository {
   /**
    * A charge that waited for a new card after a hard decline is due again once its customer's active card changed; so
    * is a smart retry waiting for a later day (it remembers the declined card; fixed retries do not), since the new card
-   * owes nothing to the old one's timing (Recurly and Braintree retry at once on a card change).
+   * owes nothing to the old one's timing (Recurly and Braintree retry at once on a card change). Only rows not yet due
+   * move, so a row a worker holds (claimed because it was due) is never touched: no lease rule is needed here.
    */
   async wakeAwaitingNewCard(now: Date): Promise<void> {
     await this.dataSource.query(
@@ -165,7 +166,7 @@ export class ChargesRepository {
     await this.dataSource.query(
       `UPDATE charges ch SET next_attempt_at = $1, declined_binding_id = NULL, updated_at = $1
          FROM customers c
-        WHERE ch.status = 'retrying' AND ch.step = 'create_payment' AND ch.declined_binding_id IS NOT NULL AND ch.lease_owner IS NULL
+        WHERE ch.status = 'retrying' AND ch.step = 'create_payment' AND ch.declined_binding_id IS NOT NULL
           AND ch.next_attempt_at > $1 AND c.id = ch.customer_id AND c.status = 'ready' AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
       [now],
     );
