@@ -11,10 +11,11 @@ import type { ProviderError } from './provider-error';
  * - refused (invalid request, business rule, not found) → 422 `provider_refused`, with `providerCode`
  * - externalID in use with other parameters → 409 `provider_conflict`
  * - not executed (unavailable, queue full) → 503 `provider_unavailable`: nothing was done
- * - unknown outcome (timeout, 5xx, reset) → 504 `provider_timeout`: repeating the same request is safe
+ * - unknown outcome (timeout, 5xx, reset) → 504 `provider_timeout`: repeating the same request is safe, unless the
+ *   caller says what to do instead (`ifUnknown`: a create whose input is spent, such as a card token)
  * - the daemon's credentials refused, anything unexpected → 502 `provider_error`
  */
-export function httpErrorForProvider(error: ProviderError, action: string, field?: string): HttpException {
+export function httpErrorForProvider(error: ProviderError, action: string, field?: string, ifUnknown = 'Repeating the same request is safe.'): HttpException {
   const detail = [error.code, error.providerMessage].filter((p) => p !== undefined && p !== '').join(': ');
   const suffix = detail === '' ? '' : ` (${detail})`;
   switch (error.kind) {
@@ -43,7 +44,7 @@ export function httpErrorForProvider(error: ProviderError, action: string, field
         'provider_unavailable',
       );
     case 'unknown_outcome':
-      return new GatewayTimeoutException(`The provider did not answer in time; whether it managed to ${action} is unknown. Repeating the same request is safe.`);
+      return new GatewayTimeoutException(`The provider did not answer in time; whether it managed to ${action} is unknown. ${ifUnknown}`);
     case 'unauthorized':
       return new BadGatewayException(`The provider refused the daemon's credentials; check PROVIDER_API_KEY (could not ${action})`);
     default:

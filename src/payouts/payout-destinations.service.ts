@@ -1,5 +1,5 @@
 import { LeasedQueues } from '../work/leased-queues.service';
-import { BadGatewayException, BadRequestException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { BadRequestException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Clock } from '../common/clock/clock';
@@ -139,14 +139,13 @@ export class PayoutDestinationsService {
       if (!(error instanceof ProviderError)) throw error;
       if (error.isDefinitelyNotApplied) {
         await this.destinations.delete(id);
-      } else {
-        // The token is gone with this request, so the create cannot be resumed later: keep the row as a record.
-        await this.destinations.update(id, { status: 'failed' });
-        this.logger.warn(`Destination ${id}: the create's outcome stayed unknown (${error.message}); send the card again for a new destination`);
-        // Harmless if it was made after all: a destination moves no money, and this one is never used.
-        throw new BadGatewayException('The provider did not confirm the destination; send the request again to create it.');
+        throw httpErrorForProvider(error, 'create the destination', dto.card ? 'card' : 'cardToken');
       }
-      throw httpErrorForProvider(error, 'create the destination', dto.card ? 'card' : 'cardToken');
+      // The token is gone with this request, so the create cannot be resumed later: keep the row as a record.
+      await this.destinations.update(id, { status: 'failed' });
+      this.logger.warn(`Destination ${id}: the create's outcome stayed unknown (${error.message}); send the card again for a new destination`);
+      // Harmless if it was made after all: a destination moves no money, and this one is never used.
+      throw httpErrorForProvider(error, 'create the destination', undefined, `Destination ${id} is kept as failed and never used: send the card again for a new one.`);
     }
 
     const now = this.clock.now();

@@ -100,10 +100,12 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     expect(res.body.providerDestinationId).toEqual(expect.any(String));
   });
 
-  it('a destination create that stays unknown answers 502 and keeps no usable destination; a new request makes one', async () => {
+  it('a destination create that stays unknown answers 504 like every unknown outcome, keeps no usable destination, and says to send the card again; a new request makes one', async () => {
     await addFaults(t, [{ operation: 'createDestination', kind: 'timeout_after_effect', count: 8 }]);
     const failed = await t.api().post('/api/v1/payouts/destinations').send(destinationBody());
-    expect(failed.status).toBe(502);
+    expect(failed.status).toBe(504);
+    expect(failed.body.code).toBe('provider_timeout');
+    expect(failed.body.message).toMatch(/send the card again/);
     const [row] = await t.dataSource.query<{ id: string; status: string }[]>(`SELECT id, status FROM payout_destinations WHERE name = 'Faulty' AND status = 'failed'`);
     expect(row).toBeDefined();
     // Payouts cannot use it.
