@@ -10,6 +10,7 @@ import { ChargeProcessorService } from './charge-processor.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
+import { MaterializeProgress } from './materialize-progress';
 import { PeriodMaterializerService } from './period-materializer.service';
 
 export interface BillingRunSummary {
@@ -54,32 +55,41 @@ export class BillingRunService {
     private readonly notices: SubscriptionNoticesService,
   ) {}
 
-  /** The admin's pass: due periods made into charges, then every due charge worked here, its counts answered. */
+  /**
+   * The admin's pass: due periods made into charges and every due charge worked here, its counts answered. The charges
+   * are worked while they are being made, from the first committed batch on, as the engine's loop does with the
+   * timer's: the provider slots do not wait for the last batch.
+   */
   async runPass(concurrency: number): Promise<BillingRunSummary> {
     await this.clock.refresh();
     const now = this.clock.now();
     const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
-    await this.materialize(now, summary);
-    await this.workDueCharges(now, concurrency, summary);
+    const progress = new MaterializeProgress();
+    const materialized = this.materialize(now, summary, () => progress.batchCommitted()).finally(() => progress.finish());
+    const worked = this.workDueCharges(now, concurrency, summary, progress);
+    const [made, drained] = await Promise.allSettled([materialized, worked]);
+    if (made.status === 'rejected') throw made.reason;
+    if (drained.status === 'rejected') throw drained.reason;
     await this.afterPass(now, summary);
     return summary;
   }
 
   /**
-   * The timer's pass: due periods made into charges (and the notices and gauges of a pass), nothing worked here; the
-   * caller wakes the charge queue, whose own loop works them. Answers how many charges were made.
+   * The timer's pass: due periods made into charges (and the notices and gauges of a pass), nothing worked here;
+   * `onBatch` runs after each committed batch that made charges, for the caller to wake the charge queue, whose own
+   * loop works them meanwhile. Answers how many charges were made.
    */
-  async materializeDue(): Promise<number> {
+  async materializeDue(onBatch?: () => void): Promise<number> {
     await this.clock.refresh();
     const now = this.clock.now();
     const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
-    await this.materialize(now, summary);
+    await this.materialize(now, summary, onBatch);
     await this.afterPass(now, summary);
     return summary.created;
   }
 
   /** Subscriptions whose customer became ready activated, charges that waited for a new card woken, periods charged. */
-  private async materialize(now: Date, summary: BillingRunSummary): Promise<void> {
+  private async materialize(now: Date, summary: BillingRunSummary, onBatch?: () => void): Promise<void> {
     await this.charges.transaction((em) => this.lifecycle.activateReady(em, now, this.tuning.materializeBatchSize));
     await this.charges.wakeAwaitingNewCard(now);
     // Each round advances every due subscription by one period, so a daemon that was down catches up on the
@@ -87,6 +97,7 @@ export class BillingRunService {
     for (let round = 0; round < 1000 && !this.shutdown.isShuttingDown; round++) {
       const { advanced, created } = await this.materializer.materializeBatch(now);
       summary.created += created;
+      if (created > 0) onBatch?.();
       if (advanced === 0) break;
     }
     summary.skippedNotReady = await this.subscriptions.countDueNotReady(now);
@@ -110,7 +121,8 @@ export class BillingRunService {
     return summary.due;
   }
 
-  private async workDueCharges(now: Date, concurrency: number, summary: BillingRunSummary): Promise<void> {
+  /** With `progress`, a claim that finds nothing while the pass is still making charges waits for its next batch. */
+  private async workDueCharges(now: Date, concurrency: number, summary: BillingRunSummary, progress?: MaterializeProgress): Promise<void> {
     const work = async (claim: ClaimedCharge) => {
       const result = await this.processor.processAhead(claim);
       if (typeof result === 'string') return this.count(summary, result, claim.row.id);
@@ -118,10 +130,18 @@ export class BillingRunService {
       return { tail: result.tail.then((outcome) => this.count(summary, outcome, claim.row.id)) };
     };
     const claim = async (limit: number) => {
-      const batch = await this.queue.claim(limit, { dueAt: now });
-      // What the batch's charges need is read in one go, before they are worked.
-      if (batch.length > 0) await this.processor.prepare(batch);
-      return batch;
+      for (;;) {
+        // Taken before the claim: a batch committed while it ran may be missing from what it found.
+        const mark = progress?.mark;
+        const batch = await this.queue.claim(limit, { dueAt: now });
+        // What the batch's charges need is read in one go, before they are worked.
+        if (batch.length > 0) {
+          await this.processor.prepare(batch);
+          return batch;
+        }
+        if (!progress || !mark || mark.finished || this.shutdown.isShuttingDown) return batch;
+        await progress.after(mark);
+      }
     };
     summary.due += await this.queue.drain(claim, work, { concurrency, batchSize: this.tuning.claimBatchSize, stopping: () => this.shutdown.isShuttingDown });
   }

@@ -65,7 +65,7 @@ export class BillingSchedulerService implements OnApplicationBootstrap, BeforeAp
     if (this.running || this.shutdown.isShuttingDown) return;
     if (this.ticking) return;
     this.ticking = this.billing
-      .materializeDue()
+      .materializeDue(() => this.runner.kick(CHARGES_QUEUE))
       .then(() => this.runner.kick(CHARGES_QUEUE))
       .catch((error: unknown) => this.logger.error({ err: error }, 'Billing pass failed; the next tick tries again'))
       .finally(() => {
