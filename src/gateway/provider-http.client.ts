@@ -16,6 +16,7 @@ import {
 } from 'cockatiel';
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsService } from '../common/metrics/metrics.service';
+import { nodeHttpAdapter } from './node-http.adapter';
 import { AppConfig } from '../config/app-config';
 import { RuntimeSettings } from '../config/runtime-settings';
 import { ProviderError, ProviderErrorKind } from './provider-error';
@@ -105,10 +106,10 @@ export class ProviderHttpClient implements OnModuleDestroy {
       allowAbsoluteUrls: false,
       httpAgent: this.httpAgent,
       httpsAgent: this.httpsAgent,
-      // axios' own proxy support cannot tunnel HTTPS; provider calls go direct.
+      // A lean transport over node:http (no redirects, no proxy: provider calls go direct); see nodeHttpAdapter.
+      adapter: nodeHttpAdapter,
       proxy: false,
       maxRedirects: 0,
-      timeout: this.timeoutMs,
       validateStatus: () => true,
       // We parse ourselves: an unreadable 2xx is an unknown outcome, not a string result.
       responseType: 'text',
@@ -210,7 +211,7 @@ export class ProviderHttpClient implements OnModuleDestroy {
     let result: ProviderResult = 'unexpected';
     const stopTimer = this.requestDuration.startTimer({ operation: request.operation });
     this.inFlight.inc();
-    // axios' timeout is per socket activity; this one bounds the whole exchange, body included.
+    // The one timeout: it bounds the whole exchange, body included (a socket kept busy byte by byte included).
     const abort = new AbortController();
     let deadlineHit = false;
     const deadline = setTimeout(() => {

@@ -50,6 +50,36 @@ describe('ProviderHttpClient against a scripted local server', () => {
       expect(Date.now() - started).toBeLessThan(BOUND_MS);
     });
 
+    it('a connection cut in the middle of the answer is an unknown outcome, not a short answer', async () => {
+      const { client } = makeClient();
+      server.reply((res) => {
+        res.writeHead(201, { 'content-type': 'application/json', 'content-length': '200' });
+        res.write('{"id":"inv1","status":');
+        setImmediate(() => res.socket?.destroy());
+      });
+      const error = await caught(client.call(createWithoutKey));
+      expect([error.kind, error.networkCode]).toEqual(['unknown_outcome', 'ECONNRESET']);
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('stops reading an answer larger than 10 MB and reports an unknown outcome', async () => {
+      const { client } = makeClient();
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      server.reply((res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"id":"inv1","pad":"');
+        let sent = 0;
+        const more = () => {
+          while (sent < 12 && !res.destroyed && res.write(chunk)) sent++;
+          if (sent < 12 && !res.destroyed) res.once('drain', () => (sent++, more()));
+          else res.end('"}');
+        };
+        more();
+      });
+      const error = await caught(client.call({ ...createWithoutKey, idempotent: false }));
+      expect([error.kind, error.networkCode]).toEqual(['unknown_outcome', 'ERR_BAD_RESPONSE']);
+    });
+
     it('retries a timed-out read and succeeds', async () => {
       const { client } = makeClient({ PROVIDER_TIMEOUT_MS: String(TIMEOUT_MS) });
       server.reply(hang, json(200, { id: 'inv1' }));

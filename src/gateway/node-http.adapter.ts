@@ -1,0 +1,72 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
+
+/** A failure of the exchange, with the code the error mapper classifies (as Node's own errors carry). */
+function exchangeError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * The provider client's transport: axios with this adapter instead of its own HTTP one. The gateway's calls need
+ * nothing of what axios' adapter adds (redirects, proxies, decompression, progress events, form data, streams): the
+ * body is a JSON string both ways. Measured on the bench's 2-core machine, axios' adapter cost 0.2–0.3 ms of CPU per
+ * call more than this one, about a fifth of the daemon's CPU per charge at 0 ms latency.
+ *
+ * What it keeps of axios' contract for this client: the URL is the base URL joined with the relative path (an
+ * absolute path cannot change the host), every status resolves (the client judges it), the body is read as UTF-8
+ * text up to `maxContentLength`, and `signal` aborts the exchange at any stage. Failures reject with Node's own
+ * errors (ECONNREFUSED, ECONNRESET, ERR_HTTP_INVALID_HEADER_VALUE, …), which never carry the request's headers.
+ */
+export const nodeHttpAdapter: AxiosAdapter = (config: InternalAxiosRequestConfig) =>
+  new Promise<AxiosResponse<string>>((resolve, reject) => {
+    const signal = config.signal as AbortSignal | undefined;
+    if (signal?.aborted) return reject(exchangeError('the request was aborted before it was sent', 'ABORT_ERR'));
+    const base = (config.baseURL ?? '').replace(/\/+$/, '');
+    const url = new URL(`${base}/${(config.url ?? '').replace(/^\/+/, '')}`);
+    const secure = url.protocol === 'https:';
+    const headers = config.headers.toJSON(true) as Record<string, string>;
+    const body = typeof config.data === 'string' ? Buffer.from(config.data, 'utf8') : undefined;
+    if (body) headers['Content-Length'] = String(body.length);
+    const limit = config.maxContentLength !== undefined && config.maxContentLength > 0 ? config.maxContentLength : Infinity;
+
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      reject(error);
+      req.destroy();
+    };
+    const onAbort = () => fail(exchangeError('the request was aborted', 'ABORT_ERR'));
+
+    let req: http.ClientRequest;
+    try {
+      const options = { method: (config.method ?? 'get').toUpperCase(), headers, agent: secure ? config.httpsAgent : config.httpAgent };
+      req = (secure ? https : http).request(url, options, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limit) fail(exchangeError(`the response is larger than ${limit} bytes`, 'ERR_BAD_RESPONSE'));
+          else chunks.push(chunk);
+        });
+        res.on('error', (error) => fail(error));
+        res.on('close', () => {
+          if (!res.complete) fail(exchangeError('the connection closed before the whole response arrived', 'ECONNRESET'));
+        });
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          resolve({ data: Buffer.concat(chunks).toString('utf8'), status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, config, request: req });
+        });
+      });
+    } catch (error) {
+      // Invalid header values and the like: thrown before anything is sent.
+      return reject(error as Error);
+    }
+    req.on('error', (error) => fail(error));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.end(body);
+  });
