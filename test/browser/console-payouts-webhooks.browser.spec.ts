@@ -68,7 +68,7 @@ function futureExpDate(): string {
     // The double click sent one batch.
     expect((await b.api().get('/api/v1/payouts/batches').expect(200)).body.items).toHaveLength(1);
     expect((await b.t.sandboxClient.control.ledger()).withdrawals.map((w) => w.amount).sort((x, y) => x - y)).toEqual([1250, 150000]);
-  }, 90_000);
+  });
 
   it('adds a webhook endpoint, shows its deliveries, redelivers an event, pauses and deletes it; a failing one shows on the dashboard', async () => {
     await b.section('Webhook endpoints');
@@ -121,5 +121,5 @@ function futureExpDate(): string {
     const endpoints = b.page.getByRole('table', { name: 'Webhook endpoints, newest first' });
     await endpoints.getByText(broken.url).waitFor();
     expect(await endpoints.getByText(good.url).count()).toBe(0);
-  }, 90_000);
+  });
 });
