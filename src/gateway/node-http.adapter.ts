@@ -42,8 +42,17 @@ export const nodeHttpAdapter: AxiosAdapter = (config: InternalAxiosRequestConfig
 
     let req: http.ClientRequest;
     try {
-      const options = { method: (config.method ?? 'get').toUpperCase(), headers, agent: secure ? config.httpsAgent : config.httpAgent };
-      req = (secure ? https : http).request(url, options, (res) => {
+      const options: http.RequestOptions = {
+        protocol: url.protocol,
+        // An IPv6 literal comes bracketed in a URL, bare in a request's options.
+        hostname: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port === '' ? undefined : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        method: (config.method ?? 'get').toUpperCase(),
+        headers,
+        agent: (secure ? config.httpsAgent : config.httpAgent) as http.Agent | undefined,
+      };
+      req = (secure ? https : http).request(options, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
