@@ -42,7 +42,7 @@ if (!haveChromium) console.warn(`Skipping the /docs browser test: no chromium bi
     page.on('request', (request) => {
       if (!request.url().startsWith(t.url as string) && !request.url().startsWith('data:')) elsewhere.push(request.url());
     });
-    await page.goto(`${t.url}/docs`);
+    await page.goto(`${t.url}/docs`, { timeout: 120_000 });
 
     await page.locator('.auth-wrapper button.authorize').click();
     await page.locator('.modal-ux input').first().fill(TEST_ADMIN_TOKEN);

@@ -1,6 +1,10 @@
 import { CARDS } from '../support/test-cards';
 import { Scenario } from './support/scenario';
 
+// A simulated year under the test clock, billing pass after billing pass: on a two-core machine busy with other work it
+// can take longer than the suite's 300 s per test without anything being wrong.
+jest.setTimeout(900_000);
+
 /** Charges listed oldest first. */
 async function chargesOf(s: Scenario, subscriptionId: string) {
   const page = await s.get<{ items: { periodStart: string; amount: number; status: string; invoiceId: string; attempts: unknown[] }[] }>(

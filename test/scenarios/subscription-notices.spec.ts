@@ -2,6 +2,10 @@ import { SubscriptionNoticesService } from '../../src/subscriptions/subscription
 import { CARDS } from '../support/test-cards';
 import { Scenario } from './support/scenario';
 
+// A simulated year under the test clock, billing pass after billing pass: on a two-core machine busy with other work it
+// can take longer than the suite's 300 s per test without anything being wrong.
+jest.setTimeout(900_000);
+
 interface NoticeEvent {
   type: string;
   data: { object: { id: string; status: string }; upcoming: { amount: number; currency: string; chargeAt: string } };
