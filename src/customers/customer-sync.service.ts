@@ -12,6 +12,7 @@ import { CustomerProviderReaderService } from './customer-provider-reader.servic
 import { CustomerSyncWriterService } from './customer-sync-writer.service';
 import { Customer } from './customer.entity';
 import { CustomersRepository, NEXT_SYNC_AT_TEXT } from './customers.repository';
+import { RefreshCoalescer } from './refresh-coalescer';
 import { RETRY_AFTER_FAILURE_MS } from './sync-schedule';
 import type { SyncTarget } from './sync-target';
 
@@ -49,6 +50,7 @@ export class CustomerSyncService implements OnModuleInit, OnApplicationBootstrap
   private readonly logger = new Logger(CustomerSyncService.name);
   private readonly syncedTotal: Counter<'result'>;
   private readonly running = new Set<Promise<unknown>>();
+  private readonly refreshes = new RefreshCoalescer<SyncResult | undefined>();
   private stopping = false;
 
   private readonly queue: LeasedQueue<Customer>;
@@ -85,11 +87,16 @@ export class CustomerSyncService implements OnModuleInit, OnApplicationBootstrap
     return this.track(this.runDue(limit));
   }
 
-  /** Reads one customer now, whatever its schedule (the refresh endpoint). Undefined when there is no such customer. */
-  async syncNow(customerId: string): Promise<SyncResult | undefined> {
-    const target = await this.customers.findSyncTarget(customerId);
-    if (!target) return undefined;
-    return this.track(this.syncTarget(target));
+  /**
+   * Reads one customer now, whatever its schedule (the refresh endpoint). Undefined when there is no such customer.
+   * Refreshes of one customer at once share reads (RefreshCoalescer): each still sees the provider as of its request.
+   */
+  syncNow(customerId: string): Promise<SyncResult | undefined> {
+    return this.refreshes.run(customerId, async () => {
+      const target = await this.customers.findSyncTarget(customerId);
+      if (!target) return undefined;
+      return this.track(this.syncTarget(target));
+    });
   }
 
   /** The provider's customer and binding events make the customer's follower read it now, not at its next poll. */

@@ -81,6 +81,27 @@ describe('The customer follower under faults and concurrency', () => {
     expect(await sync().syncDue()).toEqual({ claimed: 0, synced: 0, becameReady: 0 });
   });
 
+  it('serves refreshes of one customer asked at once with two reads at the provider, not one per request', async () => {
+    const customer = await createCustomer(testApp);
+    await bindCard(testApp, customer.id, CARDS.success);
+    await waitFor(
+      () => testApp.sandboxClient.bindings(customer.providerCustomerId),
+      (bindings) => bindings.some((b) => b.status === 'succeeded'),
+      { what: 'the card bound at the provider' },
+    );
+    const eventsPath = `/v2/processing/customers/${customer.providerCustomerId}/events`;
+    const readsOfCustomer = async () =>
+      (await testApp.sandboxClient.control.requests('getCustomerEvents')).filter((r) => r.path.split('?')[0] === eventsPath).length;
+    const before = await readsOfCustomer();
+
+    // Asked in one tick (as the refresh route does for requests arriving together): one read in flight, the other
+    // four share the one after it, which starts after every request, so every answer is current.
+    const results = await Promise.all(Array.from({ length: 5 }, () => sync().syncNow(customer.id)));
+    expect(results.map((r) => r?.outcome)).toEqual(['became_ready', 'synced', 'synced', 'synced', 'synced']);
+    expect((await readsOfCustomer()) - before).toBe(2);
+    expect(await getCustomer(testApp, customer.id)).toMatchObject({ status: 'ready', card: { lastDigits: '4242' } });
+  });
+
   it('keeps a customer and retries later when the provider is unavailable', async () => {
     const customer = await createCustomer(testApp);
     // More 503s than the gateway's retries: the pass fails as a whole.
