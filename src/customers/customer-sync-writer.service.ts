@@ -16,7 +16,7 @@ const SAFETY_NET_SLOWDOWN = 5;
 /**
  * Records what one read of a customer at the provider learned: binding rows, the customer's status, readyAt and
  * active card, the event cursor, when to read it next, and the merchant events of what changed (a binding failed,
- * a card was bound). All in one short transaction, never across a provider call; the claim is ended with its fence.
+ * a card was bound). All in one short transaction, never across a provider call.
  */
 @Injectable()
 export class CustomerSyncWriterService {

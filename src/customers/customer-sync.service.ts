@@ -39,7 +39,7 @@ const SHUTDOWN_WAIT_MS = 10_000;
  *
  * Customers are claimed through the shared LeasedQueue (lease owner and fence, SKIP LOCKED), so replicas never
  * read the same customer at once. Provider calls happen outside any transaction (CustomerProviderReaderService);
- * the result is written in one short transaction that ends the claim with its fence (CustomerSyncWriterService).
+ * the result is written in one short transaction (CustomerSyncWriterService), then the engine ends the claim.
  * The provider has no customer-status event, so readiness is read with GET customer.
  */
 /** The engine's loop that follows customers. */
@@ -156,6 +156,8 @@ export class CustomerSyncService implements OnModuleInit, OnApplicationBootstrap
       },
       async (claim) => {
         const { outcome } = await this.syncTarget(this.customers.syncTargetOfClaim(claim));
+        // Handed back at once, so an event that makes the customer due again is not held up until the next sweep.
+        await this.queue.finish(claim);
         if (outcome === 'synced' || outcome === 'became_ready') synced += 1;
         if (outcome === 'became_ready') becameReady += 1;
       },

@@ -70,7 +70,7 @@ export class CustomersRepository {
 
   /** The sync target of a claim from the follower's queue. */
   syncTargetOfClaim(claim: Claim<Customer>): SyncTarget {
-    return syncTargetOf(claim.row, claim.extra.next_sync_at_text as string | null, claim.fence);
+    return syncTargetOf(claim.row, claim.extra.next_sync_at_text as string | null);
   }
 
   /** A customer to read now without claiming it (refresh); undefined when there is none. */
@@ -177,19 +177,18 @@ export class CustomersRepository {
   }
 
   /**
-   * Sets the next read (null: none) and ends our claim, quoting its fence. When someone else moved next_sync_at
-   * since we took the customer (a binding was just started, or another reader finished), the earlier of the two
-   * wins, so a fresh request is never pushed back.
+   * Sets the next read (null: none). When someone else moved next_sync_at since we took the customer (a binding was
+   * just started, or another reader finished), the earlier of the two wins, so a fresh request is never pushed back.
+   * A refresh writes this too, without a claim: the follower's claim is the engine's to end.
    */
   async scheduleNextSync(target: SyncTarget, delayMs: number | null, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(
       `UPDATE customers SET next_sync_at = CASE
          WHEN next_sync_at IS NOT DISTINCT FROM $2::timestamptz THEN now() + $3::float8 * interval '1 millisecond'
          ELSE LEAST(next_sync_at, now() + $3::float8 * interval '1 millisecond')
-       END,
-       lease_owner = CASE WHEN fence = $4 THEN NULL ELSE lease_owner END
+       END
        WHERE id = $1`,
-      [target.id, target.observedNextSyncAt, delayMs, target.fence ?? -1],
+      [target.id, target.observedNextSyncAt, delayMs],
     );
   }
 

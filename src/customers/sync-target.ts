@@ -11,14 +11,11 @@ export interface SyncTarget {
   createdAt: Date;
   /** next_sync_at exactly as the database printed it when we took the customer (our claim, or what refresh saw). */
   observedNextSyncAt: string | null;
-  /** The fence of our claim; undefined for a refresh, which reads without claiming. */
-  fence?: number;
 }
 
 export function syncTargetOf(
   customer: Pick<Customer, 'id' | 'providerCustomerId' | 'status' | 'lastEventId' | 'activeBindingId' | 'cardBin' | 'cardLastDigits' | 'createdAt'>,
   observedNextSyncAt: string | null,
-  fence?: number,
 ): SyncTarget {
   return {
     id: customer.id,
@@ -29,6 +26,5 @@ export function syncTargetOf(
     hasCard: customer.cardBin !== null || customer.cardLastDigits !== null,
     createdAt: customer.createdAt,
     observedNextSyncAt,
-    fence,
   };
 }

@@ -236,7 +236,7 @@ export class PayoutProcessorService implements BeforeApplicationShutdown {
     const object = toPayoutResponse({ ...held, ...final } as Payout);
     const event = this.events.recordOverSql('p', { type: `payout.${outcome}`, data: { object } }, {});
     if (!(await this.payouts.finishFenced(held.id, claim.fence, final, [event]))) this.queue.lost(claim);
-    Object.assign(held, final, { nextAttemptAt: null, notBefore: null, leaseOwner: null });
+    Object.assign(held, final, { nextAttemptAt: null, notBefore: null });
     this.metrics.payouts.inc({ outcome });
     if (outcome === 'failed') this.logger.log(`Payout ${claim.row.id} failed: ${details.failureCode ?? 'unknown'}`);
     return outcome;

@@ -1,5 +1,6 @@
 import { LeasedQueues } from '../work/leased-queues.service';
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SystemClock } from '../common/clock/system-clock';
 import { RetentionService } from '../common/retention/retention.service';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { Claim, LeasedQueue } from '../work/leased-queue';
@@ -42,6 +43,7 @@ export class ProviderEventApplierService implements OnApplicationBootstrap {
     private readonly runner: WorkRunnerService,
     private readonly shutdown: ShutdownSignal,
     private readonly retention: RetentionService,
+    private readonly clock: SystemClock,
     queues: LeasedQueues,
   ) {
     this.queue = queues.create<ProviderEvent>({
@@ -74,11 +76,16 @@ export class ProviderEventApplierService implements OnApplicationBootstrap {
       outcome = await this.router.route({ kind: KIND_OF_TOPIC[event.topic], eventType: event.eventType, objectId: event.objectId, payload: event.payload });
     } catch (error) {
       this.logger.warn({ err: error, eventType: event.eventType, objectId: event.objectId }, 'Applying a provider event failed; trying again shortly');
-      await this.events.retryLater(event.id, claim.fence, BUSY_RETRY_MS * 5);
-      return;
+      return this.retryLater(claim, BUSY_RETRY_MS * 5);
     }
-    if (outcome === 'busy' && event.attempts < MAX_BUSY_RETRIES) return this.events.retryLater(event.id, claim.fence, BUSY_RETRY_MS);
-    if (outcome === 'unknown_object' && event.attempts < MAX_UNKNOWN_RETRIES) return this.events.retryLater(event.id, claim.fence, UNKNOWN_RETRY_MS);
-    await this.events.recordApplied(event.id, claim.fence, outcome);
+    if (outcome === 'busy' && event.attempts < MAX_BUSY_RETRIES) return this.retryLater(claim, BUSY_RETRY_MS);
+    if (outcome === 'unknown_object' && event.attempts < MAX_UNKNOWN_RETRIES) return this.retryLater(claim, UNKNOWN_RETRY_MS);
+    // Applying it is over (`outcome` says how); a lost lease (LeasedQueue.lost) drops the step.
+    await this.queue.write(claim, { appliedAt: this.clock.now(), outcome, attempts: claim.row.attempts + 1 }, { release: true, dueInMs: null });
+  }
+
+  /** Applied again after `delayMs` (its object was busy or not recorded yet). */
+  private retryLater(claim: Claim<ProviderEvent>, delayMs: number): Promise<void> {
+    return this.queue.write(claim, { attempts: claim.row.attempts + 1 }, { release: true, dueInMs: delayMs });
   }
 }

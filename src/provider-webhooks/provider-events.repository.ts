@@ -20,24 +20,6 @@ export class ProviderEventsRepository {
     return rows.length > 0;
   }
 
-  /** Applying it is over (`outcome` says how). Only under `fence`. */
-  async recordApplied(id: string, fence: number, outcome: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE provider_events SET applied_at = now(), outcome = $3, next_attempt_at = NULL, attempts = attempts + 1, lease_owner = NULL
-        WHERE id = $1 AND fence = $2`,
-      [id, fence, outcome],
-    );
-  }
-
-  /** Applied again after `delayMs` (its object was busy or not recorded yet). Only under `fence`. */
-  async retryLater(id: string, fence: number, delayMs: number): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE provider_events SET attempts = attempts + 1, lease_owner = NULL, next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
-        WHERE id = $1 AND fence = $2`,
-      [id, fence, delayMs],
-    );
-  }
-
   /** Forgets applied events received more than `days` ago. */
   async pruneApplied(days: number): Promise<number> {
     const [, deleted] = (await this.dataSource.query(

@@ -6,6 +6,7 @@ import { ProcessingGateway } from '../gateway/processing.gateway';
 import { WalletGateway } from '../gateway/wallet.gateway';
 import { backoffDelayMs } from '../work/backoff';
 import { Claim, LeasedQueue } from '../work/leased-queue';
+import { LeaseLostError } from '../work/lease-lost.error';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { WorkTuning } from '../work/work-tuning';
 import { ProviderWebhook } from './provider-webhook.entity';
@@ -106,16 +107,24 @@ export class ProviderWebhookRegistrationService {
 
   private async register(claim: Claim<ProviderWebhook>): Promise<void> {
     const row = claim.row;
+    const wasActive = row.status === 'active';
     try {
       const { id, publicKey } = row.api === 'processing' ? await this.registerProcessing(row) : await this.registerWallet(row);
-      if (!(await this.webhooks.recordRegistered(row.id, claim.fence, id, publicKey, RECHECK_MS))) return;
+      // The provider has it: its id and key are kept, and it is checked again later (a provider that lost it gets it
+      // back). A lost lease (LeasedQueue.lost) ends the step here.
+      await this.queue.write(
+        claim,
+        { status: 'active', providerWebhookId: id, publicKey, failures: 0, lastError: null },
+        { release: true, dueInMs: RECHECK_MS },
+      );
       this.health.noteRegistered(row.topic);
-      if (row.status !== 'active') this.logger.log(`Provider webhook ${row.topic} is registered (${id})`);
+      if (!wasActive) this.logger.log(`Provider webhook ${row.topic} is registered (${id})`);
     } catch (error) {
+      if (error instanceof LeaseLostError) throw error;
       const delayMs = backoffDelayMs(row.failures + 1, this.tuning.backoffMs, this.tuning.maxBackoffMs);
       const message = error instanceof Error ? error.message : String(error);
       this.logger.warn(`Registering the provider webhook ${row.topic} failed; trying again in ${Math.round(delayMs / 1000)} s: ${message}`);
-      await this.webhooks.recordFailure(row.id, claim.fence, delayMs, message);
+      await this.queue.write(claim, { failures: row.failures + 1, lastError: message.slice(0, 300) }, { release: true, dueInMs: delayMs });
     }
   }
 

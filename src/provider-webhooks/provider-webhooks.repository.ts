@@ -30,31 +30,6 @@ export class ProviderWebhooksRepository {
     return rows.length;
   }
 
-  /**
-   * The provider has it: its id and key are kept, and it is checked again after `recheckMs` (a provider that lost
-   * it gets it back). Only under `fence`.
-   */
-  async recordRegistered(id: string, fence: number, providerWebhookId: string, publicKey: string, recheckMs: number): Promise<boolean> {
-    const [, affected] = (await this.dataSource.query(
-      `UPDATE provider_webhooks SET status = 'active', provider_webhook_id = $3, public_key = $4,
-              next_attempt_at = now() + make_interval(secs => $5::float8 / 1000),
-              failures = 0, last_error = NULL, lease_owner = NULL, updated_at = now()
-        WHERE id = $1 AND fence = $2`,
-      [id, fence, providerWebhookId, publicKey, recheckMs],
-    )) as [unknown, number];
-    return affected > 0;
-  }
-
-  /** Registration failed: tried again after `delayMs`. Only under `fence`. */
-  async recordFailure(id: string, fence: number, delayMs: number, error: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE provider_webhooks SET failures = failures + 1, last_error = $4, lease_owner = NULL, updated_at = now(),
-              next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
-        WHERE id = $1 AND fence = $2`,
-      [id, fence, delayMs, error.slice(0, 300)],
-    );
-  }
-
   /** Every public key the provider gave us, with the topic it was given for: a delivery must verify with a key of its own topic. */
   async publicKeys(): Promise<{ topic: ProviderWebhookTopic; publicKey: string }[]> {
     const rows: { topic: ProviderWebhookTopic; public_key: string }[] = await this.dataSource.query(

@@ -86,26 +86,6 @@ export class WebhookDeliveriesRepository {
     return row.held > 0 ? (row.failures ?? 0) : undefined;
   }
 
-  /** Hands a claimed delivery back unsent, due again in `delayMs` (its endpoint is at its in-flight cap). */
-  async defer(deliveryId: string, fence: number, delayMs: number): Promise<boolean> {
-    const [, updated] = (await this.dataSource.query(
-      `UPDATE webhook_deliveries SET next_attempt_at = now() + $3::float8 * interval '1 millisecond', lease_owner = NULL
-        WHERE id = $1 AND fence = $2`,
-      [deliveryId, fence, delayMs],
-    )) as [unknown, number];
-    return updated > 0;
-  }
-
-  /** Ends a claimed delivery without an attempt (its endpoint was disabled, or its event is no longer kept). */
-  async end(deliveryId: string, fence: number, status: 'canceled' | 'failed'): Promise<boolean> {
-    const [, updated] = (await this.dataSource.query(
-      `UPDATE webhook_deliveries SET status = $3::varchar, next_attempt_at = NULL, lease_owner = NULL, updated_at = now()
-        WHERE id = $1 AND fence = $2`,
-      [deliveryId, fence, status],
-    )) as [unknown, number];
-    return updated > 0;
-  }
-
   /** The attempts made to one endpoint, newest first. */
   attempts(endpointId: string, query: ListWebhookAttemptsQueryDto): Promise<Page<WebhookAttempt>> {
     const qb = this.dataSource.getRepository(WebhookAttempt).createQueryBuilder('attempt').where('attempt.endpointId = :endpointId', { endpointId });

@@ -124,7 +124,8 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
         // This endpoint already holds its share of the workers: the delivery waits for a slot at the endpoint's pace,
         // and the other endpoints' deliveries go on.
         const delayMs = this.pacer.deferralMs(delivery.endpointId, this.clock.now().getTime());
-        if (!(await this.deliveries.defer(delivery.id, claim.fence, delayMs))) this.queue.lost(claim);
+        // Handed back unsent, due again once the endpoint has a slot.
+        await this.queue.write(claim, {}, { release: true, dueInMs: delayMs });
         this.metrics.deliveries.inc({ result: 'deferred' });
         return;
       }
@@ -147,8 +148,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     const delivery = claim.row;
     if (!endpoint || !endpoint.enabled || !event) {
       // Deleted or disabled endpoint: nothing to send to. An event past its retention: nothing to send.
-      const ended = await this.deliveries.end(delivery.id, claim.fence, event ? 'canceled' : 'failed');
-      if (!ended) this.queue.lost(claim);
+      await this.queue.write(claim, { status: event ? 'canceled' : 'failed' }, { release: true, dueInMs: null });
       this.metrics.deliveries.inc({ result: event ? 'canceled' : 'failed' });
       return 0;
     }

@@ -50,6 +50,11 @@ export interface FencedWriteOptions {
   release?: boolean;
   /** The row is not claimed again before this many ms from the database's now (a backoff, a poll's pause). */
   notBeforeMs?: number;
+  /**
+   * The row is due again this many ms from the database's now (a retry), or never (null: its work is over). Only for
+   * queues due against the database; a queue due against the caller's clock sets its due column in `changes`.
+   */
+  dueInMs?: number | null;
   /** The caller's transaction, when the write is one of several that must land together. */
   em?: EntityManager;
 }
@@ -62,6 +67,8 @@ export interface FencedWriteOptions {
  */
 export class LeasedQueue<T extends ObjectLiteral> {
   private readonly metadata: EntityMetadata;
+  /** The entity property of the due column. */
+  private readonly dueProperty: string;
   private readonly claimSql: string;
   private readonly releaseSql: string;
   /** Rows whose work ended since the last sweep, with the fence they were worked under. */
@@ -74,6 +81,9 @@ export class LeasedQueue<T extends ObjectLiteral> {
     readonly definition: LeasedQueueDefinition<T>,
   ) {
     this.metadata = dataSource.getMetadata(definition.entity);
+    const dueColumn = this.metadata.columns.find((c) => c.databaseName === definition.dueColumn);
+    if (!dueColumn) throw new Error(`${definition.name}: the table has no column ${definition.dueColumn}`);
+    this.dueProperty = dueColumn.propertyName;
     const table = this.metadata.tableName;
     const due = `t.${definition.dueColumn} <= COALESCE($1::timestamptz, now())${definition.hasNotBefore ? ' AND (t.not_before IS NULL OR t.not_before <= now())' : ''}`;
     const onlyId = '($5::uuid IS NULL OR t.id = $5::uuid)';
@@ -221,6 +231,15 @@ export class LeasedQueue<T extends ObjectLiteral> {
     return row.waiting ? 'busy' : 'settled';
   }
 
+  /**
+   * Ends a claim whose work is done and written by the domain (a follower's write-back that may land without a claim,
+   * as a refresh's does): the row is handed back under the fence. Changing nothing means another process holds it
+   * now, which is fine here: nothing was written in this claim's name.
+   */
+  async finish(held: Held<T>): Promise<void> {
+    await this.dataSource.query(`UPDATE ${this.metadata.tableName} SET lease_owner = NULL WHERE id = $1 AND fence = $2`, [held.row.id, held.fence]);
+  }
+
   /** Hands claimed rows back untouched (shutdown before their step started). */
   async release(claims: Claim<T>[]): Promise<void> {
     if (claims.length === 0) return;
@@ -247,12 +266,17 @@ export class LeasedQueue<T extends ObjectLiteral> {
       // The floor is the database's real time, whichever clock the due column follows (a backoff is real time).
       set.notBefore = () => 'now() + make_interval(secs => :notBeforeSeconds)';
     }
+    if (options.dueInMs !== undefined) {
+      if (this.definition.dueAgainst !== 'database') throw new Error(`${this.name}: its due column follows the caller's clock; set it in the changes`);
+      set[this.dueProperty] = options.dueInMs === null ? null : () => 'now() + make_interval(secs => :dueInSeconds)';
+    }
     const result = await (options.em ?? this.dataSource.manager)
       .createQueryBuilder()
       .update(this.definition.entity)
       .set(set as QueryDeepPartialEntity<T>)
       .where('id = :id AND fence = :fence', { id: held.row.id, fence: held.fence })
       .setParameter('notBeforeSeconds', options.notBeforeMs === undefined ? null : options.notBeforeMs / 1000)
+      .setParameter('dueInSeconds', options.dueInMs === undefined || options.dueInMs === null ? null : options.dueInMs / 1000)
       .execute();
     if (!result.affected) this.lost(held);
     for (const [key, value] of Object.entries(set)) {
