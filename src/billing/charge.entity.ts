@@ -16,8 +16,11 @@ export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' |
  * (subscription, period start, kind) constraint makes a second charge for a period impossible, whatever runs
  * concurrently. A proration charge's period starts at its change.
  */
-// Claims held by a process: the claim looks here first for work a dead process left in flight.
+// Claims held by a process: handed back in one statement when it stops.
 @Index('charges_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
+// The claim's two scans, each by an index whose predicate is its own: planned right even before the table has statistics.
+@Index('charges_claim_free_idx', ['nextAttemptAt'], { where: 'lease_owner IS NULL AND next_attempt_at IS NOT NULL' })
+@Index('charges_claim_leased_idx', ['nextAttemptAt'], { where: 'lease_owner IS NOT NULL AND next_attempt_at IS NOT NULL' })
 @Entity('charges')
 @Unique('charges_subscription_period_kind_uq', ['subscriptionId', 'periodStart', 'kind'])
 // Lists: newest first, optionally by subscription, customer or status.

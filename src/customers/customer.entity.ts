@@ -8,8 +8,11 @@ export type CustomerStatus = 'unready' | 'ready';
  * A payer known to the provider. The customer access token is handed back once at creation and never
  * stored. Only the card's non-secret details (bin, last digits, payment system) are kept.
  */
-// Claims held by a process: the claim looks here first for work a dead process left in flight.
+// Claims held by a process: handed back in one statement when it stops.
 @Index('customers_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
+// The claim's two scans, each by an index whose predicate is its own: planned right even before the table has statistics.
+@Index('customers_claim_free_idx', ['nextSyncAt'], { where: 'lease_owner IS NULL AND next_sync_at IS NOT NULL' })
+@Index('customers_claim_leased_idx', ['nextSyncAt'], { where: 'lease_owner IS NOT NULL AND next_sync_at IS NOT NULL' })
 @Entity('customers')
 // Lists: newest first, optionally by status.
 @Index('customers_created_idx', ['createdAt', 'seq'])

@@ -12,8 +12,11 @@ export type PayoutDestinationStatus = 'creating' | 'Unauthorized' | 'Authorized'
  * A payout card at the provider. Card data and the card token are credentials: neither is ever stored,
  * only the non-secret details the provider hands back (bin, last digits, payment system).
  */
-// Claims held by a process: the claim looks here first for work a dead process left in flight.
+// Claims held by a process: handed back in one statement when it stops.
 @Index('payout_destinations_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
+// The claim's two scans, each by an index whose predicate is its own: planned right even before the table has statistics.
+@Index('payout_destinations_claim_free_idx', ['nextSyncAt'], { where: 'lease_owner IS NULL AND next_sync_at IS NOT NULL' })
+@Index('payout_destinations_claim_leased_idx', ['nextSyncAt'], { where: 'lease_owner IS NOT NULL AND next_sync_at IS NOT NULL' })
 @Entity('payout_destinations')
 @Unique('payout_destinations_external_id_uq', ['externalId'])
 @Index('payout_destinations_created_idx', ['createdAt', 'seq'])

@@ -14,8 +14,11 @@ export const PAYOUT_STATUSES: readonly PayoutStatus[] = ['pending', 'processing'
  * One payout to one destination, making at most one withdrawal: its externalID is fixed at creation and is the
  * only one ever sent, so every repeat (after a fault, a crash or on another replica) names the same withdrawal.
  */
-// Claims held by a process: the claim looks here first for work a dead process left in flight.
+// Claims held by a process: handed back in one statement when it stops.
 @Index('payouts_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
+// The claim's two scans, each by an index whose predicate is its own: planned right even before the table has statistics.
+@Index('payouts_claim_free_idx', ['nextAttemptAt'], { where: 'lease_owner IS NULL AND next_attempt_at IS NOT NULL' })
+@Index('payouts_claim_leased_idx', ['nextAttemptAt'], { where: 'lease_owner IS NOT NULL AND next_attempt_at IS NOT NULL' })
 @Entity('payouts')
 @Unique('payouts_withdrawal_external_id_uq', ['withdrawalExternalId'])
 // Lists: newest first, optionally by status or batch; (batch, status) counts a batch.

@@ -5,6 +5,9 @@ import { LeasedRow } from '../work/leased-row';
  * A verified event the provider pushed, stored before it is answered and applied by the work engine: the row is
  * its own job, due at `next_attempt_at` until applied. One row per (topic, object, event id): a repeat is a no-op.
  */
+// The claim's two scans, each by an index whose predicate is its own: planned right even before the table has statistics.
+@Index('provider_events_claim_free_idx', ['nextAttemptAt'], { where: 'lease_owner IS NULL AND next_attempt_at IS NOT NULL' })
+@Index('provider_events_claim_leased_idx', ['nextAttemptAt'], { where: 'lease_owner IS NOT NULL AND next_attempt_at IS NOT NULL' })
 @Entity('provider_events')
 @Unique('provider_events_dedupe_uq', ['dedupeKey'])
 @Index('provider_events_due_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })

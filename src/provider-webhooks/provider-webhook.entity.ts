@@ -8,6 +8,9 @@ export type ProviderWebhookTopic = 'InvoicesTopic' | 'CustomersTopic' | 'Withdra
  * One webhook the daemon keeps registered at the provider, and the public key its deliveries are signed with.
  * The row is its own registration job on the work engine: due at `next_attempt_at` until the provider has it.
  */
+// The claim's two scans, each by an index whose predicate is its own: planned right even before the table has statistics.
+@Index('provider_webhooks_claim_free_idx', ['nextAttemptAt'], { where: 'lease_owner IS NULL AND next_attempt_at IS NOT NULL' })
+@Index('provider_webhooks_claim_leased_idx', ['nextAttemptAt'], { where: 'lease_owner IS NOT NULL AND next_attempt_at IS NOT NULL' })
 @Entity('provider_webhooks')
 @Unique('provider_webhooks_scope_uq', ['api', 'topic', 'scopeKey', 'url'])
 @Index('provider_webhooks_due_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })

@@ -8,8 +8,11 @@ export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancel
  * One event to send to one endpoint: made in the transaction that records the event (or by a redelivery), and a
  * job of the work engine's leased queue, due at `next_attempt_at` (real time).
  */
-// Claims held by a process: the claim looks here first for work a dead process left in flight.
+// Claims held by a process: handed back in one statement when it stops.
 @Index('webhook_deliveries_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
+// The claim's two scans, each by an index whose predicate is its own: planned right even before the table has statistics.
+@Index('webhook_deliveries_claim_free_idx', ['nextAttemptAt'], { where: 'lease_owner IS NULL AND next_attempt_at IS NOT NULL' })
+@Index('webhook_deliveries_claim_leased_idx', ['nextAttemptAt'], { where: 'lease_owner IS NOT NULL AND next_attempt_at IS NOT NULL' })
 @Entity('webhook_deliveries')
 // Claims read this partial index only: finished deliveries never slow the queue down.
 @Index('webhook_deliveries_work_idx', ['nextAttemptAt'], { where: 'next_attempt_at IS NOT NULL' })

@@ -85,6 +85,10 @@ export class LeasedQueue<T extends ObjectLiteral> {
     if (!dueColumn) throw new Error(`${definition.name}: the table has no column ${definition.dueColumn}`);
     this.dueProperty = dueColumn.propertyName;
     const table = this.metadata.tableName;
+    // Without them the claim's plan depends on the table's statistics, which lag behind a burst of new rows.
+    for (const index of [`${table}_claim_free_idx`, `${table}_claim_leased_idx`]) {
+      if (!this.metadata.indices.some((i) => i.name === index)) throw new Error(`${definition.name}: the table ${table} has no index ${index} for its claim`);
+    }
     const due = `t.${definition.dueColumn} <= COALESCE($1::timestamptz, now())${definition.hasNotBefore ? ' AND (t.not_before IS NULL OR t.not_before <= now())' : ''}`;
     const onlyId = '($5::uuid IS NULL OR t.id = $5::uuid)';
     // Rows of a dead process first (their work was in flight and must resume at once), then free rows, oldest due

@@ -17,6 +17,7 @@ import { OneReadyEventPerBinding1795645623865 } from './1795645623865-OneReadyEv
 import { SubscriptionChanges1795664392986 } from './1795664392986-SubscriptionChanges';
 import { SubscriptionNotices1795665214803 } from './1795665214803-SubscriptionNotices';
 import { RevenueReportIndexes1795677961523 } from './1795677961523-RevenueReportIndexes';
+import { ClaimIndexes1795700000000 } from './1795700000000-ClaimIndexes';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -40,4 +41,5 @@ export const MIGRATIONS: Function[] = [
   SubscriptionChanges1795664392986,
   SubscriptionNotices1795665214803,
   RevenueReportIndexes1795677961523,
+  ClaimIndexes1795700000000,
 ];
