@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export interface BenchSandbox {
   url: string;
   port: number;
+  /** The simulator's process, for its CPU. */
+  pid: number | undefined;
   /** Adds `ms` of latency to every provider call (0 clears it). */
   setLatency(ms: number): Promise<void>;
   /** A payment is processed `paymentMs` after its creation and captured `captureMs` after that. */
@@ -38,6 +40,7 @@ export async function startSandboxProcess(apiKey: string): Promise<BenchSandbox>
   return {
     url,
     port,
+    pid: child.pid,
     async setLatency(ms: number) {
       await control('DELETE', 'faults');
       if (ms > 0) await control('POST', 'faults', { kind: 'latency', latencyMs: ms });

@@ -18,6 +18,7 @@ import { benchRevenue } from './bench-revenue';
 import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
 import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 import { countStatements } from './statement-counter';
+import { CpuSpent, ProcessCpu } from './process-cpu';
 
 /**
  * `npm run bench`: renewals settled per second by one daemon process against the sandbox (in its own process, with
@@ -75,6 +76,7 @@ interface PassResult {
   peakRssMb: number;
   inFlight: number;
   paymentReads: number;
+  others: CpuSpent;
 }
 
 async function main(): Promise<void> {
@@ -104,20 +106,27 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: url });
   await db.connect();
   const statements = countStatements((client) => client !== db);
+  const otherCpu = new ProcessCpu(sandbox.pid);
   let app = await startApp(url, sandbox, 16);
   try {
     console.log(`database: ${embedded ? 'embedded PGlite (in memory)' : 'PostgreSQL from DATABASE_URL'}; node ${process.version}`);
+    // Both change the figures: with autovacuum off only the daemon's own ANALYZE keeps plans right; each commit waits on fsync.
+    const setting = async (name: string) => (await db.query<Record<string, string>>(`SHOW ${name}`)).rows[0][name];
+    console.log(`server: autovacuum ${await setting('autovacuum')}, synchronous_commit ${await setting('synchronous_commit')}, fsync ${await setting('fsync')}`);
     const customers = await readyCustomers(app.get(ProcessingGateway), Math.min(DUE, 200));
     const planId = await insertPlan(db);
-    const pass = (count: number, notDue = 0) => runPass(app, db, customers, planId, count, notDue, statements, calls);
-    const floor = (concurrency: number) =>
-      runBareClient(sandbox, { apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, renewals: DUE, concurrency, customers: customers.map((c) => c.providerId) });
+    const pass = (count: number, notDue = 0) => runPass(app, db, customers, planId, count, notDue, statements, calls, otherCpu);
+    const floor = async (concurrency: number): Promise<Floor> => {
+      const before = otherCpu.mark();
+      const bare = await runBareClient(sandbox, { apiKey: SANDBOX_API_KEY, shopId: SANDBOX_SHOP_ID, renewals: DUE, concurrency, customers: customers.map((c) => c.providerId) });
+      return { ...bare, providerMs: otherCpu.since(before).providerMs };
+    };
 
     await pass(DUE); // warm-up: JIT, pools, sandbox; not reported
     if (MEMORY_ONLY) return await memoryFigure(pass);
     if (WEBHOOKS) {
       const scheduling = () => startApp(url, sandbox, 16, true);
-      return await benchWebhooks(sandbox, DUE, scheduling, (a, n) => runPass(a, db, customers, planId, n, 0, statements, calls));
+      return await benchWebhooks(sandbox, DUE, scheduling, (a, n) => runPass(a, db, customers, planId, n, 0, statements, calls, otherCpu));
     }
     for (const [latencyMs, concurrency] of FIGURES) {
       if (concurrency !== app.get(AppConfig).providerMaxConcurrency) {
@@ -194,6 +203,7 @@ async function runPass(
   notDue: number,
   statements: { count: number },
   calls: InFlightMeter,
+  otherCpu: ProcessCpu,
 ): Promise<PassResult> {
   await resetBilling(db, customers);
   const clock = app.get(Clock);
@@ -209,6 +219,7 @@ async function runPass(
   let peak = process.memoryUsage.rss();
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
   const statementsBefore = statements.count;
+  const othersBefore = otherCpu.mark();
   const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   calls.start();
@@ -218,6 +229,7 @@ async function runPass(
   for (let waited = 0; (await succeeded()) < count && waited < 60_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
+  const others = otherCpu.since(othersBefore);
   const metered = calls.read();
   clearInterval(sampler);
   const settled = await succeeded();
@@ -230,16 +242,27 @@ async function runPass(
     peakRssMb: Math.round(peak / 1048576),
     inFlight: metered.average,
     paymentReads: metered.paymentReads,
+    others,
   };
 }
 
-function report(label: string, daemon: PassResult, bare: FloorResult): void {
+/** The bare client's figures and the simulator's CPU while it ran. */
+type Floor = FloorResult & { providerMs?: number };
+
+/** ms per charge, or `?` where the process could not be read. */
+const perCharge = (ms: number | undefined, charges: number) => (ms === undefined ? '?' : (ms / charges).toFixed(2));
+
+function report(label: string, daemon: PassResult, bare: Floor): void {
   const perSecond = daemon.charges / daemon.seconds;
+  // Where the machine's CPU went per charge: the rate on two shared cores is bounded by the sum.
+  const machine =
+    `machine CPU/charge: daemon ${perCharge(daemon.cpuMs, daemon.charges)} + PostgreSQL ${perCharge(daemon.others.postgresMs, daemon.charges)} + ` +
+    `provider ${perCharge(daemon.others.providerMs, daemon.charges)} ms (bare: client ${bare.cpuMsPerRenewal.toFixed(2)} + provider ${perCharge(bare.providerMs, DUE)} ms)`;
   console.log(
     `${label.padEnd(30)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare ${bare.perSecond.toFixed(0).padStart(5)}/s | ratio ${(perSecond / bare.perSecond).toFixed(2)} | ` +
       `in flight ${daemon.inFlight.toFixed(1)} vs ${bare.inFlight.toFixed(1)} | reads/charge ${(daemon.paymentReads / daemon.charges).toFixed(2)} (bare ${bare.readsPerRenewal.toFixed(2)}) | ` +
       `CPU ${(daemon.cpuMs / daemon.charges).toFixed(2)} ms/charge (bare ${bare.cpuMsPerRenewal.toFixed(2)}) | ${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
-      `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}`,
+      `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}\n${''.padEnd(30)} ${machine}`,
   );
 }
 
