@@ -12,6 +12,7 @@ import type { BillingInterval } from '../../src/common/calendar/billing-calendar
 // Azores, Asuncion), 30-minute DST (Lord_Howe), 2-hour DST (Troll), and :30 / :45 offsets.
 export const ZONES = [
   'UTC',
+  'Etc/UTC',
   'Europe/Berlin',
   'Europe/London',
   'Europe/Dublin',

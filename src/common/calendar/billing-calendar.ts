@@ -1,4 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime, FixedOffsetZone, IANAZone, Zone } from 'luxon';
 
 /**
  * Calendar math for billing periods: pure functions, no clock, no Nest.
@@ -120,7 +120,11 @@ export function addTrialDays(start: Date, timezone: string, days: number): Date 
   return fromLocal(addUnits(toLocal(checkDate(start, 'start'), zone), 'day', days), zone);
 }
 
-function ianaZone(timezone: string): IANAZone {
+/** Zones whose offset is zero at every instant: answered without Intl, which costs microseconds per offset. */
+const ALWAYS_UTC = new Set(['UTC', 'Etc/UTC']);
+
+function ianaZone(timezone: string): Zone {
+  if (ALWAYS_UTC.has(timezone)) return FixedOffsetZone.utcInstance;
   if (!isValidTimeZone(timezone)) throw new RangeError(`"${timezone}" is not an IANA time zone (e.g. Europe/Moscow, UTC)`);
   return IANAZone.create(timezone);
 }
@@ -140,11 +144,11 @@ function checkDate(date: Date, name: string): number {
   return ms;
 }
 
-function offsetMs(zone: IANAZone, instant: number): number {
+function offsetMs(zone: Zone, instant: number): number {
   return zone.offset(instant) * MS_PER_MINUTE;
 }
 
-function toLocal(instant: number, zone: IANAZone): WallClock {
+function toLocal(instant: number, zone: Zone): WallClock {
   return DateTime.fromMillis(instant, { zone }).setZone('utc', { keepLocalTime: true });
 }
 
@@ -169,7 +173,7 @@ function addUnits(local: WallClock, interval: BillingInterval, amount: number): 
  * The instant a wall-clock reading denotes in `zone`: the earlier one when it occurs twice (fall-back),
  * the first instant after the gap when it does not occur (spring-forward).
  */
-function fromLocal(local: WallClock, zone: IANAZone): Date {
+function fromLocal(local: WallClock, zone: Zone): Date {
   // Not luxon's own zone conversion: it moves a time in a gap on by the gap's length (02:30 → 03:30) and takes the
   // later of two occurrences, where the billing rules want the gap's end and the earlier occurrence.
   const wall = local.isValid ? local.toMillis() : NaN;
