@@ -261,7 +261,7 @@ function report(label: string, daemon: PassResult, bare: Floor): void {
   console.log(
     `${label.padEnd(30)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare ${bare.perSecond.toFixed(0).padStart(5)}/s | ratio ${(perSecond / bare.perSecond).toFixed(2)} | ` +
       `in flight ${daemon.inFlight.toFixed(1)} vs ${bare.inFlight.toFixed(1)} | reads/charge ${(daemon.paymentReads / daemon.charges).toFixed(2)} (bare ${bare.readsPerRenewal.toFixed(2)}) | ` +
-      `CPU ${(daemon.cpuMs / daemon.charges).toFixed(2)} ms/charge (bare ${bare.cpuMsPerRenewal.toFixed(2)}) | ${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
+      `${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
       `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}\n${''.padEnd(30)} ${machine}`,
   );
 }

@@ -118,7 +118,6 @@ export class ChargesRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Whether a charge of the subscription is still being collected (not yet succeeded, failed, canceled or skipped). */
   /**
    * Fresh planner statistics after a bulk of new charges: the claim picks its plan from them, and with none (or
    * stale ones that say almost no charge is due) it reads and sorts every due row instead of walking its index:
@@ -129,6 +128,7 @@ export class ChargesRepository {
     await this.dataSource.query('ANALYZE charges');
   }
 
+  /** Whether a charge of the subscription is still being collected (not yet succeeded, failed, canceled or skipped). */
   async hasOpen(em: EntityManager, subscriptionId: string): Promise<boolean> {
     const rows = await em.query(`SELECT 1 FROM charges WHERE subscription_id = $1 AND status IN ('pending', 'processing', 'retrying') LIMIT 1`, [subscriptionId]);
     return rows.length > 0;

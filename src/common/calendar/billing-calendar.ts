@@ -63,7 +63,7 @@ export function periodStart(anchor: Date, timezone: string, interval: BillingInt
   checkIndex(index, 'index');
   // Period 0 is the anchor itself, even when it is the second occurrence of an ambiguous local time.
   if (index === 0) return new Date(checkDate(anchor, 'anchor'));
-  const zone = ianaZone(timezone);
+  const zone = calendarZone(timezone);
   const local = toLocal(checkDate(anchor, 'anchor'), zone);
   return fromLocal(addUnits(local, interval, index * intervalCount), zone);
 }
@@ -116,14 +116,14 @@ export function periodsBegunBy(
 export function addTrialDays(start: Date, timezone: string, days: number): Date {
   checkIndex(days, 'days');
   if (days === 0) return new Date(checkDate(start, 'start'));
-  const zone = ianaZone(timezone);
+  const zone = calendarZone(timezone);
   return fromLocal(addUnits(toLocal(checkDate(start, 'start'), zone), 'day', days), zone);
 }
 
 /** Zones whose offset is zero at every instant: answered without Intl, which costs microseconds per offset. */
 const ALWAYS_UTC = new Set(['UTC', 'Etc/UTC']);
 
-function ianaZone(timezone: string): Zone {
+function calendarZone(timezone: string): Zone {
   if (ALWAYS_UTC.has(timezone)) return FixedOffsetZone.utcInstance;
   if (!isValidTimeZone(timezone)) throw new RangeError(`"${timezone}" is not an IANA time zone (e.g. Europe/Moscow, UTC)`);
   return IANAZone.create(timezone);
