@@ -1,8 +1,13 @@
--- charges.record-invoice: The invoice's answer and the first payment's intent, under the fence, before the payment is created.
-WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = $5
-                   WHERE id = $1 AND fence = $2 RETURNING id),
+-- charges.record-invoice: The invoices' answers and first payments' intents of concurrent workers (a group commit), each under its own fence, before the payments are created.
+WITH i AS (SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::varchar[], $4::varchar[], $5::timestamptz[]) AS i(charge_id, fence, invoice_id, external_id, at)),
+            c AS (UPDATE charges ch SET provider_invoice_id = i.invoice_id, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = i.at
+                    FROM i WHERE ch.id = i.charge_id AND ch.fence = i.fence RETURNING ch.id, ch.fence),
             a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
-                  SELECT $1, 1, $4, 'pending', $5, $5, $5 FROM c
-                   WHERE NOT EXISTS (SELECT 1 FROM charge_attempts WHERE charge_id = $1)
-                  RETURNING id)
-       SELECT EXISTS (SELECT 1 FROM c) AS held, (SELECT id FROM a) AS attempt_id
+                  SELECT i.charge_id, 1, i.external_id, 'pending', i.at, i.at, i.at FROM i JOIN c ON c.id = i.charge_id AND c.fence = i.fence
+                   WHERE NOT EXISTS (SELECT 1 FROM charge_attempts x WHERE x.charge_id = i.charge_id)
+                  RETURNING charge_id, id)
+       SELECT c.id IS NOT NULL AS held, a.id AS attempt_id
+         FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS o(charge_id, fence, n)
+         LEFT JOIN c ON c.id = o.charge_id AND c.fence = o.fence
+         LEFT JOIN a ON a.charge_id = o.charge_id AND c.id IS NOT NULL
+        ORDER BY o.n

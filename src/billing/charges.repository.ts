@@ -4,6 +4,7 @@ import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { Page, paginate } from '../common/http/pagination';
 import { noteHotStatement } from '../database/hot-statements';
 import { hotQuery } from '../database/prepared-statements';
+import { GroupCommit } from '../database/group-commit';
 import { followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
 import { Charge, ChargeKind } from './charge.entity';
 import { ListChargesQueryDto } from './list-charges-query.dto';
@@ -32,6 +33,15 @@ export interface NewCharge {
   nextAttemptAt: Date | null;
 }
 
+/** One charge's invoice answer and first payment intent, as recordInvoice writes it. */
+interface InvoiceRecord {
+  chargeId: string;
+  fence: number;
+  invoiceId: string;
+  externalId: string;
+  attemptedAt: Date;
+}
+
 /** A payment the provider already made on an adopted invoice, recorded as one of the charge's attempts. */
 export interface AdoptedAttempt {
   number: number;
@@ -42,15 +52,24 @@ export interface AdoptedAttempt {
   errorCode: string | null;
 }
 
-/** charges.record-invoice: see hot-statements.ts. */
+/**
+ * charges.record-invoice: see hot-statements.ts. One statement for every charge of a group commit (a batch of one
+ * is the single-charge case). Each row is applied under its own fence, and a row's answer joins on the charge and
+ * the fence, so a stale worker's item in the same batch as the new holder's reads as not held.
+ */
 const RECORD_INVOICE_SQL = noteHotStatement('charges.record-invoice',
-  `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = $5
-                   WHERE id = $1 AND fence = $2 RETURNING id),
+  `WITH i AS (SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::varchar[], $4::varchar[], $5::timestamptz[]) AS i(charge_id, fence, invoice_id, external_id, at)),
+            c AS (UPDATE charges ch SET provider_invoice_id = i.invoice_id, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = i.at
+                    FROM i WHERE ch.id = i.charge_id AND ch.fence = i.fence RETURNING ch.id, ch.fence),
             a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
-                  SELECT $1, 1, $4, 'pending', $5, $5, $5 FROM c
-                   WHERE NOT EXISTS (SELECT 1 FROM charge_attempts WHERE charge_id = $1)
-                  RETURNING id)
-       SELECT EXISTS (SELECT 1 FROM c) AS held, (SELECT id FROM a) AS attempt_id`,
+                  SELECT i.charge_id, 1, i.external_id, 'pending', i.at, i.at, i.at FROM i JOIN c ON c.id = i.charge_id AND c.fence = i.fence
+                   WHERE NOT EXISTS (SELECT 1 FROM charge_attempts x WHERE x.charge_id = i.charge_id)
+                  RETURNING charge_id, id)
+       SELECT c.id IS NOT NULL AS held, a.id AS attempt_id
+         FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS o(charge_id, fence, n)
+         LEFT JOIN c ON c.id = o.charge_id AND c.fence = o.fence
+         LEFT JOIN a ON a.charge_id = o.charge_id AND c.id IS NOT NULL
+        ORDER BY o.n`,
 );
 
 /** charges.record-payment: see hot-statements.ts. */
@@ -72,6 +91,12 @@ const OPEN_ATTEMPT_SQL = noteHotStatement('charges.open-attempt',
 /** Every statement on the `charges` table. */
 @Injectable()
 export class ChargesRepository {
+  /**
+   * Concurrent workers' invoice records go as one statement and one commit while the one before is in flight: at
+   * 128 provider slots that halves the statements between a charge's invoice and its payment.
+   */
+  private readonly invoiceRecords = new GroupCommit((items: InvoiceRecord[]) => this.recordInvoices(items), { maxBatch: 64, maxInFlight: 2 });
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Runs `work` in one short transaction (never across a provider call). */
@@ -190,12 +215,23 @@ export class ChargesRepository {
    * undefined when the fence no longer holds.
    */
   async recordInvoice(chargeId: string, fence: number, invoiceId: string, firstAttempt: { externalId: string; attemptedAt: Date }): Promise<string | null | undefined> {
-    // The attempt's business time is also the charge's update time: every time an answer shows comes from one clock.
-    const { rows: [row] } = await hotQuery<{ held: boolean; attempt_id: string | null }>(this.dataSource, 'charges.record-invoice', RECORD_INVOICE_SQL,
-      [chargeId, fence, invoiceId, firstAttempt.externalId, firstAttempt.attemptedAt],
-    );
+    const row = await this.invoiceRecords.submit({ chargeId, fence, invoiceId, ...firstAttempt });
     if (!row.held) return undefined;
     return row.attempt_id;
+  }
+
+  /** recordInvoice for a group commit's items, one answer per item in their order. */
+  private async recordInvoices(items: InvoiceRecord[]): Promise<{ held: boolean; attempt_id: string | null }[]> {
+    // The attempt's business time is also the charge's update time: every time an answer shows comes from one clock.
+    const column = <K extends keyof InvoiceRecord>(key: K) => items.map((item) => item[key]);
+    const { rows } = await hotQuery<{ held: boolean; attempt_id: string | null }>(this.dataSource, 'charges.record-invoice', RECORD_INVOICE_SQL, [
+      column('chargeId'),
+      column('fence'),
+      column('invoiceId'),
+      column('externalId'),
+      column('attemptedAt'),
+    ]);
+    return rows;
   }
 
   /**
