@@ -5,6 +5,7 @@ import { Clock } from '../common/clock/clock';
 import type { EventType } from '../events/event-types';
 import { isoTextSql } from '../events/events.repository';
 import { EventsService } from '../events/events.service';
+import { GroupCommit } from '../database/group-commit';
 import { ProviderError } from '../gateway/provider-error';
 import { PlansService } from '../plans/plans.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
@@ -17,6 +18,7 @@ import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { toChargeResponse } from './charge-response';
+import type { SucceededSettlement } from './charge-writes';
 import { ChargesRepository } from './charges.repository';
 import { classifyDecline, dunningDeadline, nextRetryAt } from './dunning-policy';
 import { DunningRulesService } from './dunning-rules.service';
@@ -42,6 +44,16 @@ type ChargeChanges = QueryDeepPartialEntity<Charge>;
  */
 @Injectable()
 export class ChargeSettlementService {
+  /** Captured payments settled by concurrent workers go as one statement and one commit (see GroupCommit). */
+  private readonly settlements = new GroupCommit(
+    (items: SucceededSettlement[]) =>
+      this.charges.settleSucceeded(items, [
+        this.lifecycle.chargeSucceededAuditRowsSql('c', { data: 'audit_data', at: 'at' }),
+        this.events.recordRowsOverSql('c', 'charge.succeeded', { id: 'event_id', data: 'event_data' }, { updatedAt: isoTextSql('c.updated_at') }),
+      ]),
+    { maxBatch: 64, maxInFlight: 2 },
+  );
+
   constructor(
     @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
     private readonly charges: ChargesRepository,
@@ -65,15 +77,21 @@ export class ChargeSettlementService {
     const attemptCount = charge.attemptCount + 1;
     if (subscription.status === 'active' && attempt.number === 1) {
       // The common case in one round trip: the charge and its attempt settled, the audit event appended and
-      // charge.succeeded recorded (its only attempt is this one; updatedAt is the statement's own).
+      // charge.succeeded recorded (its only attempt is this one; updatedAt is the statement's own), together with
+      // the settlements of other workers that came while the statements before were in flight.
       const paid = { ...charge, status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, lastErrorCode: null } as Charge;
       const object = toChargeResponse(paid, [{ ...attempt, status: 'succeeded' } as ChargeAttempt]);
-      const audit = this.lifecycle.chargeSucceededAuditSql('c', event, now);
-      const merchant = this.events.recordOverSql('c', { type: 'charge.succeeded', data: { object } }, { updatedAt: isoTextSql('c.updated_at') });
-      const settled = await this.charges.settleSucceeded(
-        { chargeId: charge.id, fence: claim.fence, attemptCount, attemptId: attempt.id, paymentId: attempt.providerPaymentId, at: now },
-        [audit, merchant],
-      );
+      const settled = await this.settlements.submit({
+        chargeId: charge.id,
+        fence: claim.fence,
+        attemptCount,
+        attemptId: attempt.id,
+        paymentId: attempt.providerPaymentId,
+        at: now,
+        eventId: this.events.newId(),
+        eventData: { object },
+        auditData: event,
+      });
       if (!settled) this.queue.lost(claim);
       Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, updatedAt: now });
     } else {

@@ -6,51 +6,12 @@ import { noteHotStatement } from '../database/hot-statements';
 import { hotQuery } from '../database/prepared-statements';
 import { GroupCommit } from '../database/group-commit';
 import { followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
-import { Charge, ChargeKind } from './charge.entity';
+import { Charge } from './charge.entity';
+import type { AdoptedAttempt, InvoiceRecord, NewCharge, SucceededSettlement } from './charge-writes';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
 /** Charges that can be dropped when a subscription is canceled: no payment is in flight at the provider. */
 const CANCELABLE_CHARGE_STATUSES = ['pending', 'retrying', 'failed'] as const;
-
-/** One period's charge as billing materializes it. */
-export interface NewCharge {
-  id: string;
-  subscriptionId: string;
-  customerId: string;
-  periodIndex: number;
-  periodStart: Date;
-  periodEnd: Date;
-  amount: number;
-  /** `period` for a billing period's charge, `proration` for a change's. */
-  kind: ChargeKind;
-  /** A proration charge's one cart line. */
-  description?: string | null;
-  currency: string;
-  status: 'pending' | 'skipped';
-  invoiceExternalId: string;
-  /** The invoice's due date, part of the invoice intent (a replay must send the same body). */
-  invoiceDueAt: Date | null;
-  nextAttemptAt: Date | null;
-}
-
-/** One charge's invoice answer and first payment intent, as recordInvoice writes it. */
-interface InvoiceRecord {
-  chargeId: string;
-  fence: number;
-  invoiceId: string;
-  externalId: string;
-  attemptedAt: Date;
-}
-
-/** A payment the provider already made on an adopted invoice, recorded as one of the charge's attempts. */
-export interface AdoptedAttempt {
-  number: number;
-  externalId: string;
-  providerPaymentId: string;
-  /** `declined` for an earlier, failed payment; `processing` for the newest, whose outcome is read next. */
-  status: 'declined' | 'processing';
-  errorCode: string | null;
-}
 
 /**
  * charges.record-invoice: see hot-statements.ts. One statement for every charge of a group commit (a batch of one
@@ -280,25 +241,39 @@ export class ChargesRepository {
   }
 
   /**
-   * The common success in one round trip: the charge settled and released, its attempt succeeded (with the
-   * provider's payment id, when this claim has not recorded it yet), both stamped `at`, and `followUps` (CTEs over
-   * the CTE `c`, which yields subscription_id and updated_at; each binds its own parameters after these) run, all
-   * only while `fence` holds. Answers whether it did.
+   * The common success in one round trip, for every settlement of a group commit: each charge settled and released,
+   * its attempt succeeded (with the provider's payment id, when its claim has not recorded it yet), both stamped
+   * `at`, and `followUps` run over the CTE `c`: one row per charge whose fence held, with its subscription_id and
+   * updated_at, and its settlement's `at`, `audit_data` and `event_id`/`event_data` (each fragment binds its own
+   * parameters after these). Answers, per settlement in order, whether its fence held.
    */
-  async settleSucceeded(
-    claim: { chargeId: string; fence: number; attemptCount: number; attemptId: string; paymentId: string | null; at: Date },
-    followUps: SqlFragment[],
-  ): Promise<boolean> {
+  async settleSucceeded(settlements: SucceededSettlement[], followUps: SqlFragment[]): Promise<boolean[]> {
     const p = new SqlParams();
-    const [id, fence, attemptCount, attemptId, paymentId, at] = [claim.chargeId, claim.fence, claim.attemptCount, claim.attemptId, claim.paymentId, claim.at].map((v) => p.bind(v));
-    const sql = `WITH c AS (UPDATE charges SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
-                         attempt_count = ${attemptCount}, last_error_code = NULL, lease_owner = NULL, updated_at = ${at}
-                   WHERE id = ${id} AND fence = ${fence} RETURNING subscription_id, updated_at),
-            a AS (UPDATE charge_attempts SET status = 'succeeded', provider_payment_id = COALESCE(${paymentId}, provider_payment_id), updated_at = ${at}
-                   WHERE id = ${attemptId} AND EXISTS (SELECT 1 FROM c))${followUpCtes(p, followUps)}
-       SELECT 1 FROM c`;
-    const { rows } = await hotQuery(this.dataSource, 'charges.settle-succeeded', sql, p.values);
-    return rows.length > 0;
+    const column = (pick: (s: SucceededSettlement) => unknown) => p.bind(settlements.map(pick));
+    const [ids, fences, counts, attempts, payments, ats, eventIds, eventData, auditData] = [
+      column((s) => s.chargeId),
+      column((s) => s.fence),
+      column((s) => s.attemptCount),
+      column((s) => s.attemptId),
+      column((s) => s.paymentId),
+      column((s) => s.at),
+      column((s) => s.eventId),
+      column((s) => JSON.stringify(s.eventData)),
+      column((s) => JSON.stringify(s.auditData)),
+    ];
+    const sql = `WITH i AS (SELECT * FROM unnest(${ids}::uuid[], ${fences}::bigint[], ${counts}::int[], ${attempts}::uuid[], ${payments}::varchar[], ${ats}::timestamptz[],
+                                    ${eventIds}::uuid[], ${eventData}::jsonb[], ${auditData}::jsonb[]) WITH ORDINALITY
+                         AS i(charge_id, fence, attempt_count, attempt_id, payment_id, at, event_id, event_data, audit_data, n)),
+            u AS (UPDATE charges ch SET status = 'succeeded', step = 'done', next_attempt_at = NULL, not_before = NULL, technical_failures = 0,
+                         attempt_count = i.attempt_count, last_error_code = NULL, lease_owner = NULL, updated_at = i.at
+                    FROM i WHERE ch.id = i.charge_id AND ch.fence = i.fence RETURNING ch.id, ch.fence, ch.subscription_id, ch.updated_at),
+            c AS (SELECT i.*, u.subscription_id, u.updated_at FROM i JOIN u ON u.id = i.charge_id AND u.fence = i.fence),
+            a AS (UPDATE charge_attempts t SET status = 'succeeded', provider_payment_id = COALESCE(c.payment_id, t.provider_payment_id), updated_at = c.at
+                    FROM c WHERE t.id = c.attempt_id)${followUpCtes(p, followUps)}
+       SELECT n FROM c`;
+    const { rows } = await hotQuery<{ n: string }>(this.dataSource, 'charges.settle-succeeded', sql, p.values);
+    const held = new Set(rows.map((row) => Number(row.n)));
+    return settlements.map((_, index) => held.has(index + 1));
   }
 
   /** A subscription that ended drops its charges with no payment in flight (but `keepChargeId`), in its transaction. */

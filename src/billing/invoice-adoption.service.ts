@@ -7,7 +7,8 @@ import { BillingMetricsService } from './billing-metrics.service';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.service';
-import { AdoptedAttempt, ChargesRepository } from './charges.repository';
+import type { AdoptedAttempt } from './charge-writes';
+import { ChargesRepository } from './charges.repository';
 import { attemptOfPaymentExternalId } from './external-ids';
 
 /** Payment states after which the provider makes no more attempts on its own. */

@@ -10,7 +10,8 @@ import type { Subscription } from '../subscriptions/subscription.entity';
 import { StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
-import { ChargesRepository, NewCharge } from './charges.repository';
+import type { NewCharge } from './charge-writes';
+import { ChargesRepository } from './charges.repository';
 import { invoiceDueAt, invoiceExternalId } from './external-ids';
 
 /**

@@ -10,7 +10,7 @@ export const HOT_STATEMENTS = {
   'charges.record-invoice': "The invoices' answers and first payments' intents of concurrent workers (a group commit), each under its own fence, before the payments are created.",
   'charges.open-attempt': "A further payment attempt's intent (dunning), under the fence, before the payment is created.",
   'charges.record-payment': "The provider's payment id, once a read found the payment not final yet (or before it waits for its event).",
-  'charges.settle-succeeded': 'A captured payment settled: the charge released, its attempt, the audit event and charge.succeeded, in one statement.',
+  'charges.settle-succeeded': 'Captured payments settled (a group commit of concurrent workers): each charge released under its own fence, its attempt, the audit event and charge.succeeded, in one statement.',
 } as const;
 
 export type HotStatementName = keyof typeof HOT_STATEMENTS;

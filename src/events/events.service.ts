@@ -74,6 +74,27 @@ export class EventsService {
     };
   }
 
+  /** A new event's id (time-ordered), for the rows a set-based statement records (recordRowsOverSql). */
+  newId(): string {
+    return timeOrderedId(this.clock.now());
+  }
+
+  /**
+   * recordOverSql for many rows at once (a group commit): one event of `type` for each row of the CTE `source`, its
+   * id (from newId) and data (jsonb) read from the source's columns `columns.id` and `columns.data`.
+   */
+  recordRowsOverSql(source: string, type: string, columns: { id: string; data: string }, objectSql: Record<string, string>): SqlFragment {
+    for (const field of Object.keys(objectSql)) if (!/^[A-Za-z]+$/.test(field)) throw new Error(`Not a field name: ${field}`);
+    for (const column of [columns.id, columns.data]) if (!/^[a-z_]+$/.test(column)) throw new Error(`Not a column name: ${column}`);
+    return (params) => {
+      const typeParam = params.bind(type);
+      let data = `${source}.${columns.data}`;
+      for (const [field, expression] of Object.entries(objectSql)) data = `jsonb_set(${data}, '{object,${field}}', to_jsonb((${expression})::text))`;
+      const rows = `SELECT ${source}.${columns.id}, ${typeParam}::varchar, ${EVENT_TIME_SQL}, ${data} FROM ${source}`;
+      return this.events.insertCtes(rows, this.fanOutCtes());
+    };
+  }
+
   async get(id: string): Promise<MerchantEvent> {
     const event = await this.events.findById(id);
     if (!event) throw new NotFoundException(`No event ${id}`);

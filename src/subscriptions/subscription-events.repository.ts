@@ -53,15 +53,14 @@ export class SubscriptionEventsRepository {
   }
 
   /**
-   * The audit insert of a paid charge, as a CTE over a CTE `source` that yields the subscription_id, with the data
-   * and time as its parameters: billing settles the charge and records this in one statement on its hot path.
+   * The `charge_succeeded` audit event of every row of the CTE `source` (a group commit's settled charges), for a
+   * statement of the billing hot path: the source yields `subscription_id`, and its columns `columns.data` (jsonb)
+   * and `columns.at` (the settling time).
    */
-  chargeSucceededSql(source: string, data: Record<string, unknown>, at: Date): SqlFragment {
-    return (params) => {
-      const [json, time] = [params.bind(JSON.stringify(data)), params.bind(at)];
-      return `subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
-             SELECT subscription_id, 'charge_succeeded', ${json}::jsonb, ${time}::timestamptz, ${time}::timestamptz FROM ${source})`;
-    };
+  chargeSucceededRowsSql(source: string, columns: { data: string; at: string }): SqlFragment {
+    for (const column of [columns.data, columns.at]) if (!/^[a-z_]+$/.test(column)) throw new Error(`Not a column name: ${column}`);
+    return () => `subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
+             SELECT subscription_id, 'charge_succeeded', ${columns.data}, ${columns.at}, ${columns.at} FROM ${source})`;
   }
 
   /** The trail of one subscription, newest first, in the order the events were written. */

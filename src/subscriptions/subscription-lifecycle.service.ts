@@ -185,13 +185,9 @@ export class SubscriptionLifecycleService {
     await this.audit.record(em, { subscriptionId: s.id, type: 'periods_skipped', data }, now);
   }
 
-  /**
-   * The audit insert of a paid charge for an active subscription (whose status does not change), as a CTE over a
-   * CTE `source` that yields the subscription_id, binding its own parameters: billing settles the charge and
-   * records this in one statement on its hot path.
-   */
-  chargeSucceededAuditSql(source: string, data: Record<string, unknown>, now: Date): SqlFragment {
-    return this.audit.chargeSucceededSql(source, data, now);
+  /** The `charge_succeeded` audit events of a group commit's settled charges (see chargeSucceededRowsSql). */
+  chargeSucceededAuditRowsSql(source: string, columns: { data: string; at: string }): SqlFragment {
+    return this.audit.chargeSucceededRowsSql(source, columns);
   }
 
   /** A charge was paid: a subscription in trouble (or still trialing) becomes active again. */
