@@ -56,7 +56,7 @@ export class GroupCommit<I, O> {
       batch.forEach((w, i) => w.resolve(results[i]));
     } catch (error) {
       if (batch.length === 1) return batch[0].reject(error);
-      await Promise.all(batch.map((w) => this.write([w.item]).then(([result]) => w.resolve(result), w.reject)));
+      await Promise.all(batch.map((w) => Promise.resolve([w.item]).then((items) => this.write(items)).then(([result]) => w.resolve(result), w.reject)));
     }
   }
 }
