@@ -185,7 +185,10 @@ export class SubscriptionLifecycleService {
     await this.audit.record(em, { subscriptionId: s.id, type: 'periods_skipped', data }, now);
   }
 
-  /** The `charge_succeeded` audit events of a group commit's settled charges (see chargeSucceededRowsSql). */
+  /**
+   * The `charge_succeeded` audit events of a group commit's settled charges, for active subscriptions only (whose
+   * status does not change; see chargeSucceededRowsSql): billing settles them and records these in one statement.
+   */
   chargeSucceededAuditRowsSql(source: string, columns: { data: string; at: string }): SqlFragment {
     return this.audit.chargeSucceededRowsSql(source, columns);
   }
