@@ -47,7 +47,7 @@ describe('the hot path written together', () => {
     const record = (chargeId: string, fence: number, tag: string) =>
       engine.app.get(ChargesRepository).recordInvoice(chargeId, fence, `inv-${tag}`, { externalId: `pay-${tag}`, attemptedAt: at });
 
-    // Two statements may be in flight: the first two records go alone, the next four wait and go together.
+    // One statement is in flight at a time: the first record goes alone, the five that wait for it go together.
     const answers = await Promise.all([
       record(a, 1, 'a'),
       record(b, 1, 'b'),
@@ -82,7 +82,7 @@ describe('the hot path written together', () => {
     const attempts = engine.app.get(ChargeAttemptsRepository);
     const settlement = engine.app.get(ChargeSettlementService);
 
-    // Two statements may be in flight: the first two settle alone, the last two (one stale) together.
+    // One statement is in flight at a time: the first settles alone, the three that wait for it (one stale) together.
     const outcomes = await Promise.allSettled(claims.map(async (claim) => settlement.succeed(claim, (await attempts.ofCharge(claim.row.id))[0])));
 
     // The statement of the common success ran (not the transaction of a subscription whose status changes).
