@@ -51,7 +51,6 @@ export class ChargeSettlementService {
         this.lifecycle.chargeSucceededAuditRowsSql('c', { data: 'audit_data', at: 'at' }),
         this.events.recordRowsOverSql('c', 'charge.succeeded', { id: 'event_id', data: 'event_data' }, { updatedAt: isoTextSql('c.updated_at') }),
       ]),
-    { maxBatch: 64, maxInFlight: 1 },
   );
 
   constructor(

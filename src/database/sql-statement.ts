@@ -29,3 +29,8 @@ export type SqlFragment = (params: SqlParams) => string;
 export function followUpCtes(params: SqlParams, fragments: SqlFragment[]): string {
   return fragments.map((fragment) => `,\n       ${fragment(params)}`).join('');
 }
+
+/** Column names a fragment quotes into its text, checked to be plain lower-case identifiers (never input). */
+export function checkColumnNames(...names: string[]): void {
+  for (const name of names) if (!/^[a-z_]+$/.test(name)) throw new Error(`Not a column name: ${name}`);
+}

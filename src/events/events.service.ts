@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { SystemClock } from '../common/clock/system-clock';
 import { Page } from '../common/http/pagination';
-import { SqlFragment, SqlParams } from '../database/sql-statement';
+import { checkColumnNames, SqlFragment, SqlParams } from '../database/sql-statement';
 import { MerchantEvent } from './event.entity';
 import { NewEvent } from './event-types';
 import { EVENT_TIME_SQL, EVENTS_CTE, EventsRepository } from './events.repository';
@@ -63,15 +63,10 @@ export class EventsService {
    * text expressions over `source` (e.g. an updatedAt only the statement knows).
    */
   recordOverSql(source: string, event: NewEvent, objectSql: Record<string, string>): SqlFragment {
-    for (const field of Object.keys(objectSql)) if (!/^[A-Za-z]+$/.test(field)) throw new Error(`Not a field name: ${field}`);
+    checkFieldNames(objectSql);
     const id = timeOrderedId(this.clock.now());
-    return (params) => {
-      const [idParam, typeParam, dataParam] = [params.bind(id), params.bind(event.type), params.bind(JSON.stringify(event.data))];
-      let data = `${dataParam}::jsonb`;
-      for (const [field, expression] of Object.entries(objectSql)) data = `jsonb_set(${data}, '{object,${field}}', to_jsonb((${expression})::text))`;
-      const rows = `SELECT ${idParam}::uuid, ${typeParam}::varchar, ${EVENT_TIME_SQL}, ${data} FROM ${source}`;
-      return this.events.insertCtes(rows, this.fanOutCtes());
-    };
+    return (params) =>
+      this.insertOverSql(source, `${params.bind(id)}::uuid`, params.bind(event.type), `${params.bind(JSON.stringify(event.data))}::jsonb`, objectSql);
   }
 
   /** A new event's id (time-ordered), for the rows a set-based statement records (recordRowsOverSql). */
@@ -84,15 +79,9 @@ export class EventsService {
    * id (from newId) and data (jsonb) read from the source's columns `columns.id` and `columns.data`.
    */
   recordRowsOverSql(source: string, type: string, columns: { id: string; data: string }, objectSql: Record<string, string>): SqlFragment {
-    for (const field of Object.keys(objectSql)) if (!/^[A-Za-z]+$/.test(field)) throw new Error(`Not a field name: ${field}`);
-    for (const column of [columns.id, columns.data]) if (!/^[a-z_]+$/.test(column)) throw new Error(`Not a column name: ${column}`);
-    return (params) => {
-      const typeParam = params.bind(type);
-      let data = `${source}.${columns.data}`;
-      for (const [field, expression] of Object.entries(objectSql)) data = `jsonb_set(${data}, '{object,${field}}', to_jsonb((${expression})::text))`;
-      const rows = `SELECT ${source}.${columns.id}, ${typeParam}::varchar, ${EVENT_TIME_SQL}, ${data} FROM ${source}`;
-      return this.events.insertCtes(rows, this.fanOutCtes());
-    };
+    checkFieldNames(objectSql);
+    checkColumnNames(columns.id, columns.data);
+    return (params) => this.insertOverSql(source, `${source}.${columns.id}`, params.bind(type), `${source}.${columns.data}`, objectSql);
   }
 
   async get(id: string): Promise<MerchantEvent> {
@@ -110,7 +99,19 @@ export class EventsService {
     return this.events.list(query);
   }
 
+  /** The event CTEs over `source`: its id, type and data from SQL text, `objectSql` set into `data.object`. */
+  private insertOverSql(source: string, idSql: string, typeSql: string, dataSql: string, objectSql: Record<string, string>): string {
+    let data = dataSql;
+    for (const [field, expression] of Object.entries(objectSql)) data = `jsonb_set(${data}, '{object,${field}}', to_jsonb((${expression})::text))`;
+    return this.events.insertCtes(`SELECT ${idSql}, ${typeSql}::varchar, ${EVENT_TIME_SQL}, ${data} FROM ${source}`, this.fanOutCtes());
+  }
+
   private fanOutCtes(): string[] {
     return this.fanOuts.map((fanOut) => fanOut(EVENTS_CTE));
   }
+}
+
+/** Fields of `data.object` set from SQL go into a jsonb path literal: letters only. */
+function checkFieldNames(objectSql: Record<string, string>): void {
+  for (const field of Object.keys(objectSql)) if (!/^[A-Za-z]+$/.test(field)) throw new Error(`Not a field name: ${field}`);
 }

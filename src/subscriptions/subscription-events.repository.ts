@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { SqlFragment, SqlParams } from '../database/sql-statement';
+import { checkColumnNames, SqlFragment, SqlParams } from '../database/sql-statement';
 import { invalidField } from '../common/errors/coded-error';
 import { DEFAULT_PAGE_SIZE, Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
@@ -58,7 +58,7 @@ export class SubscriptionEventsRepository {
    * and `columns.at` (the settling time).
    */
   chargeSucceededRowsSql(source: string, columns: { data: string; at: string }): SqlFragment {
-    for (const column of [columns.data, columns.at]) if (!/^[a-z_]+$/.test(column)) throw new Error(`Not a column name: ${column}`);
+    checkColumnNames(columns.data, columns.at);
     return () => `subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
              SELECT subscription_id, 'charge_succeeded', ${columns.data}, ${columns.at}, ${columns.at} FROM ${source})`;
   }
