@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
-import axios, { AxiosInstance, AxiosResponse } from 'axios';
+import axios, { AxiosResponse } from 'axios';
 import {
   BulkheadPolicy,
   bulkhead,
@@ -16,7 +16,7 @@ import {
 } from 'cockatiel';
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsService } from '../common/metrics/metrics.service';
-import { nodeHttpAdapter } from './node-http.adapter';
+import { ExchangeDeadlineError, nodeHttpAdapter } from './node-http.adapter';
 import { AppConfig } from '../config/app-config';
 import { RuntimeSettings } from '../config/runtime-settings';
 import { ProviderError, ProviderErrorKind } from './provider-error';
@@ -74,7 +74,7 @@ export class ProviderHttpClient implements OnModuleDestroy {
   private readonly logger = new Logger(ProviderHttpClient.name);
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
-  private readonly http: AxiosInstance;
+  private readonly http: InstanceType<typeof axios.Axios>;
   private readonly timeoutMs: number;
   private readonly apiKey: string;
   private readonly concurrency: BulkheadPolicy;
@@ -86,6 +86,8 @@ export class ProviderHttpClient implements OnModuleDestroy {
   private readonly requestDuration: Histogram<Labels>;
   private readonly retriesTotal: Counter<Labels>;
   private readonly inFlight: Gauge<never>;
+  /** The two series of each operation and result, looked up once: labelling a sample per call hashes its labels. */
+  private readonly seriesByOutcome = new Map<string, { duration: Histogram.Internal<Labels>; total: Counter.Internal }>();
   private readonly requestIdPrefix = randomBytes(10).toString('hex');
   private requestCounter = 0;
 
@@ -101,7 +103,10 @@ export class ProviderHttpClient implements OnModuleDestroy {
     this.httpsAgent = new https.Agent(agentOptions);
     this.timeoutMs = config.providerTimeoutMs;
     this.apiKey = config.providerApiKey;
-    this.http = axios.create({
+    // An Axios of its own rather than axios.create(): create() copies axios' global defaults (per-method header
+    // buckets, JSON transforms, form-data environment) into every request's config merge, which measured about half
+    // of axios' CPU per call; this client needs none of them (the body is a JSON string both ways).
+    this.http = new axios.Axios({
       baseURL: runtime.providerBaseUrl,
       allowAbsoluteUrls: false,
       httpAgent: this.httpAgent,
@@ -111,11 +116,12 @@ export class ProviderHttpClient implements OnModuleDestroy {
       proxy: false,
       maxRedirects: 0,
       validateStatus: () => true,
-      // We parse ourselves: an unreadable 2xx is an unknown outcome, not a string result.
+      // No transforms: the request body is already JSON text, and we parse the answer ourselves (an unreadable 2xx is
+      // an unknown outcome, not a string result).
       responseType: 'text',
-      transformResponse: [(data: unknown) => data],
-      transformRequest: [(data: unknown) => data],
       maxContentLength: MAX_RESPONSE_BYTES,
+      // The one timeout: it bounds the whole exchange, body included (see nodeHttpAdapter).
+      timeout: this.timeoutMs,
     });
 
     // Calls beyond the cap wait for a slot, but only so many: when the provider is slow, an unbounded queue
@@ -201,6 +207,17 @@ export class ProviderHttpClient implements OnModuleDestroy {
     return `${this.requestIdPrefix}${this.requestCounter.toString(36).padStart(12, '0')}`;
   }
 
+  private recordOutcome(operation: ProviderOperation, result: ProviderResult, seconds: number): void {
+    const key = `${operation} ${result}`;
+    let series = this.seriesByOutcome.get(key);
+    if (series === undefined) {
+      series = { duration: this.requestDuration.labels({ operation, result }), total: this.requestsTotal.labels({ operation, result }) };
+      this.seriesByOutcome.set(key, series);
+    }
+    series.duration.observe(seconds);
+    series.total.inc();
+  }
+
   private async send<T>(request: ProviderRequest, attempts: number): Promise<T> {
     const ctx: AttemptContext = { operation: request.operation, requestId: this.nextRequestId(), attempts };
     const credential = request.credential ?? this.apiKey;
@@ -209,15 +226,8 @@ export class ProviderHttpClient implements OnModuleDestroy {
       throw new ProviderError({ ...ctx, kind: 'unexpected', reason: 'the credential is empty or not a valid bearer token', notApplied: true });
     }
     let result: ProviderResult = 'unexpected';
-    const stopTimer = this.requestDuration.startTimer({ operation: request.operation });
+    const started = performance.now();
     this.inFlight.inc();
-    // The one timeout: it bounds the whole exchange, body included (a socket kept busy byte by byte included).
-    const abort = new AbortController();
-    let deadlineHit = false;
-    const deadline = setTimeout(() => {
-      deadlineHit = true;
-      abort.abort();
-    }, this.timeoutMs);
     try {
       let response: AxiosResponse<unknown>;
       try {
@@ -233,10 +243,9 @@ export class ProviderHttpClient implements OnModuleDestroy {
             Accept: 'application/json',
             'User-Agent': USER_AGENT,
           },
-          signal: abort.signal,
         });
       } catch (error) {
-        throw errorFromTransport(ctx, error, deadlineHit ? this.timeoutMs : undefined);
+        throw errorFromTransport(ctx, error, error instanceof ExchangeDeadlineError ? error.deadlineMs : undefined);
       }
       if (response.status < 200 || response.status > 299) {
         throw errorFromResponse(ctx, response.status, typeof response.data === 'string' ? response.data : '');
@@ -248,10 +257,8 @@ export class ProviderHttpClient implements OnModuleDestroy {
       result = error instanceof ProviderError ? error.kind : 'unexpected';
       throw error;
     } finally {
-      clearTimeout(deadline);
       this.inFlight.dec();
-      stopTimer({ result });
-      this.requestsTotal.inc({ operation: request.operation, result });
+      this.recordOutcome(request.operation, result, (performance.now() - started) / 1000);
     }
   }
 }
