@@ -5,7 +5,7 @@ import { ShutdownSignal } from '../common/shutdown-signal';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { BillingMetricsService } from './billing-metrics.service';
-import { BillingTuning } from './billing-tuning';
+import { BillingTuning, chargeWorkersFor } from './billing-tuning';
 import { ChargeProcessorService } from './charge-processor.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome } from './charge-settlement.service';
@@ -151,7 +151,7 @@ export class BillingRunService {
         await progress.after(mark);
       }
     };
-    summary.due += await this.queue.drain(claim, work, { concurrency, batchSize: this.tuning.claimBatchSize, stopping: () => this.shutdown.isShuttingDown });
+    summary.due += await this.queue.drain(claim, work, { concurrency: chargeWorkersFor(concurrency), batchSize: this.tuning.claimBatchSize, stopping: () => this.shutdown.isShuttingDown });
   }
 
   /**

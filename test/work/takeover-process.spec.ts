@@ -55,7 +55,9 @@ describe('A killed daemon’s work is finished by another once its heartbeat lap
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const daemonEnv = (name: string) => schedulingDaemonEnv(testDatabaseUrl(), sandbox.url, join(dataDir, name));
+  // Eight provider slots each: a daemon holds the charges its workers work and a batch claimed ahead, so with the
+  // default sixteen one daemon could take all forty charges before the other claims any, and the victim hold none.
+  const daemonEnv = (name: string) => ({ ...schedulingDaemonEnv(testDatabaseUrl(), sandbox.url, join(dataDir, name)), PROVIDER_MAX_CONCURRENCY: '8' });
 
   async function authorizedDestination(): Promise<string> {
     expect((await setup.api().post('/api/v1/payouts/setup').send(SETUP_BODY)).status).toBe(201);
