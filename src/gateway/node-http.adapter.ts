@@ -24,15 +24,14 @@ export class ExchangeDeadlineError extends Error {
  *
  * What it keeps of axios' contract for this client: the URL is the base URL joined with the relative path (an
  * absolute path cannot change the host), every status resolves (the client judges it), the body is read as UTF-8
- * text up to `maxContentLength`, and `signal` aborts the exchange at any stage. `timeout` bounds the whole exchange,
- * body included (a socket kept busy byte by byte included), and ends it with ExchangeDeadlineError: one timer, where an
- * AbortController per call measured several per cent of the client's CPU. Other failures reject with Node's own errors
- * (ECONNREFUSED, ECONNRESET, ERR_HTTP_INVALID_HEADER_VALUE, …), which never carry the request's headers.
+ * text up to `maxContentLength`, and `timeout` bounds the whole exchange, body included (a socket kept busy byte by
+ * byte included), and ends it with ExchangeDeadlineError. That timer is the one way an exchange ends early (no
+ * `signal`: an AbortController per call measured several per cent of the client's CPU). Other failures reject with
+ * Node's own errors (ECONNREFUSED, ECONNRESET, ERR_HTTP_INVALID_HEADER_VALUE, …), which never carry the request's
+ * headers.
  */
 export const nodeHttpAdapter: AxiosAdapter = (config: InternalAxiosRequestConfig) =>
   new Promise<AxiosResponse<string>>((resolve, reject) => {
-    const signal = config.signal as AbortSignal | undefined;
-    if (signal?.aborted) return reject(exchangeError('the request was aborted before it was sent', 'ABORT_ERR'));
     const base = (config.baseURL ?? '').replace(/\/+$/, '');
     const url = new URL(`${base}/${(config.url ?? '').replace(/^\/+/, '')}`);
     const secure = url.protocol === 'https:';
@@ -46,7 +45,6 @@ export const nodeHttpAdapter: AxiosAdapter = (config: InternalAxiosRequestConfig
     const done = () => {
       settled = true;
       clearTimeout(deadline);
-      signal?.removeEventListener('abort', onAbort);
     };
     const fail = (error: Error) => {
       if (settled) return;
@@ -54,7 +52,6 @@ export const nodeHttpAdapter: AxiosAdapter = (config: InternalAxiosRequestConfig
       reject(error);
       req.destroy();
     };
-    const onAbort = () => fail(exchangeError('the request was aborted', 'ABORT_ERR'));
 
     let req: http.ClientRequest;
     try {
@@ -91,7 +88,6 @@ export const nodeHttpAdapter: AxiosAdapter = (config: InternalAxiosRequestConfig
       return reject(error as Error);
     }
     req.on('error', (error) => fail(error));
-    signal?.addEventListener('abort', onAbort, { once: true });
     const timeoutMs = config.timeout ?? 0;
     if (timeoutMs > 0) deadline = setTimeout(() => fail(new ExchangeDeadlineError(timeoutMs)), timeoutMs);
     req.end(body);
