@@ -73,6 +73,24 @@ describe('drainQueue, claim-ahead and tails', () => {
     expect(claimsWhileBusy.slice(1).every((n) => n > 0)).toBe(true);
   });
 
+  it('keeps half a pool claimed ahead while every worker is busy, even when claims come back partial', async () => {
+    const queue = memoryQueue();
+    queue.due.push(...Array.from({ length: 12 }, (_, i) => `item${i}`));
+    let open = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    for (const item of queue.due) queue.gates.set(item, gate);
+    // A source that finds one row per claim, as while a pass is still making its charges.
+    const source: PoolSource<string> = { ...queue.source, claim: async () => queue.due.splice(0, 1) };
+    const drained = drainQueue(source, { concurrency: 4, batchSize: 4, stopping: () => false });
+    // Four items in the workers' hands, two more (half a pool) waiting for the first worker that ends.
+    const deadline = Date.now() + 5_000;
+    while (queue.due.length > 6 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(queue.due.length).toBe(6);
+    open();
+    expect(await drained).toBe(12);
+  });
+
   it('takes the next item while a tail is written, and ends only once every tail has', async () => {
     const due = ['a', 'b'];
     const order: string[] = [];

@@ -38,17 +38,22 @@ export async function drainQueue<T>(
   // Tails still being written; never more than one per worker.
   const tails = new Set<Promise<void>>();
   const lowWater = Math.ceil(Math.max(1, options.concurrency) / 2);
-  const refill = () => {
+  const refill = (): Promise<void> | undefined => {
     if (drained || options.stopping()) return claiming;
-    claiming ??= source
-      .claim(batchSize)
-      .then((items) => {
+    claiming ??= source.claim(batchSize).then(
+      (items) => {
+        claiming = undefined;
         if (items.length === 0) drained = true;
         buffer.push(...items);
-      })
-      .finally(() => {
+        // Still below half a pool (a partial batch): claim again now, not when a worker next takes an item. With
+        // every worker busy, none would take one until its item ended, and then the pool would wait for the claim.
+        if (items.length > 0 && buffer.length < lowWater) void refill()?.catch(() => undefined);
+      },
+      (error: unknown) => {
         claiming = undefined;
-      });
+        throw error;
+      },
+    );
     return claiming;
   };
   const worker = async () => {
