@@ -43,15 +43,19 @@ export class SubscriptionsRepository {
       .getMany();
   }
 
-  /** Billable subscriptions of ready customers whose next period has begun, locked (SKIP LOCKED), oldest due first. */
+  /**
+   * Billable subscriptions of ready customers whose next period has begun, locked (SKIP LOCKED), oldest due first.
+   * The customer's status is a per-row lookup by primary key, not a join: the planner cannot turn it into a loop
+   * over every ready customer, which it chose with stale statistics (a table just loaded, autovacuum behind), at 30-50 ms
+   * per batch of a thousand due subscriptions instead of one.
+   */
   lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
     return em
       .getRepository(Subscription)
       .createQueryBuilder('s')
-      .innerJoin(Customer, 'c', 'c.id = s.customerId')
       .where('s.nextBillingAt <= :now', { now })
       .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
-      .andWhere("c.status = 'ready'")
+      .andWhere((qb) => `${qb.subQuery().select('c.status').from(Customer, 'c').where('c.id = s.customerId').getQuery()} = 'ready'`)
       .orderBy('s.nextBillingAt', 'ASC')
       .limit(limit)
       .setLock('pessimistic_write', undefined, ['s'])
