@@ -27,4 +27,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "require('http').get('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/live',r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"
 # SIGTERM stops taking work, finishes what is in flight and closes the database.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/main.js"]
