@@ -53,20 +53,17 @@ export function isPaymentRead(method: string | undefined, path: string | undefin
  * Meters every outgoing HTTP request of this process to `port` (the provider simulator's), from the request
  * until its response ended or it failed: the daemon's provider calls, whatever client library makes them.
  */
-export function meterHttpTo(port: number): InFlightMeter {
-  const meter = new InFlightMeter();
+export function meterHttpTo(port: number): InFlightMeter & { restore(): void } {
   const original = http.request;
+  const meter = Object.assign(new InFlightMeter(), { restore: () => ((http as { request: typeof http.request }).request = original) });
   const patched = function (this: unknown, ...args: unknown[]): http.ClientRequest {
     const req = (original as (...a: unknown[]) => http.ClientRequest).apply(this, args);
     const options = (typeof args[0] === 'object' && args[0] !== null && !(args[0] instanceof URL) ? args[0] : args[1]) as http.RequestOptions | undefined;
     if (Number(options?.port) !== port) return req;
-    const end = meter.begin(isPaymentRead(options?.method, options?.path ?? undefined));
-    req.once('response', (res: http.IncomingMessage) => {
-      res.once('end', end);
-      res.once('close', end);
-    });
-    req.once('error', end);
-    req.once('close', () => setImmediate(end));
+    // One listener: a request emits 'close' once its response has ended (a tick later, when the socket is
+    // freed for the next request) or once it failed. The meter costs the daemon's process about what the bare
+    // client's costs it, so the floor and the daemon are measured alike.
+    req.once('close', meter.begin(isPaymentRead(options?.method, options?.path ?? undefined)));
     return req;
   };
   (http as { request: typeof http.request }).request = patched as typeof http.request;

@@ -1,0 +1,61 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { meterHttpTo } from './calls-in-flight';
+
+/** A server that holds each answer until `release()`; `drop()` ends the held one's connection without an answer. */
+async function holdingServer() {
+  const held: http.ServerResponse[] = [];
+  const server = http.createServer((_req, res) => held.push(res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const waitHeld = async () => {
+    for (let i = 0; held.length === 0 && i < 500; i++) await new Promise((r) => setTimeout(r, 10));
+    return held.shift() as http.ServerResponse;
+  };
+  return { server, port, waitHeld };
+}
+
+const call = (port: number, path: string, agent: http.Agent) =>
+  new Promise<void>((resolve) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'GET', agent }, (res) => res.resume());
+    req.on('error', () => undefined);
+    // Last of a request's events, whether its response ended or its connection dropped.
+    req.on('close', () => resolve());
+    req.end();
+  });
+
+describe('meterHttpTo', () => {
+  it('counts a call in flight from its request until its response ended (or it failed), with payment reads apart', async () => {
+    const { server, port, waitHeld } = await holdingServer();
+    const meter = meterHttpTo(port);
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      meter.start();
+      const answered = call(port, '/v2/processing/invoices/inv1/payments/pay1', agent);
+      const held = await waitHeld();
+      expect(meter.read()).toMatchObject({ calls: 1, paymentReads: 1 });
+      // Held by the server the whole time between start and read: exactly one call in flight on average.
+      meter.start();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(meter.read().average).toBe(1);
+      held.end('{}');
+      await answered;
+      meter.start();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(meter.read()).toMatchObject({ average: 0, calls: 0 });
+
+      // A call whose connection drops ends too, and a call that is not a payment read is not counted as one.
+      const dropped = call(port, '/v2/processing/invoices', agent);
+      (await waitHeld()).socket?.destroy();
+      await dropped;
+      meter.start();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(meter.read()).toMatchObject({ average: 0 });
+    } finally {
+      meter.restore();
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
