@@ -32,8 +32,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const IN_FLIGHT_WAIT_LIMIT = 1000;
 /** Charges one pass makes before it refreshes the planner's statistics on them (and again each time they double). */
 const STATISTICS_AFTER_CHARGES = 1000;
-/** Subscriptions in a pass's first materialized batch; each next batch is twice the last, up to the tuned size. */
-const FIRST_MATERIALIZE_BATCH = 25;
 
 /**
  * One billing pass: activate subscriptions whose customer became ready, wake charges that waited for
@@ -99,12 +97,8 @@ export class BillingRunService {
     // Each round advances every due subscription by one period, so a daemon that was down catches up on the
     // missed periods (up to the catch-up cap); the round limit only bounds one pass.
     let madeAtLastStatistics = 0;
-    // The first batches are small and double up to the tuned size: the charge workers start on the first charges
-    // a few milliseconds into the pass instead of waiting for a full batch (tens of ms on a loaded machine).
-    let limit = Math.min(FIRST_MATERIALIZE_BATCH, this.tuning.materializeBatchSize);
     for (let round = 0; round < 1000 && !this.shutdown.isShuttingDown; round++) {
-      const { advanced, created } = await this.materializer.materializeBatch(now, limit);
-      limit = Math.min(limit * 2, this.tuning.materializeBatchSize);
+      const { advanced, created } = await this.materializer.materializeBatch(now);
       summary.created += created;
       if (created > 0) onBatch?.();
       // A big pass doubles the due set many times over while it is claimed: statistics at 1,000, 2,000, 4,000...

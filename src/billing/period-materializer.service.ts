@@ -41,12 +41,12 @@ export class PeriodMaterializerService {
   ) {}
 
   /**
-   * Advances one batch of due subscriptions (`limit`, by default the tuned batch size) by one period each (locked
-   * with SKIP LOCKED, so replicas share the work). Answers how many subscriptions it advanced and how many charges it made.
+   * Advances one batch of due subscriptions by one period each (locked with SKIP LOCKED, so replicas share the
+   * work). Answers how many subscriptions it advanced and how many charges it made.
    */
-  materializeBatch(now: Date, limit = this.tuning.materializeBatchSize): Promise<{ advanced: number; created: number }> {
+  materializeBatch(now: Date): Promise<{ advanced: number; created: number }> {
     return this.charges.transaction(async (em) => {
-      const due = await this.lifecycle.lockDue(em, now, limit);
+      const due = await this.lifecycle.lockDue(em, now, this.tuning.materializeBatchSize);
       if (due.length === 0) return { advanced: 0, created: 0 };
       const planIds = due.flatMap((s) => (s.pendingChange ? [s.planId, s.pendingChange.planId] : [s.planId]));
       const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
