@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { meterHttpTo } from './calls-in-flight';
 
-/** A server that holds each answer until `release()`; `drop()` ends the held one's connection without an answer. */
+/** A server that holds every request; `waitHeld()` answers the next held one's response, for the test to end or drop. */
 async function holdingServer() {
   const held: http.ServerResponse[] = [];
   const server = http.createServer((_req, res) => held.push(res));
@@ -48,6 +48,7 @@ describe('meterHttpTo', () => {
       const dropped = call(port, '/v2/processing/invoices', agent);
       (await waitHeld()).socket?.destroy();
       await dropped;
+      expect(meter.read()).toMatchObject({ calls: 1, paymentReads: 0 });
       meter.start();
       await new Promise((r) => setTimeout(r, 20));
       expect(meter.read()).toMatchObject({ average: 0 });
