@@ -52,7 +52,13 @@ const FREE_SOCKET_TIMEOUT_MS = 4_000;
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 /** networkCode of the error a call gets when the wait queue for a call slot is full. */
 const QUEUE_FULL = 'QUEUE_FULL';
-const USER_AGENT = 'recurring-billing-daemon';
+/** The headers of every call but its credential and request id (JSON both ways, on reads too, as the provider asks). */
+const FIXED_HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-cache',
+  Accept: 'application/json',
+  'User-Agent': 'recurring-billing-daemon',
+} as const;
 const BEARER_CREDENTIAL = /^[\x21-\x7e]+$/;
 
 /** Exponential delays (initial, 2×, 4×, … up to the cap) with ±25% jitter so that replicas do not retry in step. */
@@ -105,23 +111,22 @@ export class ProviderHttpClient implements OnModuleDestroy {
     this.apiKey = config.providerApiKey;
     // An Axios of its own rather than axios.create(): create() copies axios' global defaults (per-method header
     // buckets, JSON transforms, form-data environment) into every request's config merge, which measured about half
-    // of axios' CPU per call; this client needs none of them (the body is a JSON string both ways).
+    // of axios' CPU per call. Its config holds only what axios acts on: no transforms (the request body is already
+    // JSON text, and we parse the answer ourselves: an unreadable 2xx is an unknown outcome, not a string result),
+    // every status resolves; the rest is the transport's (see nodeHttpAdapter).
     this.http = new axios.Axios({
       baseURL: runtime.providerBaseUrl,
       allowAbsoluteUrls: false,
-      httpAgent: this.httpAgent,
-      httpsAgent: this.httpsAgent,
-      // A lean transport over node:http (no redirects, no proxy: provider calls go direct); see nodeHttpAdapter.
-      adapter: nodeHttpAdapter,
-      proxy: false,
-      maxRedirects: 0,
       validateStatus: () => true,
-      // No transforms: the request body is already JSON text, and we parse the answer ourselves (an unreadable 2xx is
-      // an unknown outcome, not a string result).
-      responseType: 'text',
-      maxContentLength: MAX_RESPONSE_BYTES,
-      // The one timeout: it bounds the whole exchange, body included (see nodeHttpAdapter).
-      timeout: this.timeoutMs,
+      // A lean transport over node:http: no redirects, no proxy (provider calls go direct), one deadline for the
+      // whole exchange, body included, and the headers every call sends.
+      adapter: nodeHttpAdapter({
+        httpAgent: this.httpAgent,
+        httpsAgent: this.httpsAgent,
+        timeoutMs: this.timeoutMs,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
+        fixedHeaders: FIXED_HEADERS,
+      }),
     });
 
     // Calls beyond the cap wait for a slot, but only so many: when the provider is slow, an unbounded queue
@@ -235,14 +240,7 @@ export class ProviderHttpClient implements OnModuleDestroy {
           method: request.method,
           url: withQuery(request.path, request.query),
           data: request.body === undefined ? undefined : JSON.stringify(request.body),
-          headers: {
-            Authorization: `Bearer ${credential}`,
-            'Content-Type': 'application/json; charset=utf-8',
-            'X-Request-ID': ctx.requestId,
-            'Cache-Control': 'no-cache',
-            Accept: 'application/json',
-            'User-Agent': USER_AGENT,
-          },
+          headers: { Authorization: `Bearer ${credential}`, 'X-Request-ID': ctx.requestId },
         });
       } catch (error) {
         throw errorFromTransport(ctx, error, error instanceof ExchangeDeadlineError ? error.deadlineMs : undefined);

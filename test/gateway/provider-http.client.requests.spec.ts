@@ -18,6 +18,10 @@ describe('ProviderHttpClient against a scripted local server', () => {
       expect(req.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(req.headers['cache-control']).toBe('no-cache');
       expect(req.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+      // Each once: no second content type (axios adds a form one to a POST that has none of its own).
+      expect([...req.headerNames].sort()).toEqual(
+        ['accept', 'authorization', 'cache-control', 'connection', 'content-length', 'content-type', 'host', 'user-agent', 'x-request-id'],
+      );
       expect(JSON.parse(req.body)).toEqual({ externalID: 'ext-1', product: 'Gold plan – é' });
     });
 

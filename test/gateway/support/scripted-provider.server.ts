@@ -6,6 +6,8 @@ export interface ReceivedRequest {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
+  /** Every header line's name as sent (lowercased, in order): `headers` folds a repeated one away. */
+  headerNames: string[];
   body: string;
   receivedAt: number;
 }
@@ -114,6 +116,7 @@ export class ScriptedProviderServer {
         method: req.method ?? '',
         url: req.url ?? '',
         headers: req.headers,
+        headerNames: req.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()),
         body: Buffer.concat(chunks).toString('utf8'),
         receivedAt: Date.now(),
       };
