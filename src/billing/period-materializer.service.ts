@@ -5,7 +5,7 @@ import { BalancesService } from '../balances/balances.service';
 import { SystemClock } from '../common/clock/system-clock';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { periodsBegunBy, periodStart } from '../common/calendar/billing-calendar';
+import { periodsBegunBy, periodStart, periodStarts } from '../common/calendar/billing-calendar';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
@@ -121,15 +121,15 @@ export class PeriodMaterializerService {
   }
 
   private newCharge(s: Subscription, plan: Plan, index: number, status: 'pending' | 'skipped'): NewCharge {
-    const anchor = s.billingAnchor as Date;
-    const start = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
+    const starts = periodStarts(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount);
+    const start = starts(index);
     return {
       id: randomUUID(),
       subscriptionId: s.id,
       customerId: s.customerId,
       periodIndex: index,
       periodStart: start,
-      periodEnd: periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index + 1),
+      periodEnd: starts(index + 1),
       amount: plan.amount * s.quantity,
       kind: 'period',
       currency: plan.currency,

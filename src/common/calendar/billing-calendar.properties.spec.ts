@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { addMonths, anchorArb, caseArb, dateKey, daysIn, expectedLocal, expectWallTime, INTERVALS, localInstant, MINUTE, RUNS, transitions, wall, wallTimeExists, zoneArb, ZONES } from '../../../test/support/billing-calendar-oracle';
-import { addTrialDays, firstPeriodIndexAtOrAfter, periodEnd, periodStart } from './billing-calendar';
+import { addTrialDays, firstPeriodIndexAtOrAfter, periodEnd, periodStart, periodStarts } from './billing-calendar';
 
 describe('billing calendar: properties', () => {
   it('period 0 is the anchor itself and periodEnd(k) is periodStart(k + 1)', () => {
@@ -39,6 +39,19 @@ describe('billing calendar: properties', () => {
         expectWallTime(result, expectedLocal(anchor, zone, interval, index * count), zone);
       }),
       { numRuns: RUNS * 2 },
+    );
+  });
+
+  it('one calendar answers each index, asked in any order and again, as periodStart does alone', () => {
+    fc.assert(
+      fc.property(caseArb(), fc.array(fc.nat({ max: 40 }), { minLength: 1, maxLength: 8 }), ({ zone, interval, anchor, count }, indexes) => {
+        const starts = periodStarts(anchor, zone, interval, count);
+        for (const k of [...indexes, ...indexes]) {
+          if (k === 0) expect(starts(k).getTime()).toBe(anchor.getTime());
+          else expectWallTime(starts(k), expectedLocal(anchor, zone, interval, k * count), zone);
+        }
+      }),
+      { numRuns: RUNS / 3 },
     );
   });
 

@@ -59,13 +59,27 @@ export function maxPeriodWithinThreeYears(interval: BillingInterval, count: numb
 
 /** Start of period `index` (0-based): the anchor's local date-time in `timezone` plus index × count units. */
 export function periodStart(anchor: Date, timezone: string, interval: BillingInterval, intervalCount: number, index: number): Date {
+  return periodStarts(anchor, timezone, interval, intervalCount)(index);
+}
+
+/**
+ * periodStart of one calendar for any index: the arguments are checked and the anchor's local date-time is read once,
+ * for callers that need several periods of one subscription (a pass materializing thousands of renewals).
+ */
+export function periodStarts(anchor: Date, timezone: string, interval: BillingInterval, intervalCount: number): (index: number) => Date {
   checkCount(interval, intervalCount);
-  checkIndex(index, 'index');
-  // Period 0 is the anchor itself, even when it is the second occurrence of an ambiguous local time.
-  if (index === 0) return new Date(checkDate(anchor, 'anchor'));
-  const zone = calendarZone(timezone);
-  const local = toLocal(checkDate(anchor, 'anchor'), zone);
-  return fromLocal(addUnits(local, interval, index * intervalCount), zone);
+  const anchorMs = checkDate(anchor, 'anchor');
+  let calendar: { zone: Zone; local: WallClock } | undefined;
+  return (index) => {
+    checkIndex(index, 'index');
+    // Period 0 is the anchor itself, even when it is the second occurrence of an ambiguous local time.
+    if (index === 0) return new Date(anchorMs);
+    if (!calendar) {
+      const zone = calendarZone(timezone);
+      calendar = { zone, local: toLocal(anchorMs, zone) };
+    }
+    return fromLocal(addUnits(calendar.local, interval, index * intervalCount), calendar.zone);
+  };
 }
 
 /** End of period `index` = start of period `index + 1`. */
@@ -90,7 +104,8 @@ export function firstPeriodIndexAtOrAfter(
   const anchorMs = checkDate(anchor, 'anchor');
   const target = checkDate(instant, 'instant');
   if (target <= anchorMs) return 0;
-  const start = (k: number) => periodStart(anchor, timezone, interval, intervalCount, k).getTime();
+  const starts = periodStarts(anchor, timezone, interval, intervalCount);
+  const start = (k: number) => starts(k).getTime();
   let k = Math.max(0, Math.floor((target - anchorMs) / (AVERAGE_MS[interval] * intervalCount)));
   // The estimate is off by at most a couple of periods (month lengths, DST hours); walk to the exact answer.
   while (k > 0 && start(k - 1) >= target) k--;
@@ -149,7 +164,7 @@ function offsetMs(zone: Zone, instant: number): number {
 }
 
 function toLocal(instant: number, zone: Zone): WallClock {
-  return DateTime.fromMillis(instant, { zone }).setZone('utc', { keepLocalTime: true });
+  return DateTime.fromMillis(instant, { zone }).setZone(FixedOffsetZone.utcInstance, { keepLocalTime: true });
 }
 
 /**
