@@ -18,6 +18,7 @@ import { benchRevenue } from './bench-revenue';
 import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
 import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 import { countStatements } from './statement-counter';
+import { PairSummary, summarizePairs } from './paired-runs';
 import { CpuSpent, ProcessCpu } from './process-cpu';
 
 /**
@@ -31,7 +32,8 @@ import { CpuSpent, ProcessCpu } from './process-cpu';
  * BENCH_DUE (default 1000) renewals per figure; BENCH_SCALE (default 1,000,000) subscriptions for the scale
  * figure; BENCH_BIG_PASS (default 100,000) due renewals among BENCH_BIG_AMONG (default 1,000,000) subscriptions
  * for the memory figure, its rate beside a 2,000-renewal pass; BENCH_QUICK=1 skips those two.
- * BENCH_FIGURES (e.g. `50x128,0x16`: latency ms x concurrency) runs only those throughput figures;
+ * BENCH_FIGURES (e.g. `50x128,0x16`: latency ms x concurrency) runs only those throughput figures; BENCH_PAIRS
+ * (default 3, 1 with BENCH_QUICK) alternating daemon and bare-client runs per figure, the pair of median ratio reported;
  * BENCH_MEMORY_ONLY=1 runs the memory figure alone; BENCH_WEBHOOKS=1 runs the webhook figure alone (payment reads
  * per charge with the provider's invoice webhooks flowing and without, BENCH_DUE charges settling in 2 s).
  */
@@ -41,6 +43,7 @@ const BIG_PASS = Number(process.env.BENCH_BIG_PASS ?? 100_000);
 const BIG_AMONG = Number(process.env.BENCH_BIG_AMONG ?? 1_000_000);
 const SMALL_PASS = 2_000;
 const QUICK = process.env.BENCH_QUICK === '1';
+const PAIRS = Math.max(1, Number(process.env.BENCH_PAIRS ?? (QUICK ? 1 : 3)));
 const MEMORY_ONLY = process.env.BENCH_MEMORY_ONLY === '1';
 const WEBHOOKS = process.env.BENCH_WEBHOOKS === '1';
 const FIGURES: number[][] = process.env.BENCH_FIGURES
@@ -135,9 +138,9 @@ async function main(): Promise<void> {
         await pass(DUE);
       }
       await sandbox.setLatency(latencyMs);
-      const daemon = await pass(DUE);
-      const bare = await floor(concurrency);
-      report(`latency ${latencyMs} ms, concurrency ${concurrency}`, daemon, bare);
+      const pairs: Pair[] = [];
+      for (let i = 0; i < PAIRS; i++) pairs.push({ daemon: await pass(DUE), bare: await floor(concurrency) });
+      report(`latency ${latencyMs} ms, concurrency ${concurrency}`, summarizePairs(pairs, ratioOf));
     }
     await sandbox.setLatency(0);
     await app.close();
@@ -252,14 +255,24 @@ type Floor = FloorResult & { providerMs?: number };
 /** ms per charge, or `?` where the process could not be read. */
 const perCharge = (ms: number | undefined, charges: number) => (ms === undefined ? '?' : (ms / charges).toFixed(2));
 
-function report(label: string, daemon: PassResult, bare: Floor): void {
+/** A daemon pass and the bare client's run right after it, at one figure's latency and concurrency. */
+interface Pair {
+  daemon: PassResult;
+  bare: Floor;
+}
+
+const ratioOf = ({ daemon, bare }: Pair) => daemon.charges / daemon.seconds / bare.perSecond;
+
+function report(label: string, pairs: PairSummary<Pair>): void {
+  const { daemon, bare } = pairs.median;
   const perSecond = daemon.charges / daemon.seconds;
+  const range = pairs.count > 1 ? ` (median of ${pairs.count} pairs, ${pairs.lowest.toFixed(2)}-${pairs.highest.toFixed(2)})` : '';
   // Where the machine's CPU went per charge: the rate on two shared cores is bounded by the sum.
   const machine =
     `machine CPU/charge: daemon ${perCharge(daemon.cpuMs, daemon.charges)} + PostgreSQL ${perCharge(daemon.others.postgresMs, daemon.charges)} + ` +
     `provider ${perCharge(daemon.others.providerMs, daemon.charges)} ms (bare: client ${bare.cpuMsPerRenewal.toFixed(2)} + provider ${perCharge(bare.providerMs, DUE)} ms)`;
   console.log(
-    `${label.padEnd(30)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare ${bare.perSecond.toFixed(0).padStart(5)}/s | ratio ${(perSecond / bare.perSecond).toFixed(2)} | ` +
+    `${label.padEnd(30)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare ${bare.perSecond.toFixed(0).padStart(5)}/s | ratio ${(perSecond / bare.perSecond).toFixed(2)}${range} | ` +
       `in flight ${daemon.inFlight.toFixed(1)} vs ${bare.inFlight.toFixed(1)} | reads/charge ${(daemon.paymentReads / daemon.charges).toFixed(2)} (bare ${bare.readsPerRenewal.toFixed(2)}) | ` +
       `${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
       `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}\n${''.padEnd(30)} ${machine}`,
