@@ -18,7 +18,7 @@ import { benchRevenue } from './bench-revenue';
 import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
 import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 import { countStatements } from './statement-counter';
-import { PairSummary, summarizePairs } from './paired-runs';
+import { PairSummary, pairsRange, summarizePairs } from './paired-runs';
 import { CpuSpent, ProcessCpu } from './process-cpu';
 
 /**
@@ -154,10 +154,9 @@ async function main(): Promise<void> {
       for (let i = 0; i < PAIRS; i++) scalePairs.push({ small: await pass(DUE, 0), large: await pass(DUE, SCALE - DUE) });
       const scale = summarizePairs(scalePairs, ({ small, large }) => large.seconds / small.seconds);
       const { small, large } = scale.median;
-      const range = scale.count > 1 ? ` (median of ${scale.count} pairs, ${scale.lowest.toFixed(2)}-${scale.highest.toFixed(2)})` : '';
       console.log(
         `scale: ${DUE} due among ${DUE}: ${small.seconds.toFixed(2)} s; among ${SCALE.toLocaleString('en')}: ${large.seconds.toFixed(2)} s ` +
-          `= ${(large.seconds / small.seconds).toFixed(2)} x${range} (target <= 1.3)`,
+          `= ${(large.seconds / small.seconds).toFixed(2)} x${pairsRange(scale)} (target <= 1.3)`,
       );
       await memoryFigure(pass);
     }
@@ -271,13 +270,12 @@ const ratioOf = ({ daemon, bare }: Pair) => daemon.charges / daemon.seconds / ba
 function report(label: string, pairs: PairSummary<Pair>): void {
   const { daemon, bare } = pairs.median;
   const perSecond = daemon.charges / daemon.seconds;
-  const range = pairs.count > 1 ? ` (median of ${pairs.count} pairs, ${pairs.lowest.toFixed(2)}-${pairs.highest.toFixed(2)})` : '';
   // Where the machine's CPU went per charge: the rate on two shared cores is bounded by the sum.
   const machine =
     `machine CPU/charge: daemon ${perCharge(daemon.cpuMs, daemon.charges)} + PostgreSQL ${perCharge(daemon.others.postgresMs, daemon.charges)} + ` +
     `provider ${perCharge(daemon.others.providerMs, daemon.charges)} ms (bare: client ${bare.cpuMsPerRenewal.toFixed(2)} + provider ${perCharge(bare.providerMs, DUE)} ms)`;
   console.log(
-    `${label.padEnd(30)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare ${bare.perSecond.toFixed(0).padStart(5)}/s | ratio ${(perSecond / bare.perSecond).toFixed(2)}${range} | ` +
+    `${label.padEnd(30)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare ${bare.perSecond.toFixed(0).padStart(5)}/s | ratio ${(perSecond / bare.perSecond).toFixed(2)}${pairsRange(pairs)} | ` +
       `in flight ${daemon.inFlight.toFixed(1)} vs ${bare.inFlight.toFixed(1)} | reads/charge ${(daemon.paymentReads / daemon.charges).toFixed(2)} (bare ${bare.readsPerRenewal.toFixed(2)}) | ` +
       `${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
       `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}\n${''.padEnd(30)} ${machine}`,

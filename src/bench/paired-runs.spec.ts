@@ -1,4 +1,4 @@
-import { summarizePairs } from './paired-runs';
+import { pairsRange, summarizePairs } from './paired-runs';
 
 describe('summarizePairs', () => {
   const ratio = (pair: { ratio: number }) => pair.ratio;
@@ -16,5 +16,10 @@ describe('summarizePairs', () => {
   it('reports a single pair as it is, and refuses none', () => {
     expect(summarizePairs([{ ratio: 0.5 }], ratio)).toEqual({ median: { ratio: 0.5 }, lowest: 0.5, highest: 0.5, count: 1 });
     expect(() => summarizePairs([], ratio)).toThrow(RangeError);
+  });
+
+  it('describes the range after a figure of several pairs, and nothing after one', () => {
+    expect(pairsRange(summarizePairs([0.77, 0.62, 0.81].map((r) => ({ ratio: r })), ratio))).toBe(' (median of 3 pairs, 0.62-0.81)');
+    expect(pairsRange(summarizePairs([{ ratio: 0.5 }], ratio))).toBe('');
   });
 });

@@ -17,3 +17,8 @@ export function summarizePairs<P>(pairs: P[], ratioOf: (pair: P) => number): Pai
   const sorted = [...pairs].sort((a, b) => ratioOf(a) - ratioOf(b));
   return { median: sorted[Math.floor((sorted.length - 1) / 2)], lowest: ratioOf(sorted[0]), highest: ratioOf(sorted[sorted.length - 1]), count: pairs.length };
 }
+
+/** ` (median of 3 pairs, 0.62-0.77)` after a figure measured in several pairs; nothing after a single one. */
+export function pairsRange(summary: PairSummary<unknown>): string {
+  return summary.count > 1 ? ` (median of ${summary.count} pairs, ${summary.lowest.toFixed(2)}-${summary.highest.toFixed(2)})` : '';
+}

@@ -47,7 +47,7 @@ export async function drainQueue<T>(
         buffer.push(...items);
         // Still below half a pool (a partial batch): claim again now, not when a worker next takes an item. With
         // every worker busy, none would take one until its item ended, and then the pool would wait for the claim.
-        if (items.length > 0 && buffer.length < lowWater) void refill()?.catch(() => undefined);
+        claimAhead();
       },
       (error: unknown) => {
         claiming = undefined;
@@ -56,12 +56,16 @@ export async function drainQueue<T>(
     );
     return claiming;
   };
+  // Claim ahead while the buffer is below half a pool (refill does nothing once drained). A failure shows to the
+  // worker that next finds the buffer empty and claims itself.
+  const claimAhead = () => {
+    if (buffer.length < lowWater) void refill()?.catch(() => undefined);
+  };
   const worker = async () => {
     while (!options.stopping()) {
       const item = buffer.shift();
-      // Claim ahead: the next batch is read while this one is still being worked. A failure shows to the worker
-      // that next finds the buffer empty and claims itself.
-      if (buffer.length < lowWater) void refill()?.catch(() => undefined);
+      // The next batch is read while this one is still being worked.
+      claimAhead();
       if (item === undefined) {
         if (drained) {
           if (busy === 0 || options.idleRetryMs === undefined) return;
