@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
+import { Pool } from 'undici';
 import { InFlightMeter, isPaymentRead } from './calls-in-flight';
 
 /**
  * The floor the benchmark compares the daemon with: the same provider calls per renewal (invoice with its cart,
  * CustomerPayer payment with the invoice access token, reads of the payment until it is final, on the daemon's
- * polling schedule), at the same concurrency, over keep-alive HTTP, in its own process, with no database and no
- * engine. Run by bench.main.ts as a child process; prints one JSON line.
+ * polling schedule), at the same concurrency, over keep-alive HTTP with the daemon's HTTP client library (undici's
+ * pool, as its documentation shows it), in its own process, with no database and no engine. Run by bench.main.ts as a
+ * child process; prints one JSON line.
  *
  *   node dist/bench/bare-client.main.js <sandboxUrl> <apiKey> <shopId> <renewals> <concurrency> <customerIds,...>
  */
@@ -20,37 +21,29 @@ async function main(): Promise<void> {
   const renewals = Number(renewalsText);
   const concurrency = Number(concurrencyText);
   const customers = customersText.split(',');
-  const url = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency, scheduling: 'lifo' });
+  const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1 });
 
   const meter = new InFlightMeter();
-  const call = (method: string, path: string, credential: string, body?: unknown): Promise<Reply> =>
-    new Promise<Reply>((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          method,
-          path,
-          agent,
-          headers: {
-            Authorization: `Bearer ${credential}`,
-            'Content-Type': 'application/json; charset=utf-8',
-            'X-Request-ID': randomBytes(12).toString('base64url'),
-            'Cache-Control': 'no-cache',
-            ...(payload === undefined ? {} : { 'Content-Length': Buffer.byteLength(payload) }),
-          },
+  const call = async (method: 'GET' | 'POST', path: string, credential: string, body?: unknown): Promise<Reply> => {
+    const end = meter.begin(isPaymentRead(method, path));
+    try {
+      const res = await pool.request({
+        method,
+        path,
+        headers: {
+          Authorization: `Bearer ${credential}`,
+          'Content-Type': 'application/json; charset=utf-8',
+          'X-Request-ID': randomBytes(12).toString('base64url'),
+          'Cache-Control': 'no-cache',
         },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {} }));
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    }).finally(meter.begin(isPaymentRead(method, path)));
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+    } finally {
+      end();
+    }
+  };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const run = randomBytes(4).toString('hex');
 
@@ -101,7 +94,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
   const metered = meter.read();
-  agent.destroy();
+  await pool.destroy();
   process.stdout.write(
     JSON.stringify({
       renewals,

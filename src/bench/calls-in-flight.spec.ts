@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { Agent } from 'undici';
 import type { AddressInfo } from 'node:net';
 import { meterHttpTo } from './calls-in-flight';
 
@@ -15,20 +16,18 @@ async function holdingServer() {
   return { server, port, waitHeld };
 }
 
-const call = (port: number, path: string, agent: http.Agent) =>
-  new Promise<void>((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'GET', agent }, (res) => res.resume());
-    req.on('error', () => undefined);
-    // Last of a request's events, whether its response ended or its connection dropped.
-    req.on('close', () => resolve());
-    req.end();
-  });
+/** A call through undici, as the daemon's provider client makes them; settles whether its response ended or its connection dropped. */
+const call = (port: number, path: string, agent: Agent) =>
+  agent.request({ origin: `http://127.0.0.1:${port}`, path, method: 'GET' }).then(
+    (res) => res.body.dump(),
+    () => undefined,
+  );
 
 describe('meterHttpTo', () => {
   it('counts a call in flight from its request until its response ended (or it failed), with payment reads apart', async () => {
     const { server, port, waitHeld } = await holdingServer();
     const meter = meterHttpTo(port);
-    const agent = new http.Agent({ keepAlive: true });
+    const agent = new Agent();
     try {
       meter.start();
       const answered = call(port, '/v2/processing/invoices/inv1/payments/pay1', agent);
@@ -54,7 +53,7 @@ describe('meterHttpTo', () => {
       expect(meter.read()).toMatchObject({ average: 0 });
     } finally {
       meter.restore();
-      agent.destroy();
+      await agent.destroy();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }

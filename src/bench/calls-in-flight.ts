@@ -1,4 +1,4 @@
-import http from 'node:http';
+import diagnosticsChannel from 'node:diagnostics_channel';
 
 /** Calls in flight over time: their time-weighted average between `start()` and `read()`, and how many were made. */
 export class InFlightMeter {
@@ -49,23 +49,37 @@ export function isPaymentRead(method: string | undefined, path: string | undefin
   return (method ?? 'GET').toUpperCase() === 'GET' && /\/invoices\/[^/]+\/payments\/[^/?]+/.test(path ?? '');
 }
 
+interface UndiciRequestMessage {
+  request: { origin?: string | URL; method?: string; path?: string };
+}
+
 /**
- * Meters every outgoing HTTP request of this process to `port` (the provider simulator's), from the request
- * until its response ended or it failed: the daemon's provider calls, whatever client library makes them.
+ * Meters every outgoing request of this process's undici client to `port` (the provider simulator's), from its
+ * dispatch until its response ended or it failed: the daemon's provider calls, through undici's diagnostics channels
+ * (published only while something listens). The bare client's meter wraps its calls alike, so the floor and the
+ * daemon are measured the same way.
  */
 export function meterHttpTo(port: number): InFlightMeter & { restore(): void } {
-  const original = http.request;
-  const meter = Object.assign(new InFlightMeter(), { restore: () => ((http as { request: typeof http.request }).request = original) });
-  const patched = function (this: unknown, ...args: unknown[]): http.ClientRequest {
-    const req = (original as (...a: unknown[]) => http.ClientRequest).apply(this, args);
-    const options = (typeof args[0] === 'object' && args[0] !== null && !(args[0] instanceof URL) ? args[0] : args[1]) as http.RequestOptions | undefined;
-    if (Number(options?.port) !== port) return req;
-    // One listener: a request emits 'close' once its response has ended (a tick later, when the socket is
-    // freed for the next request) or once it failed. The meter costs the daemon's process about what the bare
-    // client's costs it, so the floor and the daemon are measured alike.
-    req.once('close', meter.begin(isPaymentRead(options?.method, options?.path ?? undefined)));
-    return req;
+  const ends = new WeakMap<object, () => void>();
+  const suffix = `:${port}`;
+  const toPort = (origin: string | URL | undefined) => origin !== undefined && String(origin).replace(/\/$/, '').endsWith(suffix);
+  const onCreate = (message: unknown) => {
+    const { request } = message as UndiciRequestMessage;
+    if (toPort(request.origin)) ends.set(request, meter.begin(isPaymentRead(request.method, request.path)));
   };
-  (http as { request: typeof http.request }).request = patched as typeof http.request;
+  const onEnd = (message: unknown) => {
+    const { request } = message as UndiciRequestMessage;
+    ends.get(request)?.();
+    ends.delete(request);
+  };
+  const subscriptions: [string, (message: unknown) => void][] = [
+    ['undici:request:create', onCreate],
+    ['undici:request:trailers', onEnd],
+    ['undici:request:error', onEnd],
+  ];
+  const meter = Object.assign(new InFlightMeter(), {
+    restore: () => subscriptions.forEach(([name, listener]) => diagnosticsChannel.unsubscribe(name, listener)),
+  });
+  subscriptions.forEach(([name, listener]) => diagnosticsChannel.subscribe(name, listener));
   return meter;
 }

@@ -20,7 +20,23 @@ describe('errorFromTransport', () => {
     expect(errorFromTransport(ctx, systemError('EAI_AGAIN')).kind).toBe('not_executed');
   });
 
-  it.each(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EHOSTUNREACH', 'ERR_CANCELED'])('treats %s as an unknown outcome', (code) => {
+  it('treats a connect timeout of undici as not executed: it writes a request only on a connection made', () => {
+    expect(errorFromTransport(ctx, systemError('UND_ERR_CONNECT_TIMEOUT'))).toMatchObject({ kind: 'not_executed', networkCode: 'UND_ERR_CONNECT_TIMEOUT' });
+  });
+
+  it.each([
+    'ECONNRESET',
+    'EPIPE',
+    'ETIMEDOUT',
+    'ECONNABORTED',
+    'EHOSTUNREACH',
+    'ERR_CANCELED',
+    'UND_ERR_SOCKET',
+    'UND_ERR_HEADERS_TIMEOUT',
+    'UND_ERR_BODY_TIMEOUT',
+    'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+    'UND_ERR_DESTROYED',
+  ])('treats %s as an unknown outcome', (code) => {
     const error = errorFromTransport(ctx, systemError(code));
     expect(error.kind).toBe('unknown_outcome');
     expect(error.isDefinitelyNotApplied).toBe(false);
@@ -34,6 +50,8 @@ describe('errorFromTransport', () => {
   it('treats a request that could not be built (bad header value) as unexpected and not applied', () => {
     const error = errorFromTransport(ctx, systemError('ERR_INVALID_CHAR', 'Invalid character in header content ["Authorization"]'));
     expect([error.kind, error.isDefinitelyNotApplied, error.isTransient]).toEqual(['unexpected', true, false]);
+    const refusedArgument = errorFromTransport(ctx, systemError('UND_ERR_INVALID_ARG', 'invalid authorization header'));
+    expect([refusedArgument.kind, refusedArgument.isDefinitelyNotApplied]).toEqual(['unexpected', true]);
   });
 
   it('reports our own deadline as a timeout whatever axios said', () => {

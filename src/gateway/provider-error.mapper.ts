@@ -8,10 +8,13 @@ export interface AttemptContext {
   attempts: number;
 }
 
-/** The connection was never made or the host never resolved: the request did not reach the provider. */
-const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * The connection was never made or the host never resolved: the request did not reach the provider. undici writes a
+ * request only on a connection already made, so its connect timeout is one of these.
+ */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/** axios refused to build the request: nothing was sent. */
+/** axios or undici refused to build the request (undici checks its arguments before it writes anything): nothing was sent. */
 const NOT_BUILT_CODES: ReadonlySet<string> = new Set([
   'ERR_INVALID_URL',
   'ERR_BAD_OPTION',
@@ -20,9 +23,10 @@ const NOT_BUILT_CODES: ReadonlySet<string> = new Set([
   'ERR_INVALID_CHAR',
   'ERR_HTTP_INVALID_HEADER_VALUE',
   'ERR_INVALID_HTTP_TOKEN',
+  'UND_ERR_INVALID_ARG',
 ]);
 
-const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import * as http from 'node:http';
-import * as https from 'node:https';
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import axios, { AxiosResponse } from 'axios';
 import {
@@ -16,7 +14,9 @@ import {
 } from 'cockatiel';
 import type { Counter, Gauge, Histogram } from 'prom-client';
 import { MetricsService } from '../common/metrics/metrics.service';
-import { ExchangeDeadlineError, nodeHttpAdapter } from './node-http.adapter';
+import { Agent } from 'undici';
+import { ExchangeDeadlineError } from './exchange-deadline.error';
+import { undiciAdapter } from './undici.adapter';
 import { AppConfig } from '../config/app-config';
 import { RuntimeSettings } from '../config/runtime-settings';
 import { ProviderError, ProviderErrorKind } from './provider-error';
@@ -78,8 +78,7 @@ const jitteredExponential: GeneratorFn<number> = (attempt = 0, options: IExponen
 @Injectable()
 export class ProviderHttpClient implements OnModuleDestroy {
   private readonly logger = new Logger(ProviderHttpClient.name);
-  private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
+  private readonly connections: Agent;
   private readonly http: InstanceType<typeof axios.Axios>;
   private readonly timeoutMs: number;
   private readonly apiKey: string;
@@ -104,9 +103,7 @@ export class ProviderHttpClient implements OnModuleDestroy {
     @Optional() @Inject(PROVIDER_RETRY_OPTIONS) retryOptions?: ProviderRetryOptions,
   ) {
     const maxSockets = config.providerMaxConcurrency;
-    const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const, timeout: FREE_SOCKET_TIMEOUT_MS };
-    this.httpAgent = new http.Agent(agentOptions);
-    this.httpsAgent = new https.Agent(agentOptions);
+    this.connections = new Agent({ connections: maxSockets, pipelining: 1, keepAliveTimeout: FREE_SOCKET_TIMEOUT_MS, keepAliveMaxTimeout: FREE_SOCKET_TIMEOUT_MS });
     this.timeoutMs = config.providerTimeoutMs;
     this.apiKey = config.providerApiKey;
     // An Axios of its own rather than axios.create(): create() copies axios' global defaults (per-method header
@@ -120,9 +117,8 @@ export class ProviderHttpClient implements OnModuleDestroy {
       validateStatus: () => true,
       // A lean transport over node:http: no redirects, no proxy (provider calls go direct), one deadline for the
       // whole exchange, body included, and the headers every call sends.
-      adapter: nodeHttpAdapter({
-        httpAgent: this.httpAgent,
-        httpsAgent: this.httpsAgent,
+      adapter: undiciAdapter({
+        dispatcher: this.connections,
         timeoutMs: this.timeoutMs,
         maxResponseBytes: MAX_RESPONSE_BYTES,
         fixedHeaders: FIXED_HEADERS,
@@ -195,8 +191,7 @@ export class ProviderHttpClient implements OnModuleDestroy {
 
   /** Drops the keep-alive sockets; Nest calls this on shutdown, tests call it directly. */
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    void this.connections.destroy();
   }
 
   onModuleDestroy(): void {

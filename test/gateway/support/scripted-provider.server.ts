@@ -67,6 +67,8 @@ export class Gate {
 export class ScriptedProviderServer {
   readonly requests: ReceivedRequest[] = [];
   maxInFlight = 0;
+  /** TCP connections accepted since start. */
+  connectionsAccepted = 0;
   private inFlight = 0;
   private readonly queue: ScriptedReply[] = [];
   private fallback: ScriptedReply = json(200, {});
@@ -76,6 +78,7 @@ export class ScriptedProviderServer {
   static async start(): Promise<ScriptedProviderServer> {
     const s = new ScriptedProviderServer();
     s.server.on('connection', (socket) => {
+      s.connectionsAccepted++;
       s.sockets.add(socket);
       socket.on('close', () => s.sockets.delete(socket));
     });
