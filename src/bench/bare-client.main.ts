@@ -102,6 +102,7 @@ async function main(): Promise<void> {
       perSecond: renewals / seconds,
       cpuMsPerRenewal: (cpu.user + cpu.system) / 1000 / renewals,
       inFlight: metered.average,
+      callsPerRenewal: metered.calls / renewals,
       readsPerRenewal: metered.paymentReads / renewals,
     }) + '\n',
   );

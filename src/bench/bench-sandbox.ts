@@ -62,6 +62,7 @@ export interface FloorResult {
   cpuMsPerRenewal: number;
   /** Time-weighted average of the provider calls in flight. */
   inFlight: number;
+  callsPerRenewal: number;
   readsPerRenewal: number;
 }
 

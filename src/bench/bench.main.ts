@@ -79,6 +79,8 @@ interface PassResult {
   statements: number;
   peakRssMb: number;
   inFlight: number;
+  /** Provider calls made during the pass. */
+  calls: number;
   paymentReads: number;
   others: CpuSpent;
 }
@@ -248,6 +250,7 @@ async function runPass(
     statements: statements.count - statementsBefore,
     peakRssMb: Math.round(peak / 1048576),
     inFlight: metered.average,
+    calls: metered.calls,
     paymentReads: metered.paymentReads,
     others,
   };
@@ -276,7 +279,7 @@ function report(label: string, pairs: PairSummary<Pair>): void {
     `provider ${perCharge(daemon.others.providerMs, daemon.charges)} ms (bare: client ${bare.cpuMsPerRenewal.toFixed(2)} + provider ${perCharge(bare.providerMs, DUE)} ms)`;
   console.log(
     `${label.padEnd(30)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare ${bare.perSecond.toFixed(0).padStart(5)}/s | ratio ${(perSecond / bare.perSecond).toFixed(2)}${pairsRange(pairs)} | ` +
-      `in flight ${daemon.inFlight.toFixed(1)} vs ${bare.inFlight.toFixed(1)} | reads/charge ${(daemon.paymentReads / daemon.charges).toFixed(2)} (bare ${bare.readsPerRenewal.toFixed(2)}) | ` +
+      `in flight ${daemon.inFlight.toFixed(1)} vs ${bare.inFlight.toFixed(1)} | calls/charge ${(daemon.calls / daemon.charges).toFixed(2)} (bare ${bare.callsPerRenewal.toFixed(2)}) | reads/charge ${(daemon.paymentReads / daemon.charges).toFixed(2)} (bare ${bare.readsPerRenewal.toFixed(2)}) | ` +
       `${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
       `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}\n${''.padEnd(30)} ${machine}`,
   );
