@@ -13,8 +13,8 @@ import {
   RetryPolicy,
 } from 'cockatiel';
 import type { Counter, Gauge, Histogram } from 'prom-client';
-import { MetricsService } from '../common/metrics/metrics.service';
 import { Agent } from 'undici';
+import { MetricsService } from '../common/metrics/metrics.service';
 import { ExchangeDeadlineError } from './exchange-deadline.error';
 import { undiciAdapter } from './undici.adapter';
 import { AppConfig } from '../config/app-config';
@@ -103,6 +103,8 @@ export class ProviderHttpClient implements OnModuleDestroy {
     @Optional() @Inject(PROVIDER_RETRY_OPTIONS) retryOptions?: ProviderRetryOptions,
   ) {
     const maxSockets = config.providerMaxConcurrency;
+    // One connection per call in flight, no pipelining: a request never waits behind another's answer, and a
+    // connection that fails takes only its own call's outcome with it.
     this.connections = new Agent({ connections: maxSockets, pipelining: 1, keepAliveTimeout: FREE_SOCKET_TIMEOUT_MS, keepAliveMaxTimeout: FREE_SOCKET_TIMEOUT_MS });
     this.timeoutMs = config.providerTimeoutMs;
     this.apiKey = config.providerApiKey;
@@ -115,7 +117,7 @@ export class ProviderHttpClient implements OnModuleDestroy {
       baseURL: runtime.providerBaseUrl,
       allowAbsoluteUrls: false,
       validateStatus: () => true,
-      // A lean transport over node:http: no redirects, no proxy (provider calls go direct), one deadline for the
+      // A lean transport over undici's HTTP/1.1 client: no redirects, no proxy (provider calls go direct), one deadline for the
       // whole exchange, body included, and the headers every call sends.
       adapter: undiciAdapter({
         dispatcher: this.connections,
