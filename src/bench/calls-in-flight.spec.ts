@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { Agent } from 'undici';
 import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
 import { meterHttpTo } from './calls-in-flight';
 
 /** A server that holds every request; `waitHeld()` answers the next held one's response, for the test to end or drop. */

@@ -112,13 +112,13 @@ export class ProviderHttpClient implements OnModuleDestroy {
     // buckets, JSON transforms, form-data environment) into every request's config merge, which measured about half
     // of axios' CPU per call. Its config holds only what axios acts on: no transforms (the request body is already
     // JSON text, and we parse the answer ourselves: an unreadable 2xx is an unknown outcome, not a string result),
-    // every status resolves; the rest is the transport's (see nodeHttpAdapter).
+    // every status resolves; the rest is the transport's (see undiciAdapter).
     this.http = new axios.Axios({
       baseURL: runtime.providerBaseUrl,
       allowAbsoluteUrls: false,
       validateStatus: () => true,
-      // A lean transport over undici's HTTP/1.1 client: no redirects, no proxy (provider calls go direct), one deadline for the
-      // whole exchange, body included, and the headers every call sends.
+      // A lean transport over undici's HTTP/1.1 client: no redirects, no proxy (provider calls go direct), one
+      // deadline for the whole exchange, body included, and the headers every call sends.
       adapter: undiciAdapter({
         dispatcher: this.connections,
         timeoutMs: this.timeoutMs,

@@ -108,9 +108,9 @@ class Exchange implements Dispatcher.DispatchHandler {
  * absolute path cannot change the host), every status resolves (the client judges it), and the body is read as UTF-8
  * text. The deadline bounds the whole exchange, a socket kept busy byte by byte included; it is the one way an
  * exchange ends early (no `signal`: an AbortController per call measured several per cent of the client's CPU). A
- * request whose deadline passes while it waits for a connection is never written. Other failures reject with the
- * errors of node:net and undici (ECONNREFUSED, UND_ERR_SOCKET, UND_ERR_INVALID_ARG, …), which never carry the
- * request's headers.
+ * request whose deadline passes while it waits for a connection is never written. A connection that closes under a
+ * written request rejects with ECONNRESET, as node:http's would; other failures reject with the errors of node:net
+ * and undici (ECONNREFUSED, UND_ERR_CONNECT_TIMEOUT, UND_ERR_INVALID_ARG, …), which never carry the request's headers.
  */
 export function undiciAdapter(options: UndiciTransportOptions): AxiosAdapter {
   const fixedNames = new Set(Object.keys(options.fixedHeaders).map((name) => name.toLowerCase()));
