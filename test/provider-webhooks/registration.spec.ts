@@ -57,6 +57,7 @@ describe('provider webhook registration', () => {
     const second = await start(publicUrl);
     await registered(second, 2);
     await first.close();
+    apps.splice(apps.indexOf(first), 1);
     const restarted = await start(publicUrl);
     await registered(restarted, 2);
 
@@ -76,6 +77,9 @@ describe('provider webhook registration', () => {
   });
 
   it('keeps trying while the provider is unavailable, and registers exactly once when it answers again', async () => {
+    // The earlier tests' replicas still run their schedules: stop them first, or the reset's TRUNCATE and their
+    // transactions lock the same tables in opposite orders (a deadlock seen in CI).
+    for (const running of apps.splice(0)) await running.close();
     await resetDatabase();
     await control.reset();
     await control.addFault({ operation: 'listWebhooks', kind: 'unavailable', count: 6 });
