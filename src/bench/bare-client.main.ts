@@ -104,6 +104,8 @@ async function main(): Promise<void> {
       inFlight: metered.average,
       callsPerRenewal: metered.calls / renewals,
       readsPerRenewal: metered.paymentReads / renewals,
+      firstCallMs: metered.firstCallMs,
+      tailMs: metered.tailMs,
     }) + '\n',
   );
 }

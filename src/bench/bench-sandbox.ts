@@ -64,6 +64,9 @@ export interface FloorResult {
   inFlight: number;
   callsPerRenewal: number;
   readsPerRenewal: number;
+  /** From the start to the first call, and from the last answer to the end, in ms. */
+  firstCallMs: number;
+  tailMs: number;
 }
 
 /** Runs the bare client (bare-client.main.ts) in its own process and answers what it measured. */

@@ -20,6 +20,7 @@ import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 import { countStatements } from './statement-counter';
 import { PairSummary, pairsRange, summarizePairs } from './paired-runs';
 import { CpuSpent, ProcessCpu } from './process-cpu';
+import { DatabaseWrites, WritesSpent } from './database-writes';
 
 /**
  * `npm run bench`: renewals settled per second by one daemon process against the sandbox (in its own process, with
@@ -82,7 +83,12 @@ interface PassResult {
   /** Provider calls made during the pass. */
   calls: number;
   paymentReads: number;
+  /** From the pass's start to its first provider call, and from its last answer to the pass's end, in ms. */
+  firstCallMs: number;
+  tailMs: number;
   others: CpuSpent;
+  /** What PostgreSQL wrote during the pass (undefined on the embedded database). */
+  writes?: WritesSpent;
 }
 
 async function main(): Promise<void> {
@@ -160,6 +166,7 @@ async function main(): Promise<void> {
         `scale: ${DUE} due among ${DUE}: ${small.seconds.toFixed(2)} s; among ${SCALE.toLocaleString('en')}: ${large.seconds.toFixed(2)} s ` +
           `= ${(large.seconds / small.seconds).toFixed(2)} x${pairsRange(scale)} (target <= 1.3)`,
       );
+      for (const [i, p] of scalePairs.entries()) console.log(`scale pair ${i + 1}: small ${p.small.seconds.toFixed(2)} s ${writesLine(p.small)}; large ${p.large.seconds.toFixed(2)} s ${writesLine(p.large)}`);
       await memoryFigure(pass);
     }
     await benchPayouts(app, 1000, statements);
@@ -169,6 +176,13 @@ async function main(): Promise<void> {
     sandbox.close();
     await embedded?.stop();
   }
+}
+
+/** What PostgreSQL wrote during a pass, per charge. */
+function writesLine(pass: PassResult): string {
+  const w = pass.writes;
+  if (!w) return '(writes unknown)';
+  return `(WAL ${(w.walBytes / 1024 / pass.charges).toFixed(1)} KiB/charge, ${(w.fullPageImages / pass.charges).toFixed(2)} full pages/charge, checkpoint wrote ${w.checkpointBuffers} buffers, backends ${w.backendBuffers})`;
 }
 
 /** BIG_PASS due renewals among BIG_AMONG subscriptions: peak RSS, and the rate beside a SMALL_PASS pass's. */
@@ -182,6 +196,7 @@ async function memoryFigure(pass: (count: number, notDue?: number) => Promise<Pa
     `memory: ${BIG_PASS.toLocaleString('en')} due among ${Math.max(BIG_AMONG, BIG_PASS).toLocaleString('en')}: peak RSS ${big.peakRssMb} MB (target <= 300) ` +
       `at ${bigRate.toFixed(0)} charges/s = ${(bigRate / smallRate).toFixed(2)} x the ${SMALL_PASS}-renewal rate (target >= 0.9) | load ${loadavg()[0].toFixed(1)}`,
   );
+  console.log(`memory: writes: ${SMALL_PASS} alone ${writesLine(small)}; ${BIG_PASS.toLocaleString('en')} among ${writesLine(big)}`);
 }
 
 async function startApp(url: string, sandbox: BenchSandbox, concurrency: number, scheduler = false): Promise<App> {
@@ -221,6 +236,8 @@ async function runPass(
   await insertSubscriptions(db, customers, planId, count, now);
   await insertSubscriptions(db, customers, planId, notDue, new Date(now.getTime() + 20 * 86_400_000));
   if (notDue > 0) await db.query('ANALYZE subscriptions');
+  const writes = new DatabaseWrites(db);
+  const writesBefore = await writes.mark();
   // What earlier figures left behind (a million rows inserted, apps closed) is not this pass's memory.
   (globalThis as { gc?: () => void }).gc?.();
   // rss() alone: process.memoryUsage() also walks the heap's spaces, which cost this process (and so the daemon's CPU
@@ -239,6 +256,7 @@ async function runPass(
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
   const others = otherCpu.since(othersBefore);
+  const written = await writes.since(writesBefore);
   const metered = calls.read();
   clearInterval(sampler);
   const settled = await succeeded();
@@ -252,7 +270,10 @@ async function runPass(
     inFlight: metered.average,
     calls: metered.calls,
     paymentReads: metered.paymentReads,
+    firstCallMs: metered.firstCallMs,
+    tailMs: metered.tailMs,
     others,
+    writes: written,
   };
 }
 
@@ -281,7 +302,8 @@ function report(label: string, pairs: PairSummary<Pair>): void {
     `${label.padEnd(30)} daemon ${perSecond.toFixed(0).padStart(5)} charges/s | bare ${bare.perSecond.toFixed(0).padStart(5)}/s | ratio ${(perSecond / bare.perSecond).toFixed(2)}${pairsRange(pairs)} | ` +
       `in flight ${daemon.inFlight.toFixed(1)} vs ${bare.inFlight.toFixed(1)} | calls/charge ${(daemon.calls / daemon.charges).toFixed(2)} (bare ${bare.callsPerRenewal.toFixed(2)}) | reads/charge ${(daemon.paymentReads / daemon.charges).toFixed(2)} (bare ${bare.readsPerRenewal.toFixed(2)}) | ` +
       `${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
-      `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}\n${''.padEnd(30)} ${machine}`,
+      `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}\n${''.padEnd(30)} ${machine}\n` +
+      `${''.padEnd(30)} idle ends: first call after ${daemon.firstCallMs.toFixed(0)} ms (bare ${bare.firstCallMs.toFixed(0)}), last answer ${daemon.tailMs.toFixed(0)} ms before the end (bare ${bare.tailMs.toFixed(0)}) of ${(daemon.seconds * 1000).toFixed(0)} ms (bare ${((DUE / bare.perSecond) * 1000).toFixed(0)})`,
   );
 }
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { meterHttpTo } from './calls-in-flight';
+import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 
 /** A server that holds every request; `waitHeld()` answers the next held one's response, for the test to end or drop. */
 async function holdingServer() {
@@ -57,5 +57,26 @@ describe('meterHttpTo', () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+
+  it("reports a run's idle ends: the wait before its first call and the time since its last answer", async () => {
+    const meter = new InFlightMeter();
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    meter.start();
+    await pause(30);
+    const end = meter.begin(false);
+    // In flight: no tail yet.
+    expect(meter.read().tailMs).toBe(0);
+    await pause(10);
+    end();
+    await pause(30);
+    const { firstCallMs, tailMs } = meter.read();
+    expect(firstCallMs).toBeGreaterThanOrEqual(25);
+    expect(tailMs).toBeGreaterThanOrEqual(25);
+    // A new run forgets the last one's calls: no call yet, so its first call is as far as the run itself.
+    meter.start();
+    await pause(20);
+    expect(meter.read()).toMatchObject({ calls: 0, tailMs: 0 });
+    expect(meter.read().firstCallMs).toBeGreaterThanOrEqual(15);
   });
 });

@@ -1,6 +1,9 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 
-/** Calls in flight over time: their time-weighted average between `start()` and `read()`, and how many were made. */
+/**
+ * Calls in flight over time: their time-weighted average between `start()` and `read()`, how many were made, and the
+ * two idle ends of a run (before its first call, after its last answer), where no slot can be busy.
+ */
 export class InFlightMeter {
   private current = 0;
   private area = 0;
@@ -8,10 +11,13 @@ export class InFlightMeter {
   private startedAt = 0;
   private calls = 0;
   private reads = 0;
+  private firstCallAt: number | undefined;
+  private lastEndAt: number | undefined;
 
   /** A call began; `isRead` counts it as a payment read. Answers the function that ends it (idempotent). */
   begin(isRead: boolean): () => void {
     this.advance();
+    this.firstCallAt ??= this.last;
     this.current++;
     this.calls++;
     if (isRead) this.reads++;
@@ -21,6 +27,7 @@ export class InFlightMeter {
       ended = true;
       this.advance();
       this.current--;
+      this.lastEndAt = this.last;
     };
   }
 
@@ -28,13 +35,17 @@ export class InFlightMeter {
     this.area = 0;
     this.calls = 0;
     this.reads = 0;
+    this.firstCallAt = this.lastEndAt = undefined;
     this.startedAt = this.last = performance.now();
   }
 
-  read(): { average: number; calls: number; paymentReads: number } {
+  /** `firstCallMs`: from start to the first call (the whole span without one); `tailMs`: from the last answer to now (0 while calls are in flight). */
+  read(): { average: number; calls: number; paymentReads: number; firstCallMs: number; tailMs: number } {
     this.advance();
     const span = this.last - this.startedAt;
-    return { average: span > 0 ? this.area / span : 0, calls: this.calls, paymentReads: this.reads };
+    const firstCallMs = (this.firstCallAt ?? this.last) - this.startedAt;
+    const tailMs = this.current > 0 || this.lastEndAt === undefined || this.lastEndAt < this.startedAt ? 0 : this.last - this.lastEndAt;
+    return { average: span > 0 ? this.area / span : 0, calls: this.calls, paymentReads: this.reads, firstCallMs, tailMs };
   }
 
   private advance(): void {
