@@ -5,7 +5,7 @@ import { ShutdownSignal } from '../common/shutdown-signal';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { BillingMetricsService } from './billing-metrics.service';
-import { BillingTuning, chargeWorkersFor } from './billing-tuning';
+import { BillingTuning, chargeWorkersFor, materializeBatchLimit } from './billing-tuning';
 import { ChargeProcessorService } from './charge-processor.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome } from './charge-settlement.service';
@@ -98,7 +98,7 @@ export class BillingRunService {
     // missed periods (up to the catch-up cap); the round limit only bounds one pass.
     let madeAtLastStatistics = 0;
     for (let round = 0; round < 1000 && !this.shutdown.isShuttingDown; round++) {
-      const { advanced, created } = await this.materializer.materializeBatch(now);
+      const { advanced, created } = await this.materializer.materializeBatch(now, materializeBatchLimit(round, this.tuning.materializeBatchSize));
       summary.created += created;
       if (created > 0) onBatch?.();
       // A big pass doubles the due set many times over while it is claimed: statistics at 1,000, 2,000, 4,000...

@@ -10,6 +10,18 @@ export function chargeWorkersFor(slots: number): number {
   return slots + Math.floor(slots / 4);
 }
 
+/** Subscriptions in a pass's first materialized batch; each next batch doubles, up to the configured size. */
+export const FIRST_MATERIALIZE_BATCH = 25;
+
+/**
+ * Subscriptions to materialize in a pass's `round`-th batch (from 0): small first, so the pass's first charges reach the
+ * provider after a batch of 25 rather than of `size` (every provider slot is idle until then), then doubling to
+ * `size`, so a big pass still costs a handful of statements per `size` subscriptions.
+ */
+export function materializeBatchLimit(round: number, size: number): number {
+  return Math.max(1, Math.min(size, FIRST_MATERIALIZE_BATCH * 2 ** Math.min(round, 30)));
+}
+
 /** Engine knobs that are not part of the public configuration; tests shorten them. */
 export class BillingTuning {
   /** How long one worker polls a pending payment before leaving it for the next pass. */

@@ -42,11 +42,11 @@ export class PeriodMaterializerService {
 
   /**
    * Advances one batch of due subscriptions by one period each (locked with SKIP LOCKED, so replicas share the
-   * work). Answers how many subscriptions it advanced and how many charges it made.
+   * work), at most `limit` of them. Answers how many subscriptions it advanced and how many charges it made.
    */
-  materializeBatch(now: Date): Promise<{ advanced: number; created: number }> {
+  materializeBatch(now: Date, limit = this.tuning.materializeBatchSize): Promise<{ advanced: number; created: number }> {
     return this.charges.transaction(async (em) => {
-      const due = await this.lifecycle.lockDue(em, now, this.tuning.materializeBatchSize);
+      const due = await this.lifecycle.lockDue(em, now, limit);
       if (due.length === 0) return { advanced: 0, created: 0 };
       const planIds = due.flatMap((s) => (s.pendingChange ? [s.planId, s.pendingChange.planId] : [s.planId]));
       const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
