@@ -44,7 +44,7 @@ export class InFlightMeter {
     this.advance();
     const span = this.last - this.startedAt;
     const firstCallMs = (this.firstCallAt ?? this.last) - this.startedAt;
-    const tailMs = this.current > 0 || this.lastEndAt === undefined || this.lastEndAt < this.startedAt ? 0 : this.last - this.lastEndAt;
+    const tailMs = this.current > 0 || this.lastEndAt === undefined ? 0 : this.last - this.lastEndAt;
     return { average: span > 0 ? this.area / span : 0, calls: this.calls, paymentReads: this.reads, firstCallMs, tailMs };
   }
 

@@ -1,15 +1,12 @@
 import type { Client } from 'pg';
 
-/** PostgreSQL's cumulative write counters at one moment. */
-interface WriteCounters {
+/** PostgreSQL's write counters: cumulative at a mark, the difference between two marks in `since`. */
+export interface WritesSpent {
   walBytes: number;
   fullPageImages: number;
   checkpointBuffers: number;
   backendBuffers: number;
 }
-
-/** What PostgreSQL wrote between two marks: WAL, the full-page images in it, and the buffers checkpoints and backends wrote out. */
-export type WritesSpent = WriteCounters;
 
 /**
  * PostgreSQL's own counters, so a figure shows what the server wrote, not only how long it took: a checkpoint running
@@ -21,9 +18,9 @@ export type WritesSpent = WriteCounters;
 export class DatabaseWrites {
   constructor(private readonly db: Client) {}
 
-  async mark(): Promise<WriteCounters | undefined> {
+  async mark(): Promise<WritesSpent | undefined> {
     try {
-      const { rows } = await this.db.query<Record<keyof WriteCounters, string>>(
+      const { rows } = await this.db.query<Record<keyof WritesSpent, string>>(
         `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0') AS "walBytes", w.wal_fpi AS "fullPageImages", b.buffers_checkpoint AS "checkpointBuffers", b.buffers_backend AS "backendBuffers"
            FROM pg_stat_wal w, pg_stat_bgwriter b`,
       );
@@ -34,7 +31,7 @@ export class DatabaseWrites {
     }
   }
 
-  async since(before: WriteCounters | undefined): Promise<WritesSpent | undefined> {
+  async since(before: WritesSpent | undefined): Promise<WritesSpent | undefined> {
     const after = await this.mark();
     if (!before || !after) return undefined;
     return {

@@ -44,7 +44,7 @@ export class PeriodMaterializerService {
    * Advances one batch of due subscriptions by one period each (locked with SKIP LOCKED, so replicas share the
    * work), at most `limit` of them. Answers how many subscriptions it advanced and how many charges it made.
    */
-  materializeBatch(now: Date, limit = this.tuning.materializeBatchSize): Promise<{ advanced: number; created: number }> {
+  materializeBatch(now: Date, limit: number): Promise<{ advanced: number; created: number }> {
     return this.charges.transaction(async (em) => {
       const due = await this.lifecycle.lockDue(em, now, limit);
       if (due.length === 0) return { advanced: 0, created: 0 };
