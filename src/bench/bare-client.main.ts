@@ -106,6 +106,7 @@ async function main(): Promise<void> {
       readsPerRenewal: metered.paymentReads / renewals,
       firstCallMs: metered.firstCallMs,
       tailMs: metered.tailMs,
+      inFlightByTenth: metered.byTenth,
     }) + '\n',
   );
 }

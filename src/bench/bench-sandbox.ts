@@ -67,6 +67,8 @@ export interface FloorResult {
   /** From the start to the first call, and from the last answer to the end, in ms. */
   firstCallMs: number;
   tailMs: number;
+  /** The average in flight over each tenth of the run. */
+  inFlightByTenth: number[];
 }
 
 /** Runs the bare client (bare-client.main.ts) in its own process and answers what it measured. */

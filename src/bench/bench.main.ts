@@ -86,6 +86,8 @@ interface PassResult {
   /** From the pass's start to its first provider call, and from its last answer to the pass's end, in ms. */
   firstCallMs: number;
   tailMs: number;
+  /** The average provider calls in flight over each tenth of the pass. */
+  inFlightByTenth: number[];
   others: CpuSpent;
   /** What PostgreSQL wrote during the pass (undefined on the embedded database). */
   writes?: WritesSpent;
@@ -272,6 +274,7 @@ async function runPass(
     paymentReads: metered.paymentReads,
     firstCallMs: metered.firstCallMs,
     tailMs: metered.tailMs,
+    inFlightByTenth: metered.byTenth,
     others,
     writes: written,
   };
@@ -289,6 +292,8 @@ interface Pair {
   bare: Floor;
 }
 
+const tenths = (averages: number[]) => averages.map((average) => average.toFixed(0)).join(' ');
+
 const ratioOf = ({ daemon, bare }: Pair) => daemon.charges / daemon.seconds / bare.perSecond;
 
 function report(label: string, pairs: PairSummary<Pair>): void {
@@ -303,7 +308,8 @@ function report(label: string, pairs: PairSummary<Pair>): void {
       `in flight ${daemon.inFlight.toFixed(1)} vs ${bare.inFlight.toFixed(1)} | calls/charge ${(daemon.calls / daemon.charges).toFixed(2)} (bare ${bare.callsPerRenewal.toFixed(2)}) | reads/charge ${(daemon.paymentReads / daemon.charges).toFixed(2)} (bare ${bare.readsPerRenewal.toFixed(2)}) | ` +
       `${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
       `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}\n${''.padEnd(30)} ${machine}\n` +
-      `${''.padEnd(30)} idle ends: first call after ${daemon.firstCallMs.toFixed(0)} ms (bare ${bare.firstCallMs.toFixed(0)}), last answer ${daemon.tailMs.toFixed(0)} ms before the end (bare ${bare.tailMs.toFixed(0)}) of ${(daemon.seconds * 1000).toFixed(0)} ms (bare ${((DUE / bare.perSecond) * 1000).toFixed(0)})`,
+      `${''.padEnd(30)} idle ends: first call after ${daemon.firstCallMs.toFixed(0)} ms (bare ${bare.firstCallMs.toFixed(0)}), last answer ${daemon.tailMs.toFixed(0)} ms before the end (bare ${bare.tailMs.toFixed(0)}) of ${(daemon.seconds * 1000).toFixed(0)} ms (bare ${((DUE / bare.perSecond) * 1000).toFixed(0)})\n` +
+      `${''.padEnd(30)} in flight by tenth of the run: daemon ${tenths(daemon.inFlightByTenth)} | bare ${tenths(bare.inFlightByTenth)}`,
   );
 }
 

@@ -1,6 +1,31 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 
 /**
+ * The time-weighted average of a step function over each tenth of [from, to]. `steps` alternates a time and the level
+ * from that time on, times ascending; the level before the first step is 0. Shows where in a run slots sat idle: a
+ * slow start, a gap mid-run or a long tail.
+ */
+export function averageByTenth(steps: readonly number[], from: number, to: number): number[] {
+  const span = to - from;
+  const areas = new Array<number>(10).fill(0);
+  if (span <= 0) return areas;
+  const width = span / 10;
+  for (let k = 0; k < steps.length; k += 2) {
+    const level = steps[k + 1];
+    const start = Math.max(steps[k], from);
+    const end = Math.min(k + 2 < steps.length ? steps[k + 2] : to, to);
+    if (level === 0 || start >= end) continue;
+    // Each tenth the segment overlaps, by its bounds (a loop driven by the bounds alone ends whatever the rounding).
+    const last = Math.min(9, Math.floor((end - from) / width));
+    for (let tenth = Math.max(0, Math.floor((start - from) / width) - 1); tenth <= last; tenth++) {
+      const overlap = Math.min(end, tenth === 9 ? to : from + (tenth + 1) * width) - Math.max(start, from + tenth * width);
+      if (overlap > 0) areas[tenth] += level * overlap;
+    }
+  }
+  return areas.map((area) => area / width);
+}
+
+/**
  * Calls in flight over time: their time-weighted average between `start()` and `read()`, how many were made, and the
  * two idle ends of a run (before its first call, after its last answer), where no slot can be busy.
  */
@@ -13,12 +38,15 @@ export class InFlightMeter {
   private reads = 0;
   private firstCallAt: number | undefined;
   private lastEndAt: number | undefined;
+  /** Each change since start(): its time, then the level after it (see averageByTenth). */
+  private steps: number[] = [];
 
   /** A call began; `isRead` counts it as a payment read. Answers the function that ends it (idempotent). */
   begin(isRead: boolean): () => void {
     this.advance();
     this.firstCallAt ??= this.last;
     this.current++;
+    this.steps.push(this.last, this.current);
     this.calls++;
     if (isRead) this.reads++;
     let ended = false;
@@ -27,6 +55,7 @@ export class InFlightMeter {
       ended = true;
       this.advance();
       this.current--;
+      this.steps.push(this.last, this.current);
       this.lastEndAt = this.last;
     };
   }
@@ -37,15 +66,26 @@ export class InFlightMeter {
     this.reads = 0;
     this.firstCallAt = this.lastEndAt = undefined;
     this.startedAt = this.last = performance.now();
+    this.steps = [this.startedAt, this.current];
   }
 
-  /** `firstCallMs`: from start to the first call (the whole span without one); `tailMs`: from the last answer to now (0 while calls are in flight). */
-  read(): { average: number; calls: number; paymentReads: number; firstCallMs: number; tailMs: number } {
+  /**
+   * `firstCallMs`: from start to the first call (the whole span without one); `tailMs`: from the last answer to now (0
+   * while calls are in flight); `byTenth`: the average in flight over each tenth of the span.
+   */
+  read(): { average: number; calls: number; paymentReads: number; firstCallMs: number; tailMs: number; byTenth: number[] } {
     this.advance();
     const span = this.last - this.startedAt;
     const firstCallMs = (this.firstCallAt ?? this.last) - this.startedAt;
     const tailMs = this.current > 0 || this.lastEndAt === undefined ? 0 : this.last - this.lastEndAt;
-    return { average: span > 0 ? this.area / span : 0, calls: this.calls, paymentReads: this.reads, firstCallMs, tailMs };
+    return {
+      average: span > 0 ? this.area / span : 0,
+      calls: this.calls,
+      paymentReads: this.reads,
+      firstCallMs,
+      tailMs,
+      byTenth: averageByTenth(this.steps, this.startedAt, this.last),
+    };
   }
 
   private advance(): void {
