@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { averageByTenth, InFlightMeter, meterHttpTo } from './calls-in-flight';
+import { InFlightMeter, meterHttpTo } from './calls-in-flight';
 
 /** A server that holds every request; `waitHeld()` answers the next held one's response, for the test to end or drop. */
 async function holdingServer() {
@@ -80,15 +80,4 @@ describe('meterHttpTo', () => {
     expect(meter.read().firstCallMs).toBeGreaterThanOrEqual(15);
   });
 
-  it('averages the calls in flight over each tenth of a run, so a slow start or a gap shows where it was', () => {
-    // From 0 to 100 ms: nothing for the first 15 ms, then 128 until 90, then 64 until the end.
-    const steps = [0, 0, 15, 128, 90, 64];
-    expect(averageByTenth(steps, 0, 100)).toEqual([0, 64, 128, 128, 128, 128, 128, 128, 128, 64]);
-    // A level held from before the run's start counts from the start only; a span of nothing has no average.
-    expect(averageByTenth([-50, 10], 0, 10)).toEqual(new Array(10).fill(10));
-    expect(averageByTenth([0, 5], 10, 10)).toEqual(new Array(10).fill(0));
-    // Times that do not fall on a tenth exactly (as performance.now() gives them): every moment is counted once.
-    const uneven = averageByTenth([0.1, 3, 0.7000000000000001, 5], 0.1, 1.1);
-    expect(uneven.reduce((sum, average) => sum + average * 0.1, 0)).toBeCloseTo(3 * 0.6 + 5 * 0.4, 9);
-  });
 });

@@ -1,29 +1,5 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
-
-/**
- * The time-weighted average of a step function over each tenth of [from, to]. `steps` alternates a time and the level
- * from that time on, times ascending; the level before the first step is 0. Shows where in a run slots sat idle: a
- * slow start, a gap mid-run or a long tail.
- */
-export function averageByTenth(steps: readonly number[], from: number, to: number): number[] {
-  const span = to - from;
-  const areas = new Array<number>(10).fill(0);
-  if (span <= 0) return areas;
-  const width = span / 10;
-  for (let k = 0; k < steps.length; k += 2) {
-    const level = steps[k + 1];
-    const start = Math.max(steps[k], from);
-    const end = Math.min(k + 2 < steps.length ? steps[k + 2] : to, to);
-    if (level === 0 || start >= end) continue;
-    // Each tenth the segment overlaps, by its bounds (a loop driven by the bounds alone ends whatever the rounding).
-    const last = Math.min(9, Math.floor((end - from) / width));
-    for (let tenth = Math.max(0, Math.floor((start - from) / width) - 1); tenth <= last; tenth++) {
-      const overlap = Math.min(end, tenth === 9 ? to : from + (tenth + 1) * width) - Math.max(start, from + tenth * width);
-      if (overlap > 0) areas[tenth] += level * overlap;
-    }
-  }
-  return areas.map((area) => area / width);
-}
+import { AreaOverTime } from './area-over-time';
 
 /**
  * Calls in flight over time: their time-weighted average between `start()` and `read()`, how many were made, and the
@@ -31,22 +7,19 @@ export function averageByTenth(steps: readonly number[], from: number, to: numbe
  */
 export class InFlightMeter {
   private current = 0;
-  private area = 0;
+  private area = new AreaOverTime(0);
   private last = 0;
   private startedAt = 0;
   private calls = 0;
   private reads = 0;
   private firstCallAt: number | undefined;
   private lastEndAt: number | undefined;
-  /** Each change since start(): its time, then the level after it (see averageByTenth). */
-  private steps: number[] = [];
 
   /** A call began; `isRead` counts it as a payment read. Answers the function that ends it (idempotent). */
   begin(isRead: boolean): () => void {
     this.advance();
     this.firstCallAt ??= this.last;
     this.current++;
-    this.steps.push(this.last, this.current);
     this.calls++;
     if (isRead) this.reads++;
     let ended = false;
@@ -55,18 +28,16 @@ export class InFlightMeter {
       ended = true;
       this.advance();
       this.current--;
-      this.steps.push(this.last, this.current);
       this.lastEndAt = this.last;
     };
   }
 
   start(): void {
-    this.area = 0;
     this.calls = 0;
     this.reads = 0;
     this.firstCallAt = this.lastEndAt = undefined;
     this.startedAt = this.last = performance.now();
-    this.steps = [this.startedAt, this.current];
+    this.area = new AreaOverTime(this.startedAt);
   }
 
   /**
@@ -75,22 +46,21 @@ export class InFlightMeter {
    */
   read(): { average: number; calls: number; paymentReads: number; firstCallMs: number; tailMs: number; byTenth: number[] } {
     this.advance();
-    const span = this.last - this.startedAt;
     const firstCallMs = (this.firstCallAt ?? this.last) - this.startedAt;
     const tailMs = this.current > 0 || this.lastEndAt === undefined ? 0 : this.last - this.lastEndAt;
     return {
-      average: span > 0 ? this.area / span : 0,
+      average: this.area.average(this.last),
       calls: this.calls,
       paymentReads: this.reads,
       firstCallMs,
       tailMs,
-      byTenth: averageByTenth(this.steps, this.startedAt, this.last),
+      byTenth: this.area.averageByTenth(this.last),
     };
   }
 
   private advance(): void {
     const now = performance.now();
-    this.area += this.current * (now - this.last);
+    this.area.add(this.current, this.last, now);
     this.last = now;
   }
 }
