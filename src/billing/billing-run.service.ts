@@ -92,8 +92,6 @@ export class BillingRunService {
 
   /** Subscriptions whose customer became ready activated, charges that waited for a new card woken, periods charged. */
   private async materialize(now: Date, summary: BillingRunSummary, onBatch?: () => void): Promise<void> {
-    await this.charges.transaction((em) => this.lifecycle.activateReady(em, now, this.tuning.materializeBatchSize));
-    await this.charges.wakeAwaitingNewCard(now);
     // Each round advances every due subscription by one period, so a daemon that was down catches up on the
     // missed periods (up to the catch-up cap); the round limit only bounds one pass.
     let madeAtLastStatistics = 0;
@@ -106,9 +104,18 @@ export class BillingRunService {
         await this.charges.refreshStatistics();
         madeAtLastStatistics = summary.created;
       }
-      if (advanced === 0) break;
+      // After the first batch, not before it: the provider slots wait for that batch, and these two seldom find work.
+      // A subscription activated here is due at once, so the next rounds make its first charge.
+      if (round === 0) await this.activateReadyAndWake(now);
+      else if (advanced === 0) break;
     }
     summary.skippedNotReady = await this.subscriptions.countDueNotReady(now);
+  }
+
+  /** Subscriptions whose customer became ready activated, and charges that waited for a new card due again. */
+  private async activateReadyAndWake(now: Date): Promise<void> {
+    await this.charges.transaction((em) => this.lifecycle.activateReady(em, now, this.tuning.materializeBatchSize));
+    await this.charges.wakeAwaitingNewCard(now);
   }
 
   private async afterPass(now: Date, summary: BillingRunSummary): Promise<void> {

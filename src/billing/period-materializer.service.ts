@@ -5,7 +5,7 @@ import { BalancesService } from '../balances/balances.service';
 import { SystemClock } from '../common/clock/system-clock';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { periodsBegunBy, periodStart, periodStarts } from '../common/calendar/billing-calendar';
+import { periodsBegunBy, periodStarts } from '../common/calendar/billing-calendar';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
@@ -64,9 +64,14 @@ export class PeriodMaterializerService {
           await this.lifecycle.applyPendingChange(em, s, { from: plans.get(s.planId) as Plan, to: plans.get(s.pendingChange.planId) as Plan }, now);
         }
         const plan = plans.get(s.planId) as Plan;
-        const begun = periodsBegunBy(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex, now);
-        if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now);
-        const charge = this.newCharge(s, plan, s.nextPeriodIndex, 'pending');
+        // Read after the change above: it may have moved the calendar (interval, anchor).
+        const starts = periodStarts(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount);
+        // Almost always one period is due; counting them (a search over the calendar) only when the next has begun too.
+        if (starts(s.nextPeriodIndex + 1) <= now) {
+          const begun = periodsBegunBy(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex, now);
+          if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, starts);
+        }
+        const charge = this.newCharge(s, plan, s.nextPeriodIndex, 'pending', starts);
         charges.push({ ...charge, invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]), nextAttemptAt: now });
         started.push({ subscription: s, period: { index: charge.periodIndex, start: charge.periodStart, end: charge.periodEnd } });
       }
@@ -102,16 +107,15 @@ export class PeriodMaterializerService {
    * audit event, counted by the metric and logged, so no backlog is charged in one burst, none is dropped silently,
    * and the work is the same for a month of downtime as for a clock moved to 9999.
    */
-  private async skipMissedPeriods(em: EntityManager, s: Subscription, plan: Plan, count: number, now: Date): Promise<void> {
+  private async skipMissedPeriods(em: EntityManager, s: Subscription, plan: Plan, count: number, now: Date, starts: (index: number) => Date): Promise<void> {
     const recorded = Math.min(count, MAX_SKIPPED_CHARGES_RECORDED);
     const firstRecorded = s.nextPeriodIndex + count - recorded;
-    const skipped = Array.from({ length: recorded }, (_, k) => this.newCharge(s, plan, firstRecorded + k, 'skipped'));
+    const skipped = Array.from({ length: recorded }, (_, k) => this.newCharge(s, plan, firstRecorded + k, 'skipped', starts));
     await this.charges.insertMany(em, skipped, now);
     const nextIndex = s.nextPeriodIndex + count;
-    const anchor = s.billingAnchor as Date;
     const periods = skipped.map((c) => ({ chargeId: c.id, start: c.periodStart }));
-    const firstStart = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex);
-    const nextStart = periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, nextIndex);
+    const firstStart = starts(s.nextPeriodIndex);
+    const nextStart = starts(nextIndex);
     await this.lifecycle.periodsSkipped(em, s, { nextIndex, nextStart, periods, count, firstStart }, now);
     this.metrics.skippedPeriods.inc(count);
     this.logger.warn(
@@ -120,8 +124,8 @@ export class PeriodMaterializerService {
     );
   }
 
-  private newCharge(s: Subscription, plan: Plan, index: number, status: 'pending' | 'skipped'): NewCharge {
-    const starts = periodStarts(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount);
+  /** The charge of period `index` of `s`, on the calendar `starts` (its periodStarts). */
+  private newCharge(s: Subscription, plan: Plan, index: number, status: 'pending' | 'skipped', starts: (index: number) => Date): NewCharge {
     const start = starts(index);
     return {
       id: randomUUID(),
