@@ -68,11 +68,14 @@ export class BillingRunService {
     const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
     const progress = new MaterializeProgress();
     const materialized = this.materialize(now, summary, () => progress.batchCommitted()).finally(() => progress.finish());
+    // The notices need no charge worked: they go out while the last charges are, not after them.
+    const noticed = materialized.then(() => this.notices.sendDue(now));
     const worked = this.workDueCharges(now, concurrency, summary, progress);
-    const [made, drained] = await Promise.allSettled([materialized, worked]);
+    const [made, drained, sent] = await Promise.allSettled([materialized, worked, noticed]);
     if (made.status === 'rejected') throw made.reason;
     if (drained.status === 'rejected') throw drained.reason;
-    await this.afterPass(now, summary);
+    if (sent.status === 'rejected') throw sent.reason;
+    await this.endPass(now, summary);
     return summary;
   }
 
@@ -86,7 +89,8 @@ export class BillingRunService {
     const now = this.clock.now();
     const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
     await this.materialize(now, summary, onBatch);
-    await this.afterPass(now, summary);
+    await this.notices.sendDue(now);
+    await this.endPass(now, summary);
     return summary.created;
   }
 
@@ -118,8 +122,8 @@ export class BillingRunService {
     await this.charges.wakeAwaitingNewCard(now);
   }
 
-  private async afterPass(now: Date, summary: BillingRunSummary): Promise<void> {
-    await this.notices.sendDue(now);
+  /** The backlog gauges, the pass counted and logged. */
+  private async endPass(now: Date, summary: BillingRunSummary): Promise<void> {
     await this.updateBacklogGauges(now);
     this.metrics.passes.inc();
     this.logger.log({ ...summary, at: now.toISOString() }, 'Billing pass finished');

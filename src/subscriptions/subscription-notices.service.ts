@@ -42,6 +42,8 @@ export class SubscriptionNoticesService {
     for (;;) {
       const claimed = await this.dataSource.transaction(async (em) => {
         const ids = await this.notices.claimDue(em, kind, now, leadMs, BATCH);
+        // Most passes find none: no reads for them.
+        if (ids.length === 0) return 0;
         const subscriptions = await this.notices.subscriptions(em, ids);
         const planIds = subscriptions.flatMap((s) => (s.pendingChange ? [s.planId, s.pendingChange.planId] : [s.planId]));
         const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
