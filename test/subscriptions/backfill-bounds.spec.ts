@@ -135,3 +135,28 @@ describe('a catch-up cap of one', () => {
     expect(Number(/billing_periods_skipped_total (\d+)/.exec(metrics.text)?.[1])).toBeGreaterThanOrEqual(days);
   });
 });
+
+describe('a catch-up cap of one, at a period boundary', () => {
+  let s: Scenario;
+
+  beforeAll(async () => {
+    s = await Scenario.start({ BILLING_MAX_CATCH_UP_PERIODS: '1' });
+  });
+  afterAll(() => s?.close());
+
+  it('when a period begins at the very instant of the pass and the one before it was missed, charges the one beginning and skips the one before', async () => {
+    await s.setClock('2027-06-01T10:00:00.000Z');
+    const planId = (await s.post<{ id: string }>('/api/v1/plans', { name: 'W2', product: 'W2', currency: 'RUB', interval: 'week', lines: [{ product: 'W2', price: 100 }] })).id;
+    const customer = await s.createCustomer();
+    await s.bindCard(customer.id, CARDS.success);
+    const sub = await s.post<{ id: string; startAt: string }>('/api/v1/subscriptions', { customerId: customer.id, planId });
+    await s.runBilling();
+    const thirdPeriodStart = new Date(new Date(sub.startAt).getTime() + 14 * 86_400_000).toISOString();
+    await s.setClock(thirdPeriodStart);
+    await s.runBilling();
+    const list = (await s.get<{ items: ChargeView[] }>(`/api/v1/subscriptions/${sub.id}/charges?limit=200`)).items;
+    const byStart = (status: string) => list.filter((c) => c.status === status).map((c) => c.periodStart).sort();
+    expect(byStart('succeeded')).toEqual([sub.startAt, thirdPeriodStart]);
+    expect(byStart('skipped')).toEqual([new Date(new Date(sub.startAt).getTime() + 7 * 86_400_000).toISOString()]);
+  });
+});
