@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
 import { InFlightMeter, isPaymentRead } from './calls-in-flight';
+import { LoopLag } from './loop-lag';
 
 /**
  * The floor the benchmark compares the daemon with: the same provider calls per renewal (invoice with its cart,
@@ -85,7 +86,9 @@ async function main(): Promise<void> {
   let next = 0;
   const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
+  const lag = new LoopLag();
   meter.start();
+  lag.start();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < renewals) await renew(next++);
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
   const metered = meter.read();
+  const loopLag = lag.read();
   await pool.destroy();
   process.stdout.write(
     JSON.stringify({
@@ -107,6 +111,8 @@ async function main(): Promise<void> {
       firstCallMs: metered.firstCallMs,
       tailMs: metered.tailMs,
       inFlightByTenth: metered.byTenth,
+      callMs: metered.callMs,
+      loopLag,
     }) + '\n',
   );
 }

@@ -1,6 +1,7 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { LoopLagSpent } from './loop-lag';
 
 /** The provider sandbox in a process of its own, as a real provider would be: the daemon's CPU is measured alone. */
 export interface BenchSandbox {
@@ -69,6 +70,9 @@ export interface FloorResult {
   tailMs: number;
   /** The average in flight over each tenth of the run. */
   inFlightByTenth: number[];
+  /** The average time a call was in flight, in ms, and how late the client's event loop ran meanwhile. */
+  callMs: number;
+  loopLag: LoopLagSpent;
 }
 
 /** Runs the bare client (bare-client.main.ts) in its own process and answers what it measured. */

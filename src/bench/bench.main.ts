@@ -17,6 +17,7 @@ import { benchRecovery, recoveryTable } from './bench-recovery';
 import { benchRevenue } from './bench-revenue';
 import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
 import { InFlightMeter, meterHttpTo } from './calls-in-flight';
+import { LoopLag, LoopLagSpent } from './loop-lag';
 import { countStatements } from './statement-counter';
 import { PairSummary, pairsRange, summarizePairs } from './paired-runs';
 import { CpuSpent, ProcessCpu } from './process-cpu';
@@ -88,6 +89,9 @@ interface PassResult {
   tailMs: number;
   /** The average provider calls in flight over each tenth of the pass. */
   inFlightByTenth: number[];
+  /** The average time a provider call was in flight, in ms, and how late this process's event loop ran meanwhile. */
+  callMs: number;
+  loopLag: LoopLagSpent;
   others: CpuSpent;
   /** What PostgreSQL wrote during the pass (undefined on the embedded database). */
   writes?: WritesSpent;
@@ -250,7 +254,9 @@ async function runPass(
   const othersBefore = otherCpu.mark();
   const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
+  const lag = new LoopLag();
   calls.start();
+  lag.start();
   await app.get(BillingRunService).runPass(app.get(AppConfig).providerMaxConcurrency);
   // Settling by webhook goes on after the pass: the figure ends when every charge has succeeded (at most a minute).
   const succeeded = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM charges WHERE status = 'succeeded'`)).rows[0].n;
@@ -260,6 +266,7 @@ async function runPass(
   const others = otherCpu.since(othersBefore);
   const written = await writes.since(writesBefore);
   const metered = calls.read();
+  const loopLag = lag.read();
   clearInterval(sampler);
   const settled = await succeeded();
   if (settled !== count) throw new Error(`expected ${count} succeeded charges, found ${settled}`);
@@ -275,6 +282,8 @@ async function runPass(
     firstCallMs: metered.firstCallMs,
     tailMs: metered.tailMs,
     inFlightByTenth: metered.byTenth,
+    callMs: metered.callMs,
+    loopLag,
     others,
     writes: written,
   };
@@ -291,6 +300,8 @@ interface Pair {
   daemon: PassResult;
   bare: Floor;
 }
+
+const lagOf = (lag: LoopLagSpent) => `${lag.meanMs.toFixed(1)} ms on average, ${lag.p99Ms.toFixed(0)} at p99`;
 
 const tenths = (averages: number[]) => averages.map((average) => average.toFixed(0)).join(' ');
 
@@ -309,7 +320,8 @@ function report(label: string, pairs: PairSummary<Pair>): void {
       `${(daemon.statements / daemon.charges).toFixed(1)} statements/charge | ` +
       `peak RSS ${daemon.peakRssMb} MB | load ${loadavg()[0].toFixed(1)}\n${''.padEnd(30)} ${machine}\n` +
       `${''.padEnd(30)} idle ends: first call after ${daemon.firstCallMs.toFixed(0)} ms (bare ${bare.firstCallMs.toFixed(0)}), last answer ${daemon.tailMs.toFixed(0)} ms before the end (bare ${bare.tailMs.toFixed(0)}) of ${(daemon.seconds * 1000).toFixed(0)} ms (bare ${((DUE / bare.perSecond) * 1000).toFixed(0)})\n` +
-      `${''.padEnd(30)} in flight by tenth of the run: daemon ${tenths(daemon.inFlightByTenth)} | bare ${tenths(bare.inFlightByTenth)}`,
+      `${''.padEnd(30)} in flight by tenth of the run: daemon ${tenths(daemon.inFlightByTenth)} | bare ${tenths(bare.inFlightByTenth)}\n` +
+      `${''.padEnd(30)} time per call: daemon ${daemon.callMs.toFixed(1)} ms, its event loop late by ${lagOf(daemon.loopLag)} | bare ${bare.callMs.toFixed(1)} ms, ${lagOf(bare.loopLag)}`,
   );
 }
 

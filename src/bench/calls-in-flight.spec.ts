@@ -80,4 +80,29 @@ describe('meterHttpTo', () => {
     expect(meter.read().firstCallMs).toBeGreaterThanOrEqual(15);
   });
 
+  it('reports the average time a call was in flight, whatever the idle time around the calls', async () => {
+    const meter = new InFlightMeter();
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    meter.start();
+    expect(meter.read().callMs).toBe(0);
+    await pause(40);
+    const firstBegan = performance.now();
+    const first = meter.begin(false);
+    await pause(20);
+    const secondBegan = performance.now();
+    const second = meter.begin(false);
+    await pause(40);
+    first();
+    const firstEnded = performance.now();
+    await pause(10);
+    second();
+    const secondEnded = performance.now();
+    await pause(40);
+    const { callMs, calls } = meter.read();
+    expect(calls).toBe(2);
+    // Not the run's span over its calls (over 75 ms here): the idle time before the first call and after the last does not count.
+    const expected = (firstEnded - firstBegan + (secondEnded - secondBegan)) / 2;
+    expect(Math.abs(callMs - expected)).toBeLessThan(1);
+  });
+
 });

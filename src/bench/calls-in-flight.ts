@@ -42,14 +42,18 @@ export class InFlightMeter {
 
   /**
    * `firstCallMs`: from start to the first call (the whole span without one); `tailMs`: from the last answer to now (0
-   * while calls are in flight); `byTenth`: the average in flight over each tenth of the span.
+   * while calls are in flight); `byTenth`: the average in flight over each tenth of the span; `callMs`: the average
+   * time a call was in flight (the area under the in-flight curve over the calls made: with as many in flight, a
+   * run whose calls take longer makes fewer of them).
    */
-  read(): { average: number; calls: number; paymentReads: number; firstCallMs: number; tailMs: number; byTenth: number[] } {
+  read(): { average: number; calls: number; paymentReads: number; firstCallMs: number; tailMs: number; byTenth: number[]; callMs: number } {
     this.advance();
     const firstCallMs = (this.firstCallAt ?? this.last) - this.startedAt;
     const tailMs = this.current > 0 || this.lastEndAt === undefined ? 0 : this.last - this.lastEndAt;
+    const average = this.area.average(this.last);
     return {
-      average: this.area.average(this.last),
+      average,
+      callMs: this.calls === 0 ? 0 : (average * (this.last - this.startedAt)) / this.calls,
       calls: this.calls,
       paymentReads: this.reads,
       firstCallMs,
