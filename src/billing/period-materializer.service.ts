@@ -66,11 +66,8 @@ export class PeriodMaterializerService {
         const plan = plans.get(s.planId) as Plan;
         // Read after the change above: it may have moved the calendar (interval, anchor).
         const starts = periodStarts(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount);
-        // Almost always one period is due; counting them (a search over the calendar) only when the next has begun too.
-        if (starts(s.nextPeriodIndex + 1) <= now) {
-          const begun = periodsBegunBy(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex, now);
-          if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, starts);
-        }
+        const begun = periodsBegunBy(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex, now);
+        if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, starts);
         const charge = this.newCharge(s, plan, s.nextPeriodIndex, 'pending', starts);
         charges.push({ ...charge, invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]), nextAttemptAt: now });
         started.push({ subscription: s, period: { index: charge.periodIndex, start: charge.periodStart, end: charge.periodEnd } });

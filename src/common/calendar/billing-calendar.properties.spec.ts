@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { addMonths, anchorArb, caseArb, dateKey, daysIn, expectedLocal, expectWallTime, INTERVALS, localInstant, MINUTE, RUNS, transitions, wall, wallTimeExists, zoneArb, ZONES } from '../../../test/support/billing-calendar-oracle';
-import { addTrialDays, firstPeriodIndexAtOrAfter, periodEnd, periodStart, periodStarts } from './billing-calendar';
+import { addTrialDays, firstPeriodIndexAtOrAfter, periodEnd, periodsBegunBy, periodStart, periodStarts } from './billing-calendar';
 
 describe('billing calendar: properties', () => {
   it('period 0 is the anchor itself and periodEnd(k) is periodStart(k + 1)', () => {
@@ -39,6 +39,21 @@ describe('billing calendar: properties', () => {
         expectWallTime(result, expectedLocal(anchor, zone, interval, index * count), zone);
       }),
       { numRuns: RUNS * 2 },
+    );
+  });
+
+  it('periodsBegunBy counts the periods from an index whose start is at or before the instant, one by one', () => {
+    // Instants around period starts (exactly on one, a millisecond either side) and far past them: the one-period
+    // shortcut and the search must both agree with counting.
+    fc.assert(
+      fc.property(caseArb(), fc.nat({ max: 6 }), fc.nat({ max: 5 }), fc.integer({ min: -1, max: 1 }), ({ zone, interval, anchor, count, index }, ahead, back, nudge) => {
+        const fromIndex = Math.max(0, index - back);
+        const instant = new Date(periodStart(anchor, zone, interval, count, fromIndex + ahead).getTime() + nudge);
+        let counted = 0;
+        while (periodStart(anchor, zone, interval, count, fromIndex + counted).getTime() <= instant.getTime()) counted++;
+        expect(periodsBegunBy(anchor, zone, interval, count, fromIndex, instant)).toBe(counted);
+      }),
+      { numRuns: RUNS / 2 },
     );
   });
 

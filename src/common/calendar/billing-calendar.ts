@@ -123,7 +123,11 @@ export function periodsBegunBy(
   instant: Date,
 ): number {
   checkIndex(fromIndex, 'fromIndex');
-  const firstNotBegun = firstPeriodIndexAtOrAfter(anchor, timezone, interval, intervalCount, new Date(checkDate(instant, 'instant') + 1));
+  const at = checkDate(instant, 'instant');
+  const starts = periodStarts(anchor, timezone, interval, intervalCount);
+  // Almost always at most one period has begun since `fromIndex` (a renewal): two period starts answer, no search.
+  if (starts(fromIndex + 1).getTime() > at) return starts(fromIndex).getTime() <= at ? 1 : 0;
+  const firstNotBegun = firstPeriodIndexAtOrAfter(anchor, timezone, interval, intervalCount, new Date(at + 1));
   return Math.max(0, firstNotBegun - fromIndex);
 }
 
