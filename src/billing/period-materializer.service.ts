@@ -5,7 +5,7 @@ import { BalancesService } from '../balances/balances.service';
 import { SystemClock } from '../common/clock/system-clock';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
-import { periodsBegunBy, periodStarts } from '../common/calendar/billing-calendar';
+import { PeriodCalendar, periodCalendar } from '../common/calendar/billing-calendar';
 import type { Subscription } from '../subscriptions/subscription.entity';
 import { StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
@@ -65,10 +65,10 @@ export class PeriodMaterializerService {
         }
         const plan = plans.get(s.planId) as Plan;
         // Read after the change above: it may have moved the calendar (interval, anchor).
-        const starts = periodStarts(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount);
-        const begun = periodsBegunBy(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount, s.nextPeriodIndex, now);
-        if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, starts);
-        const charge = this.newCharge(s, plan, s.nextPeriodIndex, 'pending', starts);
+        const calendar = periodCalendar(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount);
+        const begun = calendar.begunBy(s.nextPeriodIndex, now);
+        if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, calendar);
+        const charge = this.newCharge(s, plan, s.nextPeriodIndex, 'pending', calendar);
         charges.push({ ...charge, invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]), nextAttemptAt: now });
         started.push({ subscription: s, period: { index: charge.periodIndex, start: charge.periodStart, end: charge.periodEnd } });
       }
@@ -104,15 +104,15 @@ export class PeriodMaterializerService {
    * audit event, counted by the metric and logged, so no backlog is charged in one burst, none is dropped silently,
    * and the work is the same for a month of downtime as for a clock moved to 9999.
    */
-  private async skipMissedPeriods(em: EntityManager, s: Subscription, plan: Plan, count: number, now: Date, starts: (index: number) => Date): Promise<void> {
+  private async skipMissedPeriods(em: EntityManager, s: Subscription, plan: Plan, count: number, now: Date, calendar: PeriodCalendar): Promise<void> {
     const recorded = Math.min(count, MAX_SKIPPED_CHARGES_RECORDED);
     const firstRecorded = s.nextPeriodIndex + count - recorded;
-    const skipped = Array.from({ length: recorded }, (_, k) => this.newCharge(s, plan, firstRecorded + k, 'skipped', starts));
+    const skipped = Array.from({ length: recorded }, (_, k) => this.newCharge(s, plan, firstRecorded + k, 'skipped', calendar));
     await this.charges.insertMany(em, skipped, now);
     const nextIndex = s.nextPeriodIndex + count;
     const periods = skipped.map((c) => ({ chargeId: c.id, start: c.periodStart }));
-    const firstStart = starts(s.nextPeriodIndex);
-    const nextStart = starts(nextIndex);
+    const firstStart = calendar.start(s.nextPeriodIndex);
+    const nextStart = calendar.start(nextIndex);
     await this.lifecycle.periodsSkipped(em, s, { nextIndex, nextStart, periods, count, firstStart }, now);
     this.metrics.skippedPeriods.inc(count);
     this.logger.warn(
@@ -121,16 +121,16 @@ export class PeriodMaterializerService {
     );
   }
 
-  /** The charge of period `index` of `s`, on the calendar `starts` (its periodStarts). */
-  private newCharge(s: Subscription, plan: Plan, index: number, status: 'pending' | 'skipped', starts: (index: number) => Date): NewCharge {
-    const start = starts(index);
+  /** The charge of period `index` of `s`, on its calendar. */
+  private newCharge(s: Subscription, plan: Plan, index: number, status: 'pending' | 'skipped', calendar: PeriodCalendar): NewCharge {
+    const start = calendar.start(index);
     return {
       id: randomUUID(),
       subscriptionId: s.id,
       customerId: s.customerId,
       periodIndex: index,
       periodStart: start,
-      periodEnd: starts(index + 1),
+      periodEnd: calendar.start(index + 1),
       amount: plan.amount * s.quantity,
       kind: 'period',
       currency: plan.currency,

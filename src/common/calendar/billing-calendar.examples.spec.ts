@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { ZONES } from '../../../test/support/billing-calendar-oracle';
-import { addTrialDays, BillingInterval, firstPeriodIndexAtOrAfter, isValidTimeZone, maxPeriodWithinThreeYears, periodEnd, periodsBegunBy, periodStart } from './billing-calendar';
+import { addTrialDays, BillingInterval, firstPeriodIndexAtOrAfter, isValidTimeZone, maxPeriodWithinThreeYears, periodCalendar, periodEnd, periodsBegunBy, periodStart } from './billing-calendar';
 
 const iso = (d: Date, zone: string) => DateTime.fromJSDate(d, { zone }).toISO();
 
@@ -185,5 +185,18 @@ describe('billing calendar: examples', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('one calendar answers what the free functions answer, and a start it handed out cannot change its next answers', () => {
+    const anchor = new Date('2024-01-31T10:00:00Z');
+    const calendar = periodCalendar(anchor, 'Europe/Moscow', 'month', 1);
+    const handedOut = calendar.start(1);
+    expect(handedOut.toISOString()).toBe(periodStart(anchor, 'Europe/Moscow', 'month', 1, 1).toISOString());
+    handedOut.setTime(0);
+    expect(calendar.start(1).toISOString()).toBe('2024-02-29T10:00:00.000Z');
+    const at = new Date('2024-05-01T00:00:00Z');
+    expect(calendar.begunBy(1, at)).toBe(periodsBegunBy(anchor, 'Europe/Moscow', 'month', 1, 1, at));
+    expect(calendar.begunBy(1, at)).toBe(3);
+    expect(calendar.firstIndexAtOrAfter(at)).toBe(firstPeriodIndexAtOrAfter(anchor, 'Europe/Moscow', 'month', 1, at));
   });
 });

@@ -59,27 +59,13 @@ export function maxPeriodWithinThreeYears(interval: BillingInterval, count: numb
 
 /** Start of period `index` (0-based): the anchor's local date-time in `timezone` plus index × count units. */
 export function periodStart(anchor: Date, timezone: string, interval: BillingInterval, intervalCount: number, index: number): Date {
-  return periodStarts(anchor, timezone, interval, intervalCount)(index);
+  return periodCalendar(anchor, timezone, interval, intervalCount).start(index);
 }
 
-/**
- * periodStart of one calendar for any index: the arguments are checked and the anchor's local date-time is read once,
- * for callers that need several periods of one subscription (a pass materializing thousands of renewals).
- */
+/** periodStart of one calendar for any index (see periodCalendar). */
 export function periodStarts(anchor: Date, timezone: string, interval: BillingInterval, intervalCount: number): (index: number) => Date {
-  checkCount(interval, intervalCount);
-  const anchorMs = checkDate(anchor, 'anchor');
-  let calendar: { zone: Zone; local: WallClock } | undefined;
-  return (index) => {
-    checkIndex(index, 'index');
-    // Period 0 is the anchor itself, even when it is the second occurrence of an ambiguous local time.
-    if (index === 0) return new Date(anchorMs);
-    if (!calendar) {
-      const zone = calendarZone(timezone);
-      calendar = { zone, local: toLocal(anchorMs, zone) };
-    }
-    return fromLocal(addUnits(calendar.local, interval, index * intervalCount), calendar.zone);
-  };
+  const calendar = periodCalendar(anchor, timezone, interval, intervalCount);
+  return (index) => calendar.start(index);
 }
 
 /** End of period `index` = start of period `index + 1`. */
@@ -100,17 +86,7 @@ export function firstPeriodIndexAtOrAfter(
   intervalCount: number,
   instant: Date,
 ): number {
-  checkCount(interval, intervalCount);
-  const anchorMs = checkDate(anchor, 'anchor');
-  const target = checkDate(instant, 'instant');
-  if (target <= anchorMs) return 0;
-  const starts = periodStarts(anchor, timezone, interval, intervalCount);
-  const start = (k: number) => starts(k).getTime();
-  let k = Math.max(0, Math.floor((target - anchorMs) / (AVERAGE_MS[interval] * intervalCount)));
-  // The estimate is off by at most a couple of periods (month lengths, DST hours); walk to the exact answer.
-  while (k > 0 && start(k - 1) >= target) k--;
-  while (start(k) < target) k++;
-  return k;
+  return periodCalendar(anchor, timezone, interval, intervalCount).firstIndexAtOrAfter(instant);
 }
 
 /** How many periods from `fromIndex` on have begun by `instant` (start ≤ instant): the periods now due. */
@@ -123,12 +99,64 @@ export function periodsBegunBy(
   instant: Date,
 ): number {
   checkIndex(fromIndex, 'fromIndex');
-  const at = checkDate(instant, 'instant');
-  const starts = periodStarts(anchor, timezone, interval, intervalCount);
-  // Almost always at most one period has begun since `fromIndex` (a renewal): two period starts answer, no search.
-  if (starts(fromIndex + 1).getTime() > at) return starts(fromIndex).getTime() <= at ? 1 : 0;
-  const firstNotBegun = firstPeriodIndexAtOrAfter(anchor, timezone, interval, intervalCount, new Date(at + 1));
-  return Math.max(0, firstNotBegun - fromIndex);
+  checkDate(instant, 'instant');
+  return periodCalendar(anchor, timezone, interval, intervalCount).begunBy(fromIndex, instant);
+}
+
+/** One subscription's calendar, asked several questions: the functions above, each period start worked out once. */
+export interface PeriodCalendar {
+  start(index: number): Date;
+  firstIndexAtOrAfter(instant: Date): number;
+  begunBy(fromIndex: number, instant: Date): number;
+}
+
+/**
+ * The calendar of one subscription: its arguments are checked and its anchor's local date-time read once, and each
+ * period start is computed once however often it is asked, for callers that need several periods of one
+ * subscription (a pass materializing thousands of renewals asks whether the next period has begun, then for its
+ * bounds).
+ */
+export function periodCalendar(anchor: Date, timezone: string, interval: BillingInterval, intervalCount: number): PeriodCalendar {
+  checkCount(interval, intervalCount);
+  const anchorMs = checkDate(anchor, 'anchor');
+  let local: { zone: Zone; wall: WallClock } | undefined;
+  const known = new Map<number, number>();
+  const startMs = (index: number): number => {
+    checkIndex(index, 'index');
+    // Period 0 is the anchor itself, even when it is the second occurrence of an ambiguous local time.
+    if (index === 0) return anchorMs;
+    let ms = known.get(index);
+    if (ms === undefined) {
+      if (!local) {
+        const zone = calendarZone(timezone);
+        local = { zone, wall: toLocal(anchorMs, zone) };
+      }
+      ms = fromLocal(addUnits(local.wall, interval, index * intervalCount), local.zone).getTime();
+      known.set(index, ms);
+    }
+    return ms;
+  };
+  const firstIndexAtOrAfter = (instant: Date): number => {
+    const target = checkDate(instant, 'instant');
+    if (target <= anchorMs) return 0;
+    let k = Math.max(0, Math.floor((target - anchorMs) / (AVERAGE_MS[interval] * intervalCount)));
+    // The estimate is off by at most a couple of periods (month lengths, DST hours); walk to the exact answer.
+    while (k > 0 && startMs(k - 1) >= target) k--;
+    while (startMs(k) < target) k++;
+    return k;
+  };
+  return {
+    // A Date of its own each time: a caller may keep or change it.
+    start: (index) => new Date(startMs(index)),
+    firstIndexAtOrAfter,
+    begunBy: (fromIndex, instant) => {
+      checkIndex(fromIndex, 'fromIndex');
+      const at = checkDate(instant, 'instant');
+      // Almost always at most one period has begun since `fromIndex` (a renewal): two period starts answer, no search.
+      if (startMs(fromIndex + 1) > at) return startMs(fromIndex) <= at ? 1 : 0;
+      return Math.max(0, firstIndexAtOrAfter(new Date(at + 1)) - fromIndex);
+    },
+  };
 }
 
 /** `start` plus `days` calendar days in `timezone`, keeping the local time of day (a trial's end). */
