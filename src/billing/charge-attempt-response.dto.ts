@@ -18,6 +18,12 @@ export class ChargeAttemptResponseDto {
   })
   status: AttemptStatus;
 
+  @ApiProperty({
+    description: 'true for an attempt an operator asked for (POST /charges/{id}/retry) while the charge was being dunned: it is outside the ladder, never counts toward the attempts that end dunning and never moves the next scheduled one.',
+    example: false,
+  })
+  manual: boolean;
+
   @ApiNullableText("The provider's decline code.", 'insufficientFunds')
   errorCode: string | null;
 

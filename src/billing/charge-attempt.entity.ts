@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import type { LadderPosition } from './ladder-position';
 
 /**
  * pending: intent written, payment not (known to be) created; unknown: the create's outcome is unknown
@@ -34,6 +35,17 @@ export class ChargeAttempt {
   /** Provider failure code path, e.g. authorization_failed:insufficient_funds. */
   @Column({ type: 'varchar', length: 200, nullable: true })
   errorCode: string | null;
+
+  /**
+   * Asked for by an operator (POST /charges/{id}/retry) while the charge was being dunned: outside the ladder, it
+   * never counts toward the declines that end dunning (the card-network cap counts it, as it counts every attempt).
+   */
+  @Column({ type: 'boolean', default: false })
+  manual: boolean;
+
+  /** A manual attempt's ladder position when it was asked for: where a decline of it puts the charge back. */
+  @Column({ type: 'jsonb', nullable: true })
+  ladderPosition: LadderPosition | null;
 
   /** Business time of the attempt (used by the dunning ladder and the 15-in-30-days cap). */
   @Column({ type: 'timestamptz' })

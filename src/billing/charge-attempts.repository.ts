@@ -35,9 +35,9 @@ export class ChargeAttemptsRepository {
       .findOneOrFail({ where: { chargeId, providerPaymentId: Not(IsNull()) }, order: { number: 'DESC' } });
   }
 
-  /** Declined attempts of the charge other than `exceptId`. */
-  countDeclinedExcept(chargeId: string, exceptId: string): Promise<number> {
-    return this.dataSource.getRepository(ChargeAttempt).countBy({ chargeId, status: 'declined', id: Not(exceptId) });
+  /** Declined attempts of the charge's ladder (not manual retries) other than `exceptId`. */
+  countLadderDeclinesExcept(chargeId: string, exceptId: string): Promise<number> {
+    return this.dataSource.getRepository(ChargeAttempt).countBy({ chargeId, status: 'declined', manual: false, id: Not(exceptId) });
   }
 
   /** A final outcome; `paymentId` is the provider's payment when this claim learned it and has not recorded it yet. */

@@ -23,6 +23,12 @@ export class DunningAttemptDto {
   @ApiNullableText("The provider's failure code, most general first.", 'authorization_failed:insufficient_funds')
   errorCode: string | null;
 
+  @ApiProperty({
+    description: 'true for an attempt an operator asked for (POST /charges/{id}/retry) while the charge was being dunned: it is outside the ladder, never counts toward the attempts that end dunning and never moves the next scheduled one.',
+    example: false,
+  })
+  manual: boolean;
+
   @ApiProperty({ enum: CLASSES, nullable: true, description: `${CLASS_MEANING} null: not failed.`, example: 'soft' })
   class: 'hard' | 'soft' | 'technical' | null;
 
@@ -58,10 +64,18 @@ export class ChargeDunningResponseDto {
   @ApiProperty({ type: 'integer', minimum: 1, description: 'N in "attempt n of N": the first attempt and one per step of the ladder.', example: 4 })
   maxAttempts: number;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Attempts that reached a definite outcome (declines and the success).', example: 1 })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: "The ladder's attempts that reached a definite outcome (declines and the success); manual retries are counted in `manualAttempts`.",
+    example: 1,
+  })
   attemptsMade: number;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'n of the next attempt, when one is scheduled.', example: 2 })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Manual retries outside the ladder that reached a definite outcome.', example: 0 })
+  manualAttempts: number;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'n of the next attempt of the ladder, when one is scheduled.', example: 2 })
   nextAttemptNumber: number | null;
 
   @ApiTimeProperty('When the next attempt is due (billing clock), when one is scheduled.', { nullable: true })

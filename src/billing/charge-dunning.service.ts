@@ -38,6 +38,9 @@ export class ChargeDunningService {
     const lastErrorClass: FailureClass | null =
       charge.technicalFailures > 0 ? 'technical' : charge.lastErrorCode !== null ? classifyDecline(charge.lastErrorCode) : null;
     const scheduled = charge.status === 'retrying' || charge.status === 'pending';
+    const settled = attempts.filter((a) => a.status === 'declined' || a.status === 'succeeded');
+    const manualAttempts = settled.filter((a) => a.manual).length;
+    const ladderAttempts = settled.length - manualAttempts;
     return {
       chargeId: charge.id,
       status: charge.status,
@@ -45,8 +48,9 @@ export class ChargeDunningService {
       finalAction: dunning.finalAction,
       // Smart: retries are timed by the decline; the card-network cap is what bounds them.
       maxAttempts: dunning.strategy === 'smart' ? this.config.maxAttemptsPerCard30d : dunning.retryDelays.length + 1,
-      attemptsMade: charge.attemptCount,
-      nextAttemptNumber: scheduled ? charge.attemptCount + 1 : null,
+      attemptsMade: ladderAttempts,
+      manualAttempts,
+      nextAttemptNumber: scheduled ? ladderAttempts + 1 : null,
       nextAttemptAt: scheduled ? iso(charge.nextAttemptAt) : null,
       waitingForNewCard: charge.step === 'awaiting_card',
       givesUpAt: charge.dunningStartedAt && (charge.status === 'retrying' || charge.step === 'awaiting_card') ? dunningDeadline([dunning.windowMs], charge.dunningStartedAt).toISOString() : null,
@@ -54,7 +58,7 @@ export class ChargeDunningService {
       lastError: charge.lastErrorCode === null ? null : { code: charge.lastErrorCode, class: lastErrorClass },
       attempts: [...attempts]
         .sort((a, b) => a.number - b.number)
-        .map((a) => ({ number: a.number, paymentId: a.providerPaymentId, status: a.status, errorCode: a.errorCode, class: attemptClass(a), createdAt: iso(a.attemptedAt) })),
+        .map((a) => ({ number: a.number, paymentId: a.providerPaymentId, status: a.status, manual: a.manual, errorCode: a.errorCode, class: attemptClass(a), createdAt: iso(a.attemptedAt) })),
     };
   }
 }

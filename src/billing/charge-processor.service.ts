@@ -21,6 +21,7 @@ import { respectAttemptCap } from './dunning-policy';
 import { DunningRulesService } from './dunning-rules.service';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
 import { invoiceDueAt, paymentExternalId } from './external-ids';
+import type { LadderPosition } from './ladder-position';
 
 /**
  * A payment left to its event is read anyway this long after (and again as long after each read that finds it open):
@@ -191,7 +192,17 @@ export class ChargeProcessorService {
     if (attemptId) {
       this.openAttempts.set(
         claim,
-        Object.assign(new ChargeAttempt(), { id: attemptId, chargeId: charge.id, number: 1, ...first, status: 'pending' as const, providerPaymentId: null, errorCode: null }),
+        Object.assign(new ChargeAttempt(), {
+          id: attemptId,
+          chargeId: charge.id,
+          number: 1,
+          ...first,
+          status: 'pending' as const,
+          providerPaymentId: null,
+          errorCode: null,
+          manual: false,
+          ladderPosition: null,
+        }),
       );
     }
     return undefined;
@@ -207,7 +218,16 @@ export class ChargeProcessorService {
       attempt = attempts.find((a) => a.status === 'pending' || a.status === 'unknown' || a.status === 'processing');
       if (!attempt) {
         const { plan, subscription } = await this.contexts.of(claim);
-        const allowedAt = this.dunningRules.allowedAt(this.plans.effectiveDunning(plan), attempts, now, subscription.timezone, respectAttemptCap);
+        const dunning = this.plans.effectiveDunning(plan);
+        const manual = charge.pendingManualRetry;
+        // An operator's retry keeps the card network's cap, not the ladder's hours: it is made now or not at all.
+        const allowedAt = manual
+          ? this.dunningRules.capAllowsAt(dunning, attempts, now, respectAttemptCap)
+          : this.dunningRules.allowedAt(dunning, attempts, now, subscription.timezone, respectAttemptCap);
+        if (allowedAt > now && manual) {
+          await this.queue.write(claim, this.backOnLadder(manual), { release: true });
+          return 'skipped';
+        }
         if (allowedAt > now) {
           await this.queue.write(claim, { nextAttemptAt: allowedAt, status: 'retrying' }, { release: true });
           return 'pending';
@@ -216,10 +236,10 @@ export class ChargeProcessorService {
         // leaves a replayable externalID behind.
         const number = attempts.length + 1;
         const intent = { number, externalId: paymentExternalId(charge.invoiceExternalId, number), attemptedAt: now };
-        const id = await this.charges.openAttempt(charge.id, claim.fence, intent);
-        if (!id) this.queue.lost(claim);
-        Object.assign(charge, { status: 'processing', updatedAt: now });
-        attempt = Object.assign(new ChargeAttempt(), { id, chargeId: charge.id, ...intent, status: 'pending' as const, providerPaymentId: null, errorCode: null });
+        const opened = await this.charges.openAttempt(charge.id, claim.fence, intent);
+        if (!opened) this.queue.lost(claim);
+        Object.assign(charge, { status: 'processing', pendingManualRetry: null, updatedAt: now });
+        attempt = Object.assign(new ChargeAttempt(), { ...opened, chargeId: charge.id, ...intent, status: 'pending' as const, providerPaymentId: null, errorCode: null });
         if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });
       }
     }
@@ -244,6 +264,17 @@ export class ChargeProcessorService {
     this.openAttempts.set(claim, attempt);
     this.unrecordedPayments.add(claim);
     return undefined;
+  }
+
+  /** A manual retry not made: the charge goes back where its ladder stood. */
+  private backOnLadder(position: LadderPosition): Partial<Charge> {
+    return {
+      status: position.status,
+      step: position.step,
+      nextAttemptAt: position.nextAttemptAt === null ? null : new Date(position.nextAttemptAt),
+      declinedBindingId: position.declinedBindingId,
+      pendingManualRetry: null,
+    };
   }
 
   /** Writes the payment id the provider gave this claim's attempt, if not written yet, and the charge's awaiting step. */

@@ -22,7 +22,7 @@ export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[]) {
     lastErrorCode: charge.lastErrorCode,
     attempts: attempts
       .sort((a, b) => a.number - b.number)
-      .map((a) => ({ number: a.number, paymentId: a.providerPaymentId, status: a.status, errorCode: a.errorCode, createdAt: iso(a.attemptedAt) })),
+      .map((a) => ({ number: a.number, paymentId: a.providerPaymentId, status: a.status, manual: a.manual, errorCode: a.errorCode, createdAt: iso(a.attemptedAt) })),
     createdAt: iso(charge.createdAt),
     updatedAt: iso(charge.updatedAt),
   };

@@ -22,6 +22,7 @@ import type { SucceededSettlement } from './charge-writes';
 import { ChargesRepository } from './charges.repository';
 import { classifyDecline, dunningDeadline, nextRetryAt } from './dunning-policy';
 import { DunningRulesService } from './dunning-rules.service';
+import { stateAfterManualDecline } from './ladder-position';
 import { attemptsOnCurrentCard, decideAfterDecline } from './smart-dunning';
 
 /** What one step of a charge ended with, for the pass summary. */
@@ -130,8 +131,6 @@ export class ChargeSettlementService {
     const now = this.clock.now();
     const { plan, payer, subscription } = await this.contexts.of(claim);
     const dunning = this.plans.effectiveDunning(plan);
-    // This attempt counts as declined whether or not an earlier worker already recorded it.
-    const declines = (await this.attempts.countDeclinedExcept(charge.id, attempt.id)) + 1;
     const declined = { id: attempt.id, paymentId: attempt.providerPaymentId, errorCode: code };
     const dunningStartedAt = charge.dunningStartedAt ?? attemptedAt;
     const kind = classifyDecline(code);
@@ -139,9 +138,20 @@ export class ChargeSettlementService {
     // The subscription ended while this payment was in flight: no further attempt, whatever the ladder says.
     if (await this.lifecycle.hasEnded(charge.subscriptionId)) return this.exhaust(claim, code, dunning.finalAction, declined);
 
+    if (attempt.manual && attempt.ladderPosition) {
+      // Outside the ladder: the charge goes back where its ladder stood (or waits for a new card after a hard decline),
+      // and the subscription keeps its status.
+      const dunningEnd = dunningDeadline([dunning.windowMs], dunningStartedAt);
+      const state = stateAfterManualDecline(attempt.ladderPosition, kind, dunningEnd, payer.activeBindingId);
+      await this.markPastDue(claim, code, now, declined, { ...state, dunningStartedAt }, true);
+      return 'declined';
+    }
+    // This attempt counts as declined whether or not an earlier worker already recorded it; manual ones never count.
+    const declines = (await this.attempts.countLadderDeclinesExcept(charge.id, attempt.id)) + 1;
+
     if (dunning.strategy === 'smart') {
       const history = (await this.attempts.ofCharge(charge.id))
-        .filter((a) => a.id === attempt.id || a.status === 'declined')
+        .filter((a) => a.id === attempt.id || (a.status === 'declined' && !a.manual))
         .sort((a, b) => a.number - b.number)
         .map((a) => ({ attemptedAt: a.attemptedAt, errorCode: a.id === attempt.id ? code : a.errorCode }));
       const deadline = dunningDeadline([dunning.windowMs], dunningStartedAt);
@@ -230,7 +240,7 @@ export class ChargeSettlementService {
     return 'failed';
   }
 
-  private async markPastDue(claim: ClaimedCharge, code: string, now: Date, declined: DeclinedAttempt, changes: ChargeChanges): Promise<void> {
+  private async markPastDue(claim: ClaimedCharge, code: string, now: Date, declined: DeclinedAttempt, changes: ChargeChanges, outsideLadder = false): Promise<void> {
     const charge = claim.row;
     await this.charges.transaction(async (em) => {
       await this.queue.write(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null, technicalFailures: 0 }, { release: true, em });
@@ -245,6 +255,7 @@ export class ChargeSettlementService {
           errorCode: code,
           nextAttemptAt: changes.nextAttemptAt instanceof Date ? changes.nextAttemptAt.toISOString() : null,
           waitsForNewCard: changes.step === 'awaiting_card',
+          outsideLadder,
         },
         now,
       );

@@ -1,4 +1,5 @@
 import type { ChargeKind } from './charge.entity';
+import type { LadderPosition } from './ladder-position';
 
 /** One period's charge as billing materializes it. */
 export interface NewCharge {
@@ -53,4 +54,11 @@ export interface AdoptedAttempt {
   /** `declined` for an earlier, failed payment; `processing` for the newest, whose outcome is read next. */
   status: 'declined' | 'processing';
   errorCode: string | null;
+}
+
+/** A payment attempt's intent as written, manual when it carries out a manual retry. */
+export interface OpenedAttempt {
+  id: string;
+  manual: boolean;
+  ladderPosition: LadderPosition | null;
 }

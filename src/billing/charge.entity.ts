@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
 import { LeasedRow } from '../work/leased-row';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+import type { LadderPosition } from './ladder-position';
 
 /** `skipped`: a period missed beyond the catch-up cap after downtime, never sent to the provider. */
 /** `period`: a billing period's charge; `proration`: the difference owed for a change within a period. */
@@ -108,6 +109,13 @@ export class Charge extends LeasedRow {
   /** The card binding that was declined hard; collection resumes when the active binding differs. */
   @Column({ type: 'varchar', length: 40, nullable: true })
   declinedBindingId: string | null;
+
+  /**
+   * A manual retry asked for and not attempted yet, with where the ladder stood when it was asked; the attempt that
+   * carries it out takes it over (and this goes back to null in the same statement).
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  pendingManualRetry: LadderPosition | null;
 
   /** Business time when dunning started (the first decline); the ladder is counted from the attempts. */
   @Column({ type: 'timestamptz', nullable: true })

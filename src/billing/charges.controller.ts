@@ -36,7 +36,8 @@ export class ChargesController {
 
   @ApiAdminRoute({
     summary: 'Attempt a charge now',
-    description: 'A new payment attempt at once; 409 when the charge succeeded or is still processing.',
+    description:
+      "A new payment attempt at once. On a charge declined before it is outside the dunning ladder (`manual: true`): a decline of it spends no step of the ladder, moves no scheduled attempt and leaves the subscription's status as it was (a hard decline waits for a new card). 409 when the charge succeeded, is still processing, is canceled or skipped, or the card has had as many attempts in 30 days as the card networks allow.",
     id: 'charge',
     body: true,
     idempotent: true,

@@ -7,7 +7,8 @@ import { hotQuery } from '../database/prepared-statements';
 import { GroupCommit } from '../database/group-commit';
 import { followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
 import { Charge } from './charge.entity';
-import type { AdoptedAttempt, InvoiceRecord, NewCharge, SucceededSettlement } from './charge-writes';
+import type { AdoptedAttempt, InvoiceRecord, NewCharge, OpenedAttempt, SucceededSettlement } from './charge-writes';
+import type { LadderPosition } from './ladder-position';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
 /** Charges that can be dropped when a subscription is canceled: no payment is in flight at the provider. */
@@ -42,12 +43,16 @@ const RECORD_PAYMENT_SQL = noteHotStatement('charges.record-payment',
         WHERE id = $4 AND EXISTS (SELECT 1 FROM c) RETURNING id`,
 );
 
-/** charges.open-attempt: see hot-statements.ts. */
+/**
+ * charges.open-attempt: see hot-statements.ts. A manual retry the charge waits for passes to the attempt that carries
+ * it out (both CTEs read the row as it was before the update).
+ */
 const OPEN_ATTEMPT_SQL = noteHotStatement('charges.open-attempt',
-  `WITH c AS (UPDATE charges SET status = 'processing', updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
-       INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
-       SELECT $1, $2, $3, 'pending', $4, $4, $4 FROM c
-       RETURNING id`,
+  `WITH o AS (SELECT pending_manual_retry AS position FROM charges WHERE id = $1 AND fence = $5),
+            c AS (UPDATE charges SET status = 'processing', pending_manual_retry = NULL, updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
+       INSERT INTO charge_attempts (charge_id, number, external_id, status, manual, ladder_position, attempted_at, created_at, updated_at)
+       SELECT $1, $2, $3, 'pending', o.position IS NOT NULL, o.position, $4, $4, $4 FROM c, o
+       RETURNING id, manual, ladder_position`,
 );
 
 /** Every statement on the `charges` table. */
@@ -291,13 +296,14 @@ export class ChargesRepository {
   /**
    * A new payment attempt's intent (its externalID) and the charge marked `processing` (a payment may be in flight
    * from here on: cancelling the subscription no longer drops it), in one statement, only under `fence`. Answers the
-   * attempt's id, or undefined when the fence no longer holds.
+   * attempt (manual when it carries out a manual retry), or undefined when the fence no longer holds.
    */
-  async openAttempt(chargeId: string, fence: number, attempt: { number: number; externalId: string; attemptedAt: Date }): Promise<string | undefined> {
-    const { rows } = await hotQuery<{ id: string }>(this.dataSource, 'charges.open-attempt', OPEN_ATTEMPT_SQL,
+  async openAttempt(chargeId: string, fence: number, attempt: { number: number; externalId: string; attemptedAt: Date }): Promise<OpenedAttempt | undefined> {
+    const { rows } = await hotQuery<{ id: string; manual: boolean; ladder_position: LadderPosition | null }>(this.dataSource, 'charges.open-attempt', OPEN_ATTEMPT_SQL,
       [chargeId, attempt.number, attempt.externalId, attempt.attemptedAt, fence],
     );
-    return rows[0]?.id;
+    const row = rows[0];
+    return row && { id: row.id, manual: row.manual, ladderPosition: row.ladder_position };
   }
 
   /**
@@ -338,12 +344,18 @@ export class ChargesRepository {
     return paginate(qb, query);
   }
 
-  /** Makes a settled-by-hand charge due now (outside the ladder); false when its status or a claim forbids it. */
+  /**
+   * Makes a charge due now for a manual retry; false when its status or a claim forbids it. A charge being dunned
+   * (declined before) keeps where its ladder stood, for its next attempt to take over (charges.open-attempt); a second
+   * request before that attempt keeps the first one's position, not the state the first request made.
+   */
   async requeueForRetry(id: string, now: Date): Promise<boolean> {
     const result = await this.dataSource.query(
       `UPDATE charges SET status = 'retrying', next_attempt_at = $2, not_before = NULL,
               step = CASE WHEN provider_invoice_id IS NULL THEN 'create_invoice'
                           WHEN step IN ('awaiting_card', 'done') THEN 'create_payment' ELSE step END,
+              pending_manual_retry = COALESCE(pending_manual_retry, CASE WHEN dunning_started_at IS NOT NULL THEN
+                jsonb_build_object('status', status, 'step', step, 'nextAttemptAt', next_attempt_at, 'declinedBindingId', declined_binding_id) END),
               declined_binding_id = NULL, updated_at = $2
         WHERE id = $1 AND status IN ('pending', 'retrying', 'failed')
           AND lease_owner IS NULL`,
@@ -351,6 +363,7 @@ export class ChargesRepository {
     );
     return result[1] > 0;
   }
+
 
   /** How many charges are due now and how old the oldest is, for the backlog gauges. */
   async backlog(now: Date): Promise<{ count: number; oldest: Date | null }> {

@@ -56,15 +56,27 @@ export class ChargesService implements OnModuleInit {
     return { page, attempts: await this.attempts.ofCharges(page.items.map((c) => c.id)) };
   }
 
-  /** Attempts the charge now (outside the ladder): refused while it is settled, in flight or canceled. */
+  /**
+   * Attempts the charge now: refused while it is settled, in flight or canceled. On a charge being dunned the attempt is
+   * outside the ladder: it spends no step of it, moves no scheduled attempt, and a decline of it leaves the subscription
+   * as it was (see ChargeSettlementService.decline). Refused too when the card network's cap allows no attempt now.
+   */
   async retry(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[] }> {
     const now = this.clock.now();
+    const attemptsBefore = (await this.attempts.ofCharge(id)).length;
     if (!(await this.charges.requeueForRetry(id, now))) {
       const { charge } = await this.get(id);
       throw new ConflictException(`A ${charge.status} charge cannot be retried now`);
     }
     const [claim] = await this.queue.claim(1, { dueAt: now, onlyId: id });
-    if (claim) await this.processor.process(claim);
-    return this.get(id);
+    const outcome = claim ? await this.processor.process(claim) : undefined;
+    const after = await this.get(id);
+    // The processor put a dunned charge back on its ladder without an attempt: the card network's cap allows none now.
+    if (outcome === 'skipped' && after.attempts.length === attemptsBefore && after.charge.dunningStartedAt && after.charge.status !== 'canceled') {
+      throw new ConflictException(
+        'No attempt was made: the card has had as many attempts in the last 30 days as the card networks allow. The ladder goes on as scheduled; retry by hand once an attempt leaves the 30 days.',
+      );
+    }
+    return after;
   }
 }

@@ -94,6 +94,9 @@ export class InvoiceAdoptionService {
       providerPaymentId: newest.providerPaymentId,
       status: 'processing' as const,
       errorCode: null,
+      // What the provider holds cannot say which payment an operator asked for: adopted attempts are the ladder's.
+      manual: false,
+      ladderPosition: null,
       attemptedAt: now,
     });
   }

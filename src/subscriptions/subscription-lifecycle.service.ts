@@ -217,12 +217,13 @@ export class SubscriptionLifecycleService {
   async chargeDeclined(
     em: EntityManager,
     subscriptionId: string,
-    data: { chargeId: string; errorCode: string; nextAttemptAt: string | null; waitsForNewCard: boolean },
+    data: { chargeId: string; errorCode: string; nextAttemptAt: string | null; waitsForNewCard: boolean; outsideLadder: boolean },
     now: Date,
   ): Promise<void> {
     const s = await this.lock(em, subscriptionId);
     if (!s) return;
-    if (s.status === 'active' || s.status === 'trialing') {
+    // A manual retry outside the ladder leaves the status as it was: only the ladder's declines make a subscription past due.
+    if ((s.status === 'active' || s.status === 'trialing') && !data.outsideLadder) {
       const before = toSubscriptionResponse(s);
       const from = s.status;
       s.status = 'past_due';

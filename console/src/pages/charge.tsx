@@ -44,6 +44,9 @@ export default function ChargePage() {
   if (!c || !d) return null;
   const zone = subscription.data?.timezone;
   const retryable = ['retrying', 'failed', 'pending'].includes(c.status);
+  // Declined before: a manual attempt is outside the ladder (the daemon's rule for POST /charges/{id}/retry).
+  const dunned = d.attempts.some((a) => a.status === 'declined');
+  const ladderNumber = new Map(d.attempts.filter((a) => !a.manual).map((a, i) => [a.number, i + 1]));
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -97,10 +100,16 @@ export default function ChargePage() {
           disabled={!retryable}
           confirm={{
             title: 'Attempt this charge now?',
-            effect: (
+            effect: dunned ? (
               <>
-                A new payment of <Money amount={c.amount} currency={c.currency} /> is asked of the customer's current card at once, outside the retry ladder
-                (attempt {d.attemptsMade + 1}).
+                A new payment of <Money amount={c.amount} currency={c.currency} /> is asked of the customer's current card at once, outside the retry ladder:
+                if it is declined, it does not count as one of the ladder's {d.maxAttempts} attempts, the next scheduled attempt stays where it is, and the
+                subscription keeps its status (a hard decline waits for a new card, as any hard decline).
+              </>
+            ) : (
+              <>
+                A new payment of <Money amount={c.amount} currency={c.currency} /> is asked of the customer's current card at once: the charge's own attempt,
+                made now.
               </>
             ),
             confirmLabel: 'Retry now',
@@ -128,9 +137,7 @@ export default function ChargePage() {
           <Table.Tbody>
             {d.attempts.map((a) => (
               <Table.Tr key={a.number}>
-                <Table.Td>
-                  {a.number} of {d.maxAttempts}
-                </Table.Td>
+                <Table.Td>{a.manual ? 'Manual retry' : `${ladderNumber.get(a.number)} of ${d.maxAttempts}`}</Table.Td>
                 <Table.Td>
                   <Time value={a.createdAt} zone={zone} />
                 </Table.Td>
