@@ -68,13 +68,16 @@ export class BillingRunService {
     const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
     const progress = new MaterializeProgress();
     const materialized = this.materialize(now, summary, () => progress.batchCommitted()).finally(() => progress.finish());
-    // The notices need no charge worked: they go out while the last charges are, not after them.
+    // The notices go out while the last charges are worked, not after them: a subscription with a charge due and
+    // unsettled (its decline may end it) is held back, and this pass ends none of the others.
     const noticed = materialized.then(() => this.notices.sendDue(now));
     const worked = this.workDueCharges(now, concurrency, summary, progress);
     const [made, drained, sent] = await Promise.allSettled([materialized, worked, noticed]);
     if (made.status === 'rejected') throw made.reason;
     if (drained.status === 'rejected') throw drained.reason;
     if (sent.status === 'rejected') throw sent.reason;
+    // The held ones once this pass has settled which subscriptions end (a payment still open at the provider holds on).
+    if (sent.value.held > 0) await this.notices.sendDue(now);
     await this.endPass(now, summary);
     return summary;
   }
@@ -89,6 +92,7 @@ export class BillingRunService {
     const now = this.clock.now();
     const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
     await this.materialize(now, summary, onBatch);
+    // The engine's loop works the charges: a notice held for one of them is decided by a later pass.
     await this.notices.sendDue(now);
     await this.endPass(now, summary);
     return summary.created;

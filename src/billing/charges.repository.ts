@@ -5,7 +5,7 @@ import { Page, paginate } from '../common/http/pagination';
 import { noteHotStatement } from '../database/hot-statements';
 import { hotQuery } from '../database/prepared-statements';
 import { GroupCommit } from '../database/group-commit';
-import { followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
+import { checkColumnNames, followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
 import { Charge } from './charge.entity';
 import type { AdoptedAttempt, InvoiceRecord, NewCharge, OpenedAttempt, SucceededSettlement } from './charge-writes';
 import type { LadderPosition } from './ladder-position';
@@ -118,6 +118,16 @@ export class ChargesRepository {
    */
   async refreshStatistics(): Promise<void> {
     await this.dataSource.query('ANALYZE charges');
+  }
+
+  /**
+   * Whether the subscription (`subscriptionId`, a column of the caller's statement) has a charge whose work is due by
+   * `now` and not settled: new, retrying, in flight, or waiting for a new card past its deadline. Any of them may end
+   * the subscription (a decline with no retry left, or the final action), so its notices wait (see NoticeHold).
+   */
+  unsettledDueSql(params: SqlParams, subscriptionId: string, now: Date): string {
+    checkColumnNames(...subscriptionId.split('.'));
+    return `EXISTS (SELECT 1 FROM charges c WHERE c.subscription_id = ${subscriptionId} AND c.next_attempt_at <= ${params.bind(now)}::timestamptz)`;
   }
 
   /** Whether a charge of the subscription is still being collected (not yet succeeded, failed, canceled or skipped). */

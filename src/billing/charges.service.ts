@@ -3,6 +3,7 @@ import { Clock } from '../common/clock/clock';
 import { Page } from '../common/http/pagination';
 import { ApplyOutcome, ProviderEventRouter, ReceivedProviderEvent } from '../provider-webhooks/provider-event-router.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
+import { SubscriptionNoticesService } from '../subscriptions/subscription-notices.service';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { CHARGES_QUEUE } from './billing-scheduler.service';
 import { Charge } from './charge.entity';
@@ -27,14 +28,17 @@ export class ChargesService implements OnModuleInit {
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly providerEvents: ProviderEventRouter,
     private readonly runner: WorkRunnerService,
+    private readonly notices: SubscriptionNoticesService,
   ) {}
 
   /**
-   * A subscription that ends drops its charges with no payment in flight, in the transaction that ends it. The
-   * provider's payment events make the charge of their invoice read its payment now rather than at its next poll.
+   * A subscription that ends drops its charges with no payment in flight, in the transaction that ends it. Its notices
+   * wait while a charge due is unsettled, since its outcome may end it. The provider's payment events make the charge
+   * of their invoice read its payment now rather than at its next poll.
    */
   onModuleInit(): void {
     this.lifecycle.onCancel((em, subscriptionId, keepChargeId) => this.charges.cancelOpen(em, subscriptionId, this.clock.now(), keepChargeId));
+    this.notices.holdWhile((params, subscriptionId, now) => this.charges.unsettledDueSql(params, subscriptionId, now));
     this.providerEvents.on('invoice', (event) => this.onInvoiceEvent(event));
   }
 

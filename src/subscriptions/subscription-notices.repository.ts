@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
+import { SqlParams } from '../database/sql-statement';
+import type { NoticeHold } from './notice-hold';
 import { Subscription } from './subscription.entity';
 import { NoticeKind } from './subscription-notice.entity';
 
@@ -10,31 +12,67 @@ const KINDS: Record<NoticeKind, { at: string; where: string }> = {
   trial_ending: { at: 's.trial_ends_at', where: "s.status = 'trialing' AND NOT s.cancel_at_period_end" },
 };
 
+/** Where a walk over the due notices of a kind stands: the last (instant, subscription) it looked at. */
+export interface NoticeCursor {
+  /** The instant as PostgreSQL wrote it (text keeps its microseconds, so the walk neither repeats nor skips a row). */
+  at: string;
+  id: string;
+}
+
+/** One batch of the walk: the notices claimed, those held back, and where the next batch starts (none: walk over). */
+export interface NoticeBatch {
+  ids: string[];
+  held: number;
+  next: NoticeCursor | null;
+}
+
+const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+
 /** The notices table (owned here): which notices were sent, claimed once each by a unique key. */
 @Injectable()
 export class SubscriptionNoticesRepository {
   /**
-   * Claims, in the caller's transaction, up to `limit` notices of `kind` due now: subscriptions whose instant lies in
-   * (now, now + lead] and that have no notice for it yet. Answers the subscription ids claimed; a notice another
-   * replica claimed first (a concurrent insert of the same key) is skipped.
+   * Claims, in the caller's transaction, the notices of `kind` due now among the next `limit` subscriptions after
+   * `after`: those whose instant lies in (now, now + lead] and that have no notice for it yet. A subscription `holds`
+   * names is counted as held and left for a later decision; one being changed right now (row locked) is left for the
+   * next pass. The others are locked (FOR SHARE) and checked again on their newest row, so a subscription another
+   * transaction canceled, paused or set to end since the statement began gets none, and none can change until the
+   * caller's transaction records the notice. A notice another replica claimed first (same key) is skipped.
    */
-  async claimDue(em: EntityManager, kind: NoticeKind, now: Date, leadMs: number, limit: number): Promise<string[]> {
+  async claimDue(em: EntityManager, kind: NoticeKind, now: Date, leadMs: number, limit: number, holds: NoticeHold[], after: NoticeCursor | null): Promise<NoticeBatch> {
     const { at, where } = KINDS[kind];
-    const rows: { subscription_id: string }[] = await em.query(
-      `INSERT INTO subscription_notices (subscription_id, kind, due_at, sent_at)
-       SELECT s.id, $1::varchar, ${at}, $2::timestamptz FROM subscriptions s
-        WHERE ${where} AND ${at} > $2::timestamptz AND ${at} <= $2::timestamptz + make_interval(secs => $3::double precision / 1000)
-          AND NOT EXISTS (SELECT 1 FROM subscription_notices n WHERE n.subscription_id = s.id AND n.kind = $1::varchar AND n.due_at = ${at})
-        ORDER BY ${at}
-        LIMIT $4::int
-       ON CONFLICT DO NOTHING
-       RETURNING subscription_id`,
-      [kind, now, leadMs, limit],
+    const p = new SqlParams();
+    const [k, t, lead, n] = [p.bind(kind), p.bind(now), p.bind(leadMs), p.bind(limit)];
+    const [afterAt, afterId] = [p.bind(after?.at ?? now), p.bind(after?.id ?? FIRST_ID)];
+    const due = `${where} AND ${at} > ${t}::timestamptz AND ${at} <= ${t}::timestamptz + make_interval(secs => ${lead}::double precision / 1000)`;
+    const held = holds.length === 0 ? 'false' : holds.map((hold) => `(${hold(p, 's.id', now)})`).join(' OR ');
+    const rows: { ids: string[] | null; held: number; last_at: string | null; last_id: string | null; scanned: number }[] = await em.query(
+      `WITH due AS (
+         SELECT s.id, ${at} AS at, ${held} AS held FROM subscriptions s
+          WHERE ${due} AND ${at} >= ${afterAt}::timestamptz AND (${at}, s.id) > (${afterAt}::timestamptz, ${afterId}::uuid)
+            AND NOT EXISTS (SELECT 1 FROM subscription_notices n WHERE n.subscription_id = s.id AND n.kind = ${k}::varchar AND n.due_at = ${at})
+          ORDER BY ${at}, s.id
+          LIMIT ${n}::int
+       ),
+       claimed AS (
+         INSERT INTO subscription_notices (subscription_id, kind, due_at, sent_at)
+         SELECT s.id, ${k}::varchar, ${at}, ${t}::timestamptz FROM due d JOIN subscriptions s ON s.id = d.id
+          WHERE NOT d.held AND ${due}
+            FOR SHARE OF s SKIP LOCKED
+         ON CONFLICT DO NOTHING
+         RETURNING subscription_id
+       ),
+       last AS (SELECT at, id FROM due ORDER BY at DESC, id DESC LIMIT 1)
+       SELECT (SELECT array_agg(subscription_id) FROM claimed) AS ids, (SELECT count(*) FROM due WHERE held)::int AS held,
+              (SELECT count(*) FROM due)::int AS scanned, (SELECT at::text FROM last) AS last_at, (SELECT id FROM last) AS last_id`,
+      p.values,
     );
-    return rows.map((r) => r.subscription_id);
+    const [row] = rows;
+    const next = row.scanned === limit && row.last_at && row.last_id ? { at: row.last_at, id: row.last_id } : null;
+    return { ids: row.ids ?? [], held: row.held, next };
   }
 
-  /** The subscriptions of claimed notices, read in the claiming transaction. */
+  /** The subscriptions of claimed notices, read in the claiming transaction (their rows locked by the claim). */
   subscriptions(em: EntityManager, ids: string[]): Promise<Subscription[]> {
     return ids.length === 0 ? Promise.resolve([]) : em.getRepository(Subscription).findBy({ id: In(ids) });
   }

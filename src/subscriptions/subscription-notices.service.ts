@@ -4,8 +4,9 @@ import { AppConfig } from '../config/app-config';
 import type { NewEvent } from '../events/event-types';
 import { EventsService } from '../events/events.service';
 import { PlansService } from '../plans/plans.service';
+import type { NoticeHold } from './notice-hold';
 import { NoticeKind } from './subscription-notice.entity';
-import { SubscriptionNoticesRepository } from './subscription-notices.repository';
+import { NoticeBatch, NoticeCursor, SubscriptionNoticesRepository } from './subscription-notices.repository';
 import { toSubscriptionResponse } from './subscription-response';
 import { upcomingCharge } from './upcoming-charge';
 
@@ -14,13 +15,23 @@ const DAY_MS = 86_400_000;
 export const TRIAL_ENDING_DAYS = 7;
 const BATCH = 500;
 
+/** What one decision of the due notices did: how many went out, and how many wait for a hold to lift. */
+export interface NoticesDecided {
+  sent: number;
+  held: number;
+}
+
 /**
  * Notices before money moves: `subscription.renewal_upcoming` BILLING_UPCOMING_DAYS before a renewal and
  * `subscription.trial_ending` 7 days before a trial turns paid. Each is claimed by a unique key (subscription, kind,
- * instant) in the transaction that records its event, so it goes out once whatever the replicas and restarts.
+ * instant) in the transaction that records its event, so it goes out once whatever the replicas and restarts. A
+ * notice is decided only for a subscription nothing may end before it: another module's hold (billing's: a charge due
+ * and unsettled, whose decline may apply the dunning final action) leaves it for a later decision.
  */
 @Injectable()
 export class SubscriptionNoticesService {
+  private readonly holds: NoticeHold[] = [];
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly notices: SubscriptionNoticesRepository,
@@ -29,22 +40,27 @@ export class SubscriptionNoticesService {
     private readonly config: AppConfig,
   ) {}
 
-  /** Sends every notice due at `now`; answers how many went out. */
-  async sendDue(now: Date): Promise<number> {
-    let sent = 0;
-    if (this.config.upcomingDays > 0) sent += await this.sendKind('renewal_upcoming', now, this.config.upcomingDays * DAY_MS);
-    sent += await this.sendKind('trial_ending', now, TRIAL_ENDING_DAYS * DAY_MS);
-    return sent;
+  /** Registers a reason to decide a subscription's notices later (see NoticeHold); billing registers its own at start. */
+  holdWhile(hold: NoticeHold): void {
+    this.holds.push(hold);
   }
 
-  private async sendKind(kind: NoticeKind, now: Date, leadMs: number): Promise<number> {
-    let sent = 0;
-    for (;;) {
-      const claimed = await this.dataSource.transaction(async (em) => {
-        const ids = await this.notices.claimDue(em, kind, now, leadMs, BATCH);
+  /** Sends every notice due at `now` that no hold keeps back; answers how many went out and how many were held. */
+  async sendDue(now: Date): Promise<NoticesDecided> {
+    const decided: NoticesDecided = { sent: 0, held: 0 };
+    if (this.config.upcomingDays > 0) await this.sendKind('renewal_upcoming', now, this.config.upcomingDays * DAY_MS, decided);
+    await this.sendKind('trial_ending', now, TRIAL_ENDING_DAYS * DAY_MS, decided);
+    return decided;
+  }
+
+  private async sendKind(kind: NoticeKind, now: Date, leadMs: number, decided: NoticesDecided): Promise<void> {
+    let after: NoticeCursor | null = null;
+    do {
+      const batch: NoticeBatch = await this.dataSource.transaction(async (em) => {
+        const claimed = await this.notices.claimDue(em, kind, now, leadMs, BATCH, this.holds, after);
         // Most passes find none: no reads for them.
-        if (ids.length === 0) return 0;
-        const subscriptions = await this.notices.subscriptions(em, ids);
+        if (claimed.ids.length === 0) return claimed;
+        const subscriptions = await this.notices.subscriptions(em, claimed.ids);
         const planIds = subscriptions.flatMap((s) => (s.pendingChange ? [s.planId, s.pendingChange.planId] : [s.planId]));
         const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
         const events: NewEvent[] = subscriptions.map((s) => {
@@ -55,10 +71,11 @@ export class SubscriptionNoticesService {
           return { type: kind === 'renewal_upcoming' ? 'subscription.renewal_upcoming' : 'subscription.trial_ending', data: { object: toSubscriptionResponse(s), upcoming } };
         });
         await this.events.record(em, events);
-        return ids.length;
+        return claimed;
       });
-      sent += claimed;
-      if (claimed < BATCH) return sent;
-    }
+      decided.sent += batch.ids.length;
+      decided.held += batch.held;
+      after = batch.next;
+    } while (after);
   }
 }
