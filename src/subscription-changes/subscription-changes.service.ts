@@ -102,6 +102,9 @@ export class SubscriptionChangesService {
         balance,
       });
       if (quote.effective === 'period_end' && s.cancelAtPeriodEnd) throw notChangeable('The subscription ends at its period end: a change at period end would never apply');
+      if (quote.reanchor && quote.chargeAmount > 0 && (await this.charges.periodStartsAt(em, s.id, now))) {
+        throw notChangeable(`A period of this subscription starts at ${now.toISOString()} already: another interval cannot start a second one at the same instant; change it a moment later`);
+      }
       const change = figuresOf(quote, from, to, s.quantity, dto.quantity ?? s.quantity);
       if (!apply) return { subscription: toSubscriptionResponse(s), change, chargeId: null };
       const chargeId = await this.apply(em, s, before, quote, from, to, dto.quantity ?? s.quantity, change, now);
@@ -173,9 +176,11 @@ export class SubscriptionChangesService {
       chargeId = made.id;
     }
     if (quote.creditAdded > 0) {
+      // The change's number, not its instant, names the credit: two changes in one millisecond credit twice.
+      const reference = `change:${s.id}:${await this.lifecycle.nextChangeNumber(em, s.id)}`;
       await this.balances.credit(
         em,
-        { customerId: s.customerId, currency: to.currency, amount: quote.creditAdded, reference: `change:${s.id}:${now.getTime()}`, subscriptionId: s.id, description: change.lines[0]?.description ?? 'credit' },
+        { customerId: s.customerId, currency: to.currency, amount: quote.creditAdded, reference, subscriptionId: s.id, description: change.lines[0]?.description ?? 'credit' },
         now,
       );
     }

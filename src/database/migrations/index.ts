@@ -18,6 +18,7 @@ import { SubscriptionChanges1795664392986 } from './1795664392986-SubscriptionCh
 import { SubscriptionNotices1795665214803 } from './1795665214803-SubscriptionNotices';
 import { RevenueReportIndexes1795677961523 } from './1795677961523-RevenueReportIndexes';
 import { ClaimIndexes1795700000000 } from './1795700000000-ClaimIndexes';
+import { ChangeIdentities1795866436966 } from './1795866436966-ChangeIdentities';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -42,4 +43,5 @@ export const MIGRATIONS: Function[] = [
   SubscriptionNotices1795665214803,
   RevenueReportIndexes1795677961523,
   ClaimIndexes1795700000000,
+  ChangeIdentities1795866436966,
 ];
