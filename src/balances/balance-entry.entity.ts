@@ -8,7 +8,7 @@ export type BalanceEntryKind = 'proration_credit' | 'applied' | 'adjustment';
  * One entry of a customer's credit balance in one currency: append-only, never updated or deleted. The balance is
  * the sum of the entries and is never negative. `reference` names what made the entry (a change, a charge) and is
  * unique, so no entry is written twice: a charge's balance is applied once whoever applies it again, and a change's
- * credit whose reference is taken fails the change rather than vanish.
+ * credit whose reference is taken fails the change instead of vanishing.
  */
 @Entity('balance_entries')
 @Index('balance_entries_customer_idx', ['customerId', 'currency', 'seq'])

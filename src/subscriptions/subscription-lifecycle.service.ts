@@ -92,8 +92,8 @@ export class SubscriptionLifecycleService {
   }
 
   /**
-   * The number the subscription's next change gets (1 for its first), with `s` locked: the change's identity where a
-   * record of it must be unique (its credit), the same whatever instant the change is made at.
+   * The number the subscription's next change gets (1 for its first), read with the subscription locked: the change's
+   * identity where a record of it must be unique (its credit), whatever instant the change is made at.
    */
   async nextChangeNumber(em: EntityManager, subscriptionId: string): Promise<number> {
     return (await this.audit.countChanges(em, subscriptionId)) + 1;
