@@ -7,7 +7,8 @@ export type BalanceEntryKind = 'proration_credit' | 'applied' | 'adjustment';
 /**
  * One entry of a customer's credit balance in one currency: append-only, never updated or deleted. The balance is
  * the sum of the entries and is never negative. `reference` names what made the entry (a change, a charge) and is
- * unique, so a retried, replayed or concurrent write of the same entry adds nothing.
+ * unique, so no entry is written twice: a charge's balance is applied once whoever applies it again, and a change's
+ * credit whose reference is taken fails the change instead of vanishing.
  */
 @Entity('balance_entries')
 @Index('balance_entries_customer_idx', ['customerId', 'currency', 'seq'])
@@ -29,7 +30,7 @@ export class BalanceEntry {
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
   amount: number;
 
-  /** What made it: `change:<subscription>:<instant>` or `charge:<charge id>`; unique. */
+  /** What made it: `change:<subscription>:<n>` (its n-th change; older entries name the change's instant) or `charge:<charge id>`; unique. */
   @Column({ type: 'varchar', length: 120 })
   reference: string;
 

@@ -31,11 +31,15 @@ export class BalancesService {
     return this.entries.sum(em, customerId, currency);
   }
 
-  /** Credits unused days of a paid period (a downgrade now); a second write of the same reference adds nothing. */
+  /**
+   * Credits unused days of a paid period (a downgrade now) under the change's own reference. A reference written
+   * already fails the caller's transaction: a credit the answer shows is never dropped.
+   */
   async credit(em: EntityManager, entry: { customerId: string; currency: string; amount: number; reference: string; subscriptionId: string; description: string }, at: Date): Promise<void> {
     if (entry.amount <= 0) return;
     await this.entries.lock(em, entry.customerId, entry.currency);
-    await this.entries.append(em, { ...entry, kind: 'proration_credit' }, at);
+    const { inserted } = await this.entries.append(em, { ...entry, kind: 'proration_credit' }, at);
+    if (!inserted) throw new Error(`Balance entry ${entry.reference} exists already: a credit of ${entry.amount} ${entry.currency} was not written`);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { LeasedRow } from '../work/leased-row';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 import type { LadderPosition } from './ladder-position';
@@ -13,9 +13,10 @@ export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' |
 export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' | 'awaiting_card' | 'done';
 
 /**
- * One billing period of one subscription (or one change's proration), charged at most once: the unique
- * (subscription, period start, kind) constraint makes a second charge for a period impossible, whatever runs
- * concurrently. A proration charge's period starts at its change.
+ * One billing period of one subscription (or one change's proration), charged at most once: a period charge is
+ * unique per (subscription, period start), a proration per invoice externalID (its subscription, period and place
+ * among the period's changes), so no concurrent run makes a second one, and two changes at one instant (whose
+ * prorations share their start, the change's instant) still have one each.
  */
 // Claims held by a process: handed back in one statement when it stops.
 @Index('charges_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
@@ -23,7 +24,8 @@ export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' |
 @Index('charges_claim_free_idx', ['nextAttemptAt'], { where: 'lease_owner IS NULL AND next_attempt_at IS NOT NULL' })
 @Index('charges_claim_leased_idx', ['nextAttemptAt'], { where: 'lease_owner IS NOT NULL AND next_attempt_at IS NOT NULL' })
 @Entity('charges')
-@Unique('charges_subscription_period_kind_uq', ['subscriptionId', 'periodStart', 'kind'])
+@Index('charges_period_uq', ['subscriptionId', 'periodStart'], { unique: true, where: "kind = 'period'" })
+@Index('charges_proration_uq', ['invoiceExternalId'], { unique: true, where: "kind = 'proration'" })
 // Lists: newest first, optionally by subscription, customer or status.
 @Index('charges_created_idx', ['createdAt', 'seq'])
 @Index('charges_subscription_idx', ['subscriptionId', 'createdAt', 'seq'])

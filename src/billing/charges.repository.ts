@@ -142,6 +142,12 @@ export class ChargesRepository {
     return rows.length > 0;
   }
 
+  /** Whether a period charge of the subscription starts at `at` (a period's identity is its start). */
+  async hasPeriodStartingAt(em: EntityManager, subscriptionId: string, at: Date): Promise<boolean> {
+    const rows = await em.query(`SELECT 1 FROM charges WHERE subscription_id = $1 AND period_start = $2 AND kind = 'period'`, [subscriptionId, at]);
+    return rows.length > 0;
+  }
+
   /** How many proration charges the subscription made within [from, to). */
   async countProrations(em: EntityManager, subscriptionId: string, from: Date, to: Date): Promise<number> {
     const [row] = await em.query(`SELECT count(*)::int AS n FROM charges WHERE subscription_id = $1 AND kind = 'proration' AND period_start >= $2 AND period_start < $3`, [

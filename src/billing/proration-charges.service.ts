@@ -46,6 +46,14 @@ export class ProrationChargesService {
     return this.charges.periodPaid(em, subscriptionId, periodStart);
   }
 
+  /**
+   * Whether a period of the subscription starts at `at` already: a change to another interval at that instant would
+   * start a second one there, which the period's identity (its start) cannot tell apart.
+   */
+  periodStartsAt(em: EntityManager, subscriptionId: string, at: Date): Promise<boolean> {
+    return this.charges.hasPeriodStartingAt(em, subscriptionId, at);
+  }
+
   /** Makes the charge; answers its id and what the balance paid of it. */
   async make(em: EntityManager, c: ChangeCharge, now: Date): Promise<{ id: string; paidFromBalance: number }> {
     const id = randomUUID();
@@ -79,7 +87,8 @@ export class ProrationChargesService {
       ],
       now,
     );
-    if (!inserted.has(id)) throw new Error(`Subscription ${c.subscriptionId}: a ${c.kind} charge for ${c.periodStart.toISOString()} exists already`);
+    // The change holds the subscription's lock and checked for a period at its instant: a conflict here is a bug.
+    if (!inserted.has(id)) throw new Error(`Subscription ${c.subscriptionId}: a ${c.kind} charge ${externalId} (from ${c.periodStart.toISOString()}) exists already`);
     const paid = await this.balances.applyToCharge(em, { id, customerId: c.customerId, currency: c.currency, amount: c.amount, subscriptionId: c.subscriptionId }, now);
     if (paid > 0) await this.charges.recordPaidFromBalance(em, id, paid, now);
     return { id, paidFromBalance: paid };

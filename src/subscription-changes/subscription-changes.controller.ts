@@ -15,7 +15,7 @@ export class SubscriptionChangesController {
   @ApiAdminRoute({
     summary: 'Change plan or quantity',
     description:
-      'An upgrade applies now with a prorated charge, a downgrade at the period end, unless `effective` says otherwise; another interval starts a new period now. Allowed for active and trialing subscriptions.',
+      'An upgrade applies now with a prorated charge, a downgrade at the period end, unless `effective` says otherwise; another interval starts a new period now. Allowed for active and trialing subscriptions; priced on the period in force, so refused (409) while a charge is in flight or while billing is behind (its next period begun and not billed yet).',
     id: 'subscription',
     body: true,
     idempotent: true,
@@ -30,7 +30,7 @@ export class SubscriptionChangesController {
 
   @ApiAdminRoute({
     summary: 'Preview a change of plan or quantity',
-    description: 'What the same change would cost now: the figures a change with this body answers at this clock. Changes nothing.',
+    description: 'What the same change would cost now: the figures (or the refusal) a change with this body answers at this clock. Changes nothing.',
     id: 'subscription',
     body: true,
     idempotent: true,

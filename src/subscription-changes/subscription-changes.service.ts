@@ -80,7 +80,7 @@ export class SubscriptionChangesService {
       // The plan read before the lock is the one locked unless a concurrent change moved it.
       const from = s.planId === current.id ? current : await this.plans.get(s.planId, em);
       const to = target ?? from;
-      await this.checkChangeable(em, s, to, dto);
+      await this.checkChangeable(em, s, to, dto, now);
       // Before its first period (a start still ahead) a subscription changes like one in a trial: nothing to prorate.
       const unbilled = s.status === 'trialing' || !s.currentPeriodStart || !s.currentPeriodEnd;
       const status = unbilled ? 'trialing' : 'active';
@@ -102,6 +102,9 @@ export class SubscriptionChangesService {
         balance,
       });
       if (quote.effective === 'period_end' && s.cancelAtPeriodEnd) throw notChangeable('The subscription ends at its period end: a change at period end would never apply');
+      if (quote.reanchor && quote.chargeAmount > 0 && (await this.charges.periodStartsAt(em, s.id, now))) {
+        throw notChangeable(`A period of this subscription starts at ${now.toISOString()} already: another interval cannot start a second one at the same instant; change it a moment later`);
+      }
       const change = figuresOf(quote, from, to, s.quantity, dto.quantity ?? s.quantity);
       if (!apply) return { subscription: toSubscriptionResponse(s), change, chargeId: null };
       const chargeId = await this.apply(em, s, before, quote, from, to, dto.quantity ?? s.quantity, change, now);
@@ -109,7 +112,7 @@ export class SubscriptionChangesService {
     });
   }
 
-  private async checkChangeable(em: EntityManager, s: Subscription, to: Plan, dto: ChangeSubscriptionDto): Promise<void> {
+  private async checkChangeable(em: EntityManager, s: Subscription, to: Plan, dto: ChangeSubscriptionDto, now: Date): Promise<void> {
     if (s.status !== 'active' && s.status !== 'trialing') {
       const hint = s.status === 'past_due' ? ': collect its charge first' : '';
       throw notChangeable(`A ${s.status} subscription cannot change plan or quantity${hint}; only active and trialing ones can`);
@@ -117,6 +120,14 @@ export class SubscriptionChangesService {
     if (await this.charges.hasOpenCharge(em, s.id)) throw notChangeable('A charge of this subscription is in flight: change it once that charge is settled');
     if (to.id === s.planId && (dto.quantity ?? s.quantity) === s.quantity) {
       throw withErrorCode(new ConflictException('The subscription is already on this plan and quantity'), 'state_conflict');
+    }
+    // A change is priced on the period in force. Making the due periods here would not help: their charges would be
+    // in flight (credit is given only for a paid period), and this 4xx would have charged something.
+    if (await this.subscriptions.billingDue(em, s, now)) {
+      throw notChangeable(
+        `The period that began at ${(s.nextBillingAt as Date).toISOString()} is not billed yet (billing is behind on this subscription), and a change is ` +
+          'priced on the period in force: bill it first (POST /api/v1/billing/run, or wait for the scheduler), then change once its charge is settled',
+      );
     }
   }
 
@@ -173,9 +184,11 @@ export class SubscriptionChangesService {
       chargeId = made.id;
     }
     if (quote.creditAdded > 0) {
+      // The change's number, not its instant, names the credit: two changes in one millisecond credit twice.
+      const reference = `change:${s.id}:${await this.lifecycle.nextChangeNumber(em, s.id)}`;
       await this.balances.credit(
         em,
-        { customerId: s.customerId, currency: to.currency, amount: quote.creditAdded, reference: `change:${s.id}:${now.getTime()}`, subscriptionId: s.id, description: change.lines[0]?.description ?? 'credit' },
+        { customerId: s.customerId, currency: to.currency, amount: quote.creditAdded, reference, subscriptionId: s.id, description: change.lines[0]?.description ?? 'credit' },
         now,
       );
     }

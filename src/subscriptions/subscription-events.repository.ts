@@ -63,6 +63,12 @@ export class SubscriptionEventsRepository {
              SELECT subscription_id, 'charge_succeeded', ${columns.data}, ${columns.at}, ${columns.at} FROM ${source})`;
   }
 
+  /** How many `changed` events the subscription's trail holds, read in the caller's transaction. */
+  async countChanges(em: EntityManager, subscriptionId: string): Promise<number> {
+    const [row] = await em.query(`SELECT count(*)::int AS n FROM subscription_events WHERE subscription_id = $1 AND type = 'changed'`, [subscriptionId]);
+    return row.n as number;
+  }
+
   /** The trail of one subscription, newest first, in the order the events were written. */
   async page(subscriptionId: string, query: ListQueryDto): Promise<Page<SubscriptionEvent>> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;

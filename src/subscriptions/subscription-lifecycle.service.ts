@@ -92,6 +92,14 @@ export class SubscriptionLifecycleService {
   }
 
   /**
+   * The number the subscription's next change gets (1 for its first), read with the subscription locked: the change's
+   * identity where a record of it must be unique (its credit), whatever instant the change is made at.
+   */
+  async nextChangeNumber(em: EntityManager, subscriptionId: string): Promise<number> {
+    return (await this.audit.countChanges(em, subscriptionId)) + 1;
+  }
+
+  /**
    * A renewal reached a pending change: the subscription moves to its plan and quantity before the period is
    * charged. Another interval starts a new schedule at the renewal (the anchor moves there).
    */

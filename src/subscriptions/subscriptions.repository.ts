@@ -50,17 +50,27 @@ export class SubscriptionsRepository {
    * per batch of a thousand due subscriptions instead of one.
    */
   lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
-    return em
-      .getRepository(Subscription)
-      .createQueryBuilder('s')
-      .where('s.nextBillingAt <= :now', { now })
-      .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
-      .andWhere((qb) => `${qb.subQuery().select('c.status').from(Customer, 'c').where('c.id = s.customerId').getQuery()} = 'ready'`)
+    return this.due(em, now)
       .orderBy('s.nextBillingAt', 'ASC')
       .limit(limit)
       .setLock('pessimistic_write', undefined, ['s'])
       .setOnLocked('skip_locked')
       .getMany();
+  }
+
+  /** Whether a billing pass would make a period of this subscription now (lockDue's rule, for one row). */
+  isDue(em: EntityManager, id: string, now: Date): Promise<boolean> {
+    return this.due(em, now).andWhere('s.id = :id', { id }).getExists();
+  }
+
+  /** Billable subscriptions of ready customers whose next period has begun. */
+  private due(em: EntityManager, now: Date) {
+    return em
+      .getRepository(Subscription)
+      .createQueryBuilder('s')
+      .where('s.nextBillingAt <= :now', { now })
+      .andWhere('s.status IN (:...statuses)', { statuses: BILLABLE_STATUSES })
+      .andWhere((qb) => `${qb.subQuery().select('c.status').from(Customer, 'c').where('c.id = s.customerId').getQuery()} = 'ready'`);
   }
 
   /** The period fields and status of a batch of subscriptions, as set in memory, in one statement. */

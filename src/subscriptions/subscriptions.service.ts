@@ -121,6 +121,15 @@ export class SubscriptionsService {
     return this.subscriptions.findByIds(ids);
   }
 
+  /**
+   * Whether billing is behind on `s`: its next period has begun and a billing pass would make it now (a subscription
+   * whose customer has no usable card waits for one instead). Read in the caller's transaction, `s` locked.
+   */
+  async billingDue(em: EntityManager, s: Subscription, now: Date): Promise<boolean> {
+    if (!s.nextBillingAt || s.nextBillingAt > now) return false;
+    return this.subscriptions.isDue(em, s.id, now);
+  }
+
   /** Billable subscriptions due at `now` whose customer has no usable card yet (the pass summary's skippedNotReady). */
   countDueNotReady(now: Date): Promise<number> {
     return this.subscriptions.countDueNotReady(now);

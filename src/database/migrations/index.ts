@@ -19,6 +19,7 @@ import { SubscriptionNotices1795665214803 } from './1795665214803-SubscriptionNo
 import { RevenueReportIndexes1795677961523 } from './1795677961523-RevenueReportIndexes';
 import { ClaimIndexes1795700000000 } from './1795700000000-ClaimIndexes';
 import { ManualRetryOutsideLadder1795866176218 } from './1795866176218-ManualRetryOutsideLadder';
+import { ChangeIdentities1795866436966 } from './1795866436966-ChangeIdentities';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -44,4 +45,5 @@ export const MIGRATIONS: Function[] = [
   RevenueReportIndexes1795677961523,
   ClaimIndexes1795700000000,
   ManualRetryOutsideLadder1795866176218,
+  ChangeIdentities1795866436966,
 ];
