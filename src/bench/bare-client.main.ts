@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       currency: 'RUB',
       product: 'Bench',
       cart: [
-        { product: 'Seat', price: 50000, quantity: 2, taxMode: { type: 'InvoiceLineTaxVAT', rate: '20%' } },
+        { product: 'Seat', price: 50000, quantity: 2, taxMode: { type: 'InvoiceLineTaxVAT', rate: '22%' } },
         { product: 'Support', price: 50000, quantity: 1 },
       ],
       metadata: { bench: run, n },

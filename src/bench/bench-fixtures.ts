@@ -33,7 +33,7 @@ export async function insertPlan(db: Client): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO plans (name, product, currency, interval, interval_count, trial_days, lines, amount, shop_id)
      VALUES ('Bench', 'Bench', 'RUB', 'month', 1, 0, $1, 150000, $2) RETURNING id`,
-    [JSON.stringify([{ product: 'Seat', price: 50000, quantity: 2, taxRate: '20%' }, { product: 'Support', price: 50000, quantity: 1 }]), SANDBOX_SHOP_ID],
+    [JSON.stringify([{ product: 'Seat', price: 50000, quantity: 2, taxRate: '22%' }, { product: 'Support', price: 50000, quantity: 1 }]), SANDBOX_SHOP_ID],
   );
   return rows[0].id;
 }

@@ -30,6 +30,8 @@ export class AppConfig {
   /** DUNNING_STRATEGY: the strategy of plans that give neither `strategy` nor `retryDelays`. */
   readonly dunningStrategy: 'smart' | 'fixed';
   /** BILLING_PAYDAYS: local days of month after which smart dunning retries insufficient funds. */
+  /** BILLING_TAX_RATES: the VAT rates a new plan's lines may carry (the rates in force). */
+  readonly taxRates: readonly string[];
   readonly billingPaydays: readonly number[];
   /** BILLING_MAX_ATTEMPTS_PER_CARD_30D: the card-network cap on attempts per card in any 30 days. */
   readonly maxAttemptsPerCard30d: number;

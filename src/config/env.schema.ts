@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { DEFAULT_TAX_RATES, parseTaxRateList } from '../common/tax-rates';
 import {
   IsIP,
   IsBoolean,
@@ -12,6 +13,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
 } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -29,6 +31,17 @@ const emptyToUndefined = ({ value }: { value: unknown }) =>
 const ALLOWED_HOST = String.raw`(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?|[0-9A-Fa-f:.]+(?:/\d{1,3})?)`;
 const ALLOWED_HOSTS_PATTERN = new RegExp(`^\\s*${ALLOWED_HOST}(?:\\s*,\\s*${ALLOWED_HOST})*\\s*$`);
 const DURATION_LIST_PATTERN = /^\s*(\d+\s*[smhdw])(\s*,\s*\d+\s*[smhdw])*\s*$/;
+
+/** BILLING_TAX_RATES: a comma list of distinct VAT rates; the message says which entry is wrong. */
+function IsTaxRateList(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isTaxRateList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && 'rates' in parseTaxRateList(value),
+      defaultMessage: (args) => (typeof args?.value === 'string' ? (parseTaxRateList(args.value) as { error: string }).error : 'BILLING_TAX_RATES must be a comma list of VAT rates'),
+    },
+  });
+}
 
 /** The raw environment as the contract names it; validated once at boot. */
 export class EnvSchema {
@@ -149,6 +162,9 @@ export class EnvSchema {
     message: 'BILLING_PAYDAYS must be a comma-separated list of days of month from 1 to 31, such as 1,15',
   })
   BILLING_PAYDAYS: string = '1,15';
+
+  @IsTaxRateList()
+  BILLING_TAX_RATES: string = DEFAULT_TAX_RATES;
 
   @Transform(toInt)
   @IsInt({ message: 'BILLING_MAX_ATTEMPTS_PER_CARD_30D must be an integer from 1 to 100' })

@@ -103,8 +103,17 @@ describe('loadConfig', () => {
     [{ SANDBOX_PORT: '65536' }, 'SANDBOX_PORT must be an integer between 1 and 65535'],
     [{ SANDBOX_PORT: 'eighty' }, 'SANDBOX_PORT must be an integer between 1 and 65535'],
     [{ SANDBOX_HOST: 'everywhere' }, 'SANDBOX_HOST must be the IP address the built-in sandbox listens on'],
+    [{ BILLING_TAX_RATES: '22%,twenty%' }, 'BILLING_TAX_RATES: "twenty%" is not a VAT rate'],
+    [{ BILLING_TAX_RATES: '22%,22/120' }, 'BILLING_TAX_RATES: "22/120" is not a VAT rate'],
+    [{ BILLING_TAX_RATES: '22%,10%,22%' }, 'BILLING_TAX_RATES lists 22% twice'],
+    [{ BILLING_TAX_RATES: ' ' }, 'BILLING_TAX_RATES must list at least one rate'],
   ])('refuses %j', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(expected);
+  });
+
+  it('takes the VAT rates in force by default, and a list of its own as given', () => {
+    expect(loadConfig({}).taxRates).toEqual(['0%', '5%', '7%', '10%', '22%', '5/105', '7/107', '10/110', '22/122']);
+    expect(loadConfig({ BILLING_TAX_RATES: ' 22% , 22/122,20% ' }).taxRates).toEqual(['22%', '22/122', '20%']);
   });
 
   it('starts in production with everything it needs', () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { parseDurationList } from '../common/duration';
+import { parseTaxRateList } from '../common/tax-rates';
 import { AppConfig } from './app-config';
 import { ConfigError } from './config-error';
 import { EnvSchema } from './env.schema';
@@ -68,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dunningRetryDelaysMs: parseDurationList(schema.DUNNING_RETRY_DELAYS),
     dunningFinalAction: schema.DUNNING_FINAL_ACTION,
     dunningStrategy: schema.DUNNING_STRATEGY,
+    taxRates: (parseTaxRateList(schema.BILLING_TAX_RATES) as { rates: string[] }).rates,
     billingPaydays: [...new Set(schema.BILLING_PAYDAYS.split(',').map((d) => Number(d.trim())))].sort((x, y) => x - y),
     maxAttemptsPerCard30d: schema.BILLING_MAX_ATTEMPTS_PER_CARD_30D,
     upcomingDays: schema.BILLING_UPCOMING_DAYS,

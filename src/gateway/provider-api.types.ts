@@ -117,7 +117,8 @@ export interface PaymentResourceResult {
 
 // ---- Invoices and payments ----
 
-export type InvoiceLineTaxRate = '0%' | '10%' | '18%' | '20%' | '10/110' | '18/118' | '20/120';
+/** The provider takes a VAT rate as a string, a percentage with its sign (`22%`) or an inclusive fraction (`22/122`). */
+export type InvoiceLineTaxRate = string;
 
 export interface InvoiceLine {
   product: string;

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { TAX_RATES } from './plan-validation';
 import type { TaxRate } from './plan.entity';
 
 /** Documentation of one cart line of a plan, as answered. */
@@ -14,6 +13,6 @@ export class PlanLineResponseDto {
   @ApiProperty({ type: 'integer', example: 1 })
   quantity: number;
 
-  @ApiPropertyOptional({ enum: TAX_RATES, description: 'Present when the line has one.', example: '20%' })
+  @ApiPropertyOptional({ type: 'string', description: 'VAT rate, present when the line has one (`N%` on top of the price, `N/(100+N)` included in it).', example: '22%' })
   taxRate?: TaxRate;
 }

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsInt, IsString, Length, Max, Min } from 'class-validator';
+import { IsInt, IsString, Length, Max, Min } from 'class-validator';
 import type { TaxRate } from './plan.entity';
 import { OptionalNotNull, StorableText } from '../common/http/validators';
-import { MAX_AMOUNT, TAX_RATES } from './plan-validation';
+import { IsTaxRate, MAX_AMOUNT } from './plan-validation';
+import { DEFAULT_TAX_RATES } from '../common/tax-rates';
 
 /** One cart line of the invoice each period: what the provider's InvoiceLine accepts. */
 @ApiSchema({ name: 'PlanLineInput' })
@@ -27,8 +28,13 @@ export class PlanLineDto {
   @Max(MAX_AMOUNT)
   quantity?: number;
 
-  @ApiPropertyOptional({ enum: TAX_RATES, description: 'VAT rate of the line, as the provider names it.', example: '20%' })
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: '^(0|[1-9][0-9]?)%$|^[1-9][0-9]?/1[0-9]{2}$',
+    description: `VAT rate of the line, sent to the provider's cart as given: \`N%\` on top of the price, \`N/(100+N)\` included in it. One of BILLING_TAX_RATES (default ${DEFAULT_TAX_RATES.split(',').join(', ')}); another rate is a 400 naming the line.`,
+    example: '22%',
+  })
   @OptionalNotNull()
-  @IsIn(TAX_RATES)
+  @IsTaxRate()
   taxRate?: TaxRate;
 }

@@ -38,6 +38,12 @@ export class PlanResponseDto {
   @ApiProperty({ type: 'integer', description: 'Sum of price × quantity over the lines, in minor units: what each period costs.', example: 2500 })
   amount: number;
 
+  @ApiProperty({
+    description: "true when every line's VAT rate is one of the rates in force (BILLING_TAX_RATES); false when a line keeps a former rate (say 20 % after 2026-01-01): move its subscribers to a current plan with a plan migration.",
+    example: true,
+  })
+  taxRatesCurrent: boolean;
+
   @ApiProperty({ example: 'shop-1' })
   shopId: string;
 

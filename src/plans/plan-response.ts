@@ -20,6 +20,8 @@ export interface PlanResponse {
   lines: PlanLineResponse[];
   /** Σ price × quantity, in minor units. */
   amount: number;
+  /** Every line's VAT rate is in force (BILLING_TAX_RATES); false: move the subscribers with a plan migration. */
+  taxRatesCurrent: boolean;
   shopId: string;
   /** The dunning its subscriptions get: the plan's own, else the environment's. */
   dunning: PlanDunningView;
@@ -41,7 +43,7 @@ export interface PlanDunningView {
  * The admin API's view of a plan: a plain object with ISO timestamps, never the entity itself. `dunning` is the
  * effective one (PlansService.effectiveDunning), not the plan's own setting.
  */
-export function toPlanResponse(plan: Plan, dunning: EffectiveDunning): PlanResponse {
+export function toPlanResponse(plan: Plan, dunning: EffectiveDunning, taxRatesCurrent: boolean): PlanResponse {
   return {
     id: plan.id,
     name: plan.name,
@@ -58,6 +60,7 @@ export function toPlanResponse(plan: Plan, dunning: EffectiveDunning): PlanRespo
       ...(line.taxRate !== undefined ? { taxRate: line.taxRate } : {}),
     })),
     amount: plan.amount,
+    taxRatesCurrent,
     shopId: plan.shopId,
     dunning:
       dunning.strategy === 'fixed'

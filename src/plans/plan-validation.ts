@@ -1,10 +1,9 @@
 import { ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
 import { DURATION_PATTERN, parseDuration } from '../common/duration';
 import { BillingInterval, maxPeriodWithinThreeYears } from '../common/calendar/billing-calendar';
-import type { TaxRate } from './plan.entity';
+import { isTaxRateSyntax } from '../common/tax-rates';
 
 export const PLAN_INTERVALS: readonly BillingInterval[] = ['day', 'week', 'month', 'year'];
-export const TAX_RATES: readonly TaxRate[] = ['0%', '10%', '18%', '20%', '10/110', '18/118', '20/120'];
 export const FINAL_ACTIONS = ['cancel', 'unpaid'] as const;
 export const DUNNING_STRATEGIES = ['smart', 'fixed'] as const;
 
@@ -16,6 +15,20 @@ export function NotWithSmartStrategy(options?: ValidationOptions): PropertyDecor
       validator: {
         validate: (value: unknown, args?: ValidationArguments) => value === undefined || (args?.object as { strategy?: unknown } | undefined)?.strategy !== 'smart',
         defaultMessage: (args?: ValidationArguments) => `${args?.property} belongs to the fixed strategy: leave it out with strategy smart`,
+      },
+    },
+    options,
+  );
+}
+
+/** A VAT rate written as one (`22%`, `22/122`); whether it is in force is the plans service's check (BILLING_TAX_RATES). */
+export function IsTaxRate(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isTaxRate',
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && isTaxRateSyntax(value),
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} must be a VAT rate such as 22% or 22/122`,
       },
     },
     options,

@@ -3,7 +3,8 @@ import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 export type PlanInterval = 'day' | 'week' | 'month' | 'year';
 export type PlanStatus = 'active' | 'archived';
-export type TaxRate = '0%' | '10%' | '18%' | '20%' | '10/110' | '18/118' | '20/120';
+/** A VAT rate as the provider's cart takes it, `22%` or `22/122` (src/common/tax-rates.ts). */
+export type TaxRate = string;
 
 export interface PlanLine {
   product: string;

@@ -59,6 +59,6 @@ export class PlansController {
 
   /** The plan with its effective dunning. */
   private view(plan: Plan): PlanResponse {
-    return toPlanResponse(plan, this.plans.effectiveDunning(plan));
+    return toPlanResponse(plan, this.plans.effectiveDunning(plan), this.plans.taxRatesCurrent(plan));
   }
 }

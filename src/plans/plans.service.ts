@@ -5,6 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { Clock } from '../common/clock/clock';
 import { parseDuration } from '../common/duration';
 import { Page, paginate } from '../common/http/pagination';
+import { invalidField } from '../common/errors/coded-error';
 import { AppConfig } from '../config/app-config';
 import { CreatePlanDto } from './create-plan.dto';
 import { ListPlansQueryDto } from './list-plans-query.dto';
@@ -41,6 +42,11 @@ export class PlansService {
   async create(dto: CreatePlanDto, reservedId?: string): Promise<Plan> {
     const made = reservedId === undefined ? null : await this.plans.findOneBy({ id: reservedId });
     if (made) return made;
+    dto.lines.forEach((line, index) => {
+      if (line.taxRate !== undefined && !this.config.taxRates.includes(line.taxRate)) {
+        throw invalidField(`lines.${index}.taxRate`, `lines.${index}.taxRate must be one of the VAT rates in force (BILLING_TAX_RATES): ${this.config.taxRates.join(', ')}`);
+      }
+    });
     const lines: PlanLine[] = dto.lines.map((line) => ({
       product: line.product,
       price: line.price,
@@ -78,6 +84,11 @@ export class PlansService {
     const builder = this.plans.createQueryBuilder('plan');
     if (query.status) builder.where('plan.status = :status', { status: query.status });
     return paginate(builder, query);
+  }
+
+  /** Whether every rate on the plan's lines is still in force (BILLING_TAX_RATES): else move its subscribers with a plan migration. */
+  taxRatesCurrent(plan: Pick<Plan, 'lines'>): boolean {
+    return plan.lines.every((line) => line.taxRate === undefined || this.config.taxRates.includes(line.taxRate));
   }
 
   /**

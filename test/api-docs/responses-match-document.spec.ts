@@ -94,7 +94,7 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     const plan = await ok('POST', '/api/v1/plans', { body: { name: 'Pro', product: 'Pro plan', currency: 'RUB', interval: 'month', lines: [{ product: 'Seat', price: 50000 }] } });
     const laddered = await ok('POST', '/api/v1/plans', {
       headers: { 'Idempotency-Key': 'walk-plan-1' },
-      body: { name: 'Team', product: 'Team', description: 'Yearly', currency: 'RUB', interval: 'year', intervalCount: 1, trialDays: 0, metadata: { tier: 'b' }, dunning: { retryDelays: ['1d'], finalAction: 'unpaid' }, lines: [{ product: 'Seat', price: 900, quantity: 3, taxRate: '20%' }] },
+      body: { name: 'Team', product: 'Team', description: 'Yearly', currency: 'RUB', interval: 'year', intervalCount: 1, trialDays: 0, metadata: { tier: 'b' }, dunning: { retryDelays: ['1d'], finalAction: 'unpaid' }, lines: [{ product: 'Seat', price: 900, quantity: 3, taxRate: '22%' }] },
     });
     await call('POST', '/api/v1/plans', { body: { name: '', lines: [] } });
     await call('POST', '/api/v1/plans', { rawBody: 'name=x', headers: { 'Content-Type': 'text/plain' } });

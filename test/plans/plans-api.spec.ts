@@ -26,10 +26,11 @@ describe('plans API', () => {
         intervalCount: 1,
         trialDays: 0,
         lines: [
-          { product: 'Seat', price: 1000, quantity: 2, taxRate: '20%' },
+          { product: 'Seat', price: 1000, quantity: 2, taxRate: '22%' },
           { product: 'Support', price: 500, quantity: 1 },
         ],
         amount: 2500,
+        taxRatesCurrent: true,
         shopId: SANDBOX_SHOP_ID,
         // No dunning of its own: the environment's (the tests run DUNNING_STRATEGY=fixed).
         dunning: { strategy: 'fixed', retryDelays: ['1d', '3d', '5d', '7d'], finalAction: 'cancel' },

@@ -33,7 +33,7 @@ describe('monthly billing over a simulated year', () => {
       currency: 'RUB',
       interval: 'month',
       lines: [
-        { product: 'Seat', price: 100000, quantity: 3, taxRate: '20%' },
+        { product: 'Seat', price: 100000, quantity: 3, taxRate: '22%' },
         { product: 'Support', price: 25000 },
       ],
     });
@@ -76,7 +76,7 @@ describe('monthly billing over a simulated year', () => {
       product: 'Team plan',
       description: 'Monthly team plan',
       cart: [
-        { product: 'Seat', price: 100000, quantity: 3, taxMode: { type: 'InvoiceLineTaxVAT', rate: '20%' } },
+        { product: 'Seat', price: 100000, quantity: 3, taxMode: { type: 'InvoiceLineTaxVAT', rate: '22%' } },
         { product: 'Support', price: 25000, quantity: 1 },
       ],
     });

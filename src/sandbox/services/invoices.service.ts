@@ -15,7 +15,11 @@ import { IdempotencyService } from './idempotency.service';
 import { invoiceEventsView } from './payment-views';
 import { WebhookEventsService } from './webhook-events.service';
 
-const TAX_RATES: readonly InvoiceLineTaxRate[] = ['0%', '10%', '18%', '20%', '10/110', '18/118', '20/120'];
+/**
+ * The VAT rates the provider's receipts know: the ones in force since 2026-01-01 (22 %, and 5 % and 7 % for the
+ * simplified regime, each with its inclusive fraction) and the former ones older invoices carry.
+ */
+const TAX_RATES: readonly InvoiceLineTaxRate[] = ['0%', '5%', '7%', '10%', '18%', '20%', '22%', '5/105', '7/107', '10/110', '18/118', '20/120', '22/122'];
 const MAX_CART_LINES = 100;
 /** RFC 3339 date-time, the provider's only date format. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;

@@ -73,7 +73,7 @@ export async function createPlan(engine: Engine): Promise<TestPlan> {
       currency: 'RUB',
       interval: 'month',
       lines: [
-        { product: 'Seat', price: 1000, quantity: 2, taxRate: '20%' },
+        { product: 'Seat', price: 1000, quantity: 2, taxRate: '22%' },
         { product: 'Support', price: 500 },
       ],
     });

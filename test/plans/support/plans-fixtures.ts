@@ -16,7 +16,7 @@ export function validPlan(overrides: Body = {}): Body {
     currency: 'RUB',
     interval: 'month',
     lines: [
-      { product: 'Seat', price: 1000, quantity: 2, taxRate: '20%' },
+      { product: 'Seat', price: 1000, quantity: 2, taxRate: '22%' },
       { product: 'Support', price: 500 },
     ],
     ...overrides,
