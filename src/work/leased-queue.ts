@@ -90,7 +90,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
     for (const index of [`${table}_claim_free_idx`, `${table}_claim_leased_idx`]) {
       if (!this.metadata.indices.some((i) => i.name === index)) throw new Error(`${definition.name}: the table ${table} has no index ${index} for its claim`);
     }
-    // $1 is the caller's time only where the due column follows the caller's clock; the rest follow it.
+    // $1 is the caller's time only where the due column follows the caller's clock; the other parameters come after it.
     const dueAt = definition.dueAgainst === 'caller' ? '$1::timestamptz' : 'now()';
     const [limit, owner, lapse, only] = [0, 1, 2, 3].map((k) => `$${k + (definition.dueAgainst === 'caller' ? 2 : 1)}`);
     const due = `t.${definition.dueColumn} <= ${dueAt}${definition.hasNotBefore ? ' AND (t.not_before IS NULL OR t.not_before <= now())' : ''}`;
