@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
+import { SystemClock } from '../common/clock/system-clock';
 import { LeaseLostError } from '../work/lease-lost.error';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
@@ -20,7 +21,7 @@ import { ChargesRepository } from './charges.repository';
 import { respectAttemptCap } from './dunning-policy';
 import { DunningRulesService } from './dunning-rules.service';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
-import { invoiceDueAt, paymentExternalId } from './external-ids';
+import { invoiceDueAt, invoiceMadeAt, paymentExternalId } from './external-ids';
 import type { LadderPosition } from './ladder-position';
 
 /**
@@ -81,6 +82,7 @@ export class ChargeProcessorService {
     private readonly gateway: ProcessingGateway,
     private readonly plans: PlansService,
     private readonly clock: Clock,
+    private readonly realClock: SystemClock,
     private readonly tuning: BillingTuning,
     private readonly metrics: BillingMetricsService,
     private readonly webhooks: WebhookHealthService,
@@ -156,7 +158,10 @@ export class ChargeProcessorService {
     const charge = claim.row;
     const { plan, subscription } = await this.contexts.of(claim);
     // Charges made before the due date was part of their intent get it now, before the first create.
-    if (!charge.invoiceDueAt) await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, charge.createdAt, [this.plans.effectiveDunning(plan).windowMs]) });
+    if (!charge.invoiceDueAt) {
+      const madeAt = invoiceMadeAt(charge.createdAt, this.realClock.now());
+      await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]) });
+    }
     let invoice: Invoice;
     try {
       const result = await this.gateway.createInvoice({

@@ -64,6 +64,15 @@ export function invoiceDueAt(periodStart: Date, madeAt: Date, retryDelaysMs: num
   return new Date(Math.max(periodStart.getTime(), madeAt.getTime()) + ladderMs + DUE_DATE_MARGIN_MS);
 }
 
+/**
+ * When a charge counts as made for its invoice's due date: the later of the billing clock's time and real time. The
+ * due date is reckoned on the billing clock, but the provider holds it against its own, real clock: a test clock that
+ * lags real time (it stands still until moved) must not send an invoice that is overdue already.
+ */
+export function invoiceMadeAt(billingNow: Date, realNow: Date): Date {
+  return new Date(Math.max(billingNow.getTime(), realNow.getTime()));
+}
+
 /** Proration charges one subscription may make within one period: two base-36 digits. */
 export const MAX_PRORATIONS_PER_PERIOD = 36 * 36 - 1;
 

@@ -12,7 +12,7 @@ import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import type { NewCharge } from './charge-writes';
 import { ChargesRepository } from './charges.repository';
-import { invoiceDueAt, invoiceExternalId } from './external-ids';
+import { invoiceDueAt, invoiceExternalId, invoiceMadeAt } from './external-ids';
 
 /**
  * Most skipped periods of one subscription recorded as `skipped` charges in one pass: the newest ones, just before
@@ -50,8 +50,7 @@ export class PeriodMaterializerService {
       if (due.length === 0) return { advanced: 0, created: 0 };
       const planIds = due.flatMap((s) => (s.pendingChange ? [s.planId, s.pendingChange.planId] : [s.planId]));
       const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
-      // The due date counts from when the charge is made, in whichever clock is later (the test clock may lead).
-      const madeAt = new Date(Math.max(now.getTime(), this.realClock.now().getTime()));
+      const madeAt = invoiceMadeAt(now, this.realClock.now());
       const charges: NewCharge[] = [];
       const started: { subscription: Subscription; period: StartedPeriod }[] = [];
       for (const s of due) {

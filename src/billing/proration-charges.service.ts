@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { BalancesService } from '../balances/balances.service';
+import { SystemClock } from '../common/clock/system-clock';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { CHARGES_QUEUE } from './billing-scheduler.service';
 import { ChargeKind } from './charge.entity';
 import { ChargesRepository } from './charges.repository';
-import { invoiceDueAt, MAX_PRORATIONS_PER_PERIOD, prorationInvoiceExternalId, invoiceExternalId } from './external-ids';
+import { invoiceDueAt, invoiceMadeAt, MAX_PRORATIONS_PER_PERIOD, prorationInvoiceExternalId, invoiceExternalId } from './external-ids';
 
 /** A charge a subscription change makes now, inside the change's transaction. */
 export interface ChangeCharge {
@@ -36,6 +37,7 @@ export class ProrationChargesService {
     private readonly charges: ChargesRepository,
     private readonly balances: BalancesService,
     private readonly runner: WorkRunnerService,
+    private readonly realClock: SystemClock,
   ) {}
 
   hasOpenCharge(em: EntityManager, subscriptionId: string): Promise<boolean> {
@@ -81,7 +83,7 @@ export class ProrationChargesService {
           currency: c.currency,
           status: 'pending',
           invoiceExternalId: externalId,
-          invoiceDueAt: invoiceDueAt(c.periodStart, now, c.retryDelaysMs),
+          invoiceDueAt: invoiceDueAt(c.periodStart, invoiceMadeAt(now, this.realClock.now()), c.retryDelaysMs),
           nextAttemptAt: now,
         },
       ],

@@ -15,8 +15,9 @@ export interface LeasedQueueDefinition<T extends ObjectLiteral> {
   /** The column that says when a row is due; NULL means nothing to do. */
   dueColumn: string;
   /**
-   * What the due column is compared with. `caller`: a time each claim passes (charges: the billing clock, which may
-   * be the test clock; payouts: the process's real clock); `database`: the database's now().
+   * What the due column is compared with, and nothing else: `caller`, a time each claim and wake passes (charges: the
+   * billing clock, which may be a test clock years from real time; payouts: the process's real clock); `database`,
+   * the database's now(), and a caller's time is refused. There is no fallback from one to the other.
    */
   dueAgainst: 'caller' | 'database';
   /** Whether the table has a `not_before` column: a real-time floor (backoffs) on top of the due time. */
@@ -89,27 +90,30 @@ export class LeasedQueue<T extends ObjectLiteral> {
     for (const index of [`${table}_claim_free_idx`, `${table}_claim_leased_idx`]) {
       if (!this.metadata.indices.some((i) => i.name === index)) throw new Error(`${definition.name}: the table ${table} has no index ${index} for its claim`);
     }
-    const due = `t.${definition.dueColumn} <= COALESCE($1::timestamptz, now())${definition.hasNotBefore ? ' AND (t.not_before IS NULL OR t.not_before <= now())' : ''}`;
-    const onlyId = '($5::uuid IS NULL OR t.id = $5::uuid)';
+    // $1 is the caller's time only where the due column follows the caller's clock; the other parameters come after it.
+    const dueAt = definition.dueAgainst === 'caller' ? '$1::timestamptz' : 'now()';
+    const [limit, owner, lapse, only] = [0, 1, 2, 3].map((k) => `$${k + (definition.dueAgainst === 'caller' ? 2 : 1)}`);
+    const due = `t.${definition.dueColumn} <= ${dueAt}${definition.hasNotBefore ? ' AND (t.not_before IS NULL OR t.not_before <= now())' : ''}`;
+    const onlyId = `(${only}::uuid IS NULL OR t.id = ${only}::uuid)`;
     // Rows of a dead process first (their work was in flight and must resume at once), then free rows, oldest due
     // first. A row is dead's when its owner is not this process and has not heartbeated within the lapse.
     this.claimSql = `
       WITH orphaned AS (
         SELECT t.id, t.lease_owner AS previous_owner, 0 AS rank, t.${definition.dueColumn} AS due_at FROM ${table} t
-         WHERE t.lease_owner IS NOT NULL AND t.lease_owner <> $3 AND ${due} AND ${onlyId}
-           AND NOT ${ownerIsLiveSql('t', '$4')}
+         WHERE t.lease_owner IS NOT NULL AND t.lease_owner <> ${owner} AND ${due} AND ${onlyId}
+           AND NOT ${ownerIsLiveSql('t', lapse)}
          ORDER BY t.${definition.dueColumn}
-         LIMIT $2
+         LIMIT ${limit}
          FOR UPDATE OF t SKIP LOCKED),
       free AS (
         SELECT t.id, NULL::varchar AS previous_owner, 1 AS rank, t.${definition.dueColumn} AS due_at FROM ${table} t
          WHERE t.lease_owner IS NULL AND ${due} AND ${onlyId}
          ORDER BY t.${definition.dueColumn}
-         LIMIT $2
+         LIMIT ${limit}
          FOR UPDATE OF t SKIP LOCKED),
       picked AS (
-        SELECT * FROM (SELECT * FROM orphaned UNION ALL SELECT * FROM free) x ORDER BY rank, due_at LIMIT $2)
-      UPDATE ${table} t SET lease_owner = $3, fence = t.fence + 1
+        SELECT * FROM (SELECT * FROM orphaned UNION ALL SELECT * FROM free) x ORDER BY rank, due_at LIMIT ${limit})
+      UPDATE ${table} t SET lease_owner = ${owner}, fence = t.fence + 1
         FROM picked
        WHERE t.id = picked.id
       RETURNING t.*, picked.previous_owner AS "__previous_owner"${definition.extraReturning ? `, ${definition.extraReturning}` : ''}`;
@@ -187,11 +191,10 @@ export class LeasedQueue<T extends ObjectLiteral> {
    * straight from the UPDATE … RETURNING: one round trip, no second read.
    */
   async claim(limit: number, options: { dueAt?: Date; onlyId?: string } = {}): Promise<Claim<T>[]> {
-    const dueAt = options.dueAt ?? this.definition.dueNow?.();
-    if (this.definition.dueAgainst === 'caller' && !dueAt) throw new Error(`${this.name}: a claim needs the time it is due at`);
+    const dueAt = this.callerTime(options.dueAt ?? (this.definition.dueAgainst === 'caller' ? this.definition.dueNow?.() : undefined), 'claim');
     await this.registry.ensureRegistered();
     const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, `${this.name}.claim`, this.claimSql, [
-      dueAt ?? null,
+      ...dueAt,
       limit,
       this.registry.workerId,
       this.registry.lapseSeconds,
@@ -214,12 +217,14 @@ export class LeasedQueue<T extends ObjectLiteral> {
    * Makes due at once the rows `target` selects that wait (a provider event says their outcome is in), unless a live
    * process holds them (it reads the outcome itself); a row of a dead holder is woken for the next claim to take.
    * `target` is the domain's SELECT of `id` and `waiting` (a boolean) over its table, with its own parameters from
-   * $1; the engine adds the due time, the floor and the lease rule. Answers `woken`, `busy` (a live holder has it),
-   * `settled` (found, nothing waits) or `none` (no such row).
+   * $1; the engine adds the due time, the floor and the lease rule. `at` is the time on the caller's clock for a queue
+   * due by it (the billing clock for charges), and left out for a queue due by the database's clock. Answers `woken`,
+   * `busy` (a live holder has it), `settled` (found, nothing waits) or `none` (no such row).
    */
   async wake(target: { sql: string; params: unknown[] }, at?: Date): Promise<'woken' | 'busy' | 'settled' | 'none'> {
-    const atParam = `COALESCE($${target.params.length + 1}::timestamptz, now())`;
-    const lapseParam = `$${target.params.length + 2}`;
+    const time = this.callerTime(at, 'wake');
+    const atParam = time.length > 0 ? `$${target.params.length + 1}::timestamptz` : 'now()';
+    const lapseParam = `$${target.params.length + time.length + 1}`;
     const due = this.definition.dueColumn;
     const [row]: { woken: boolean; known: boolean; waiting: boolean }[] = await this.dataSource.query(
       `WITH target AS (${target.sql}),
@@ -228,7 +233,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
                        WHERE t.id = x.id AND x.waiting AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', lapseParam)})
                       RETURNING t.id)
        SELECT EXISTS (SELECT 1 FROM woken) AS woken, EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM target WHERE waiting) AS waiting`,
-      [...target.params, this.definition.dueAgainst === 'database' ? null : (at ?? null), this.registry.lapseSeconds],
+      [...target.params, ...time, this.registry.lapseSeconds],
     );
     if (row.woken) return 'woken';
     if (!row.known) return 'none';
@@ -301,6 +306,20 @@ export class LeasedQueue<T extends ObjectLiteral> {
   lost(held: Held<T>): never {
     this.metrics.leaseLost.inc({ queue: this.name });
     throw new LeaseLostError(this.name, String(held.row.id));
+  }
+
+  /**
+   * The caller's time as the statement's parameter, or none: required where the due column follows the caller's
+   * clock, refused where it follows the database's. Comparing one clock's time with the other's column would stall
+   * rows (a test clock ahead of real time) or make them due early, so neither falls back to the other.
+   */
+  private callerTime(at: Date | undefined, what: 'claim' | 'wake'): [Date] | [] {
+    if (this.definition.dueAgainst === 'caller') {
+      if (!at) throw new Error(`${this.name}: a ${what} needs the time it is due at, on the clock its due column follows`);
+      return [at];
+    }
+    if (at) throw new Error(`${this.name}: its due column follows the database's clock; a ${what} takes no time of the caller's`);
+    return [];
   }
 
   /** A raw row as the entity TypeORM would load (column names, types and transformers). */
