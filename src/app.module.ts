@@ -21,6 +21,7 @@ import { PayoutTuning } from './payouts/payout-tuning';
 import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
+import { PlanMigrationsModule } from './plan-migrations/plan-migrations.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { ReportsModule } from './reports/reports.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
@@ -80,6 +81,7 @@ export class AppModule {
         HealthModule,
         GatewayModule,
         PlansModule,
+        PlanMigrationsModule,
         CustomersModule,
         SubscriptionsModule,
         BalancesModule,

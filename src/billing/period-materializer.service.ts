@@ -6,7 +6,7 @@ import { SystemClock } from '../common/clock/system-clock';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
 import { PeriodCalendar, periodCalendar } from '../common/calendar/billing-calendar';
-import type { Subscription } from '../subscriptions/subscription.entity';
+import { pendingChangeAppliesAt, Subscription } from '../subscriptions/subscription.entity';
 import { StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
@@ -58,8 +58,9 @@ export class PeriodMaterializerService {
           await this.lifecycle.endAtPeriodBoundary(em, s, now);
           continue;
         }
-        // A change waiting for this renewal applies first: the renewal is charged at the new plan and quantity.
-        if (s.pendingChange) {
+        // A change waiting for this renewal applies first: the renewal is charged at the new plan and quantity (a
+        // migration's change may wait for a later renewal).
+        if (pendingChangeAppliesAt(s.pendingChange, s.nextBillingAt)) {
           await this.lifecycle.applyPendingChange(em, s, { from: plans.get(s.planId) as Plan, to: plans.get(s.pendingChange.planId) as Plan }, now);
         }
         const plan = plans.get(s.planId) as Plan;

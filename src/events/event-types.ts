@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'subscription.canceled',
   'subscription.renewal_upcoming',
   'subscription.trial_ending',
+  'subscription.price_change_upcoming',
   'charge.succeeded',
   'charge.declined',
   'charge.failed',
@@ -23,6 +24,8 @@ export interface EventData {
   error?: Record<string, unknown>;
   /** Notices before money moves: the coming charge (amount, currency, chargeAt). */
   upcoming?: Record<string, unknown>;
+  /** A price change scheduled by a plan migration: fromAmount, toAmount, currency, effectiveAt. */
+  change?: Record<string, unknown>;
 }
 
 /** An event a producer records in the transaction of the change it describes. */

@@ -67,7 +67,7 @@ export class SubscriptionNoticesService {
           const at = kind === 'renewal_upcoming' ? s.nextBillingAt : s.trialEndsAt;
           // The subscription as GET shows it, and what the coming charge will take (quantity and any pending change
           // included) and when.
-          const upcoming = { ...upcomingCharge(s, plans), chargeAt: at?.toISOString() ?? null };
+          const upcoming = { ...upcomingCharge(s, plans, at), chargeAt: at?.toISOString() ?? null };
           return { type: kind === 'renewal_upcoming' ? 'subscription.renewal_upcoming' : 'subscription.trial_ending', data: { object: toSubscriptionResponse(s), upcoming } };
         });
         await this.events.record(em, events);

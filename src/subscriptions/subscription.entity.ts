@@ -1,11 +1,22 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
-/** A change waiting for the next renewal (contract v1.2: `effective: period_end`). */
+/**
+ * A change waiting for a renewal: the next one (contract v1.2: `effective: period_end`), or, for a plan migration, the
+ * first renewal at least its notice ahead. It applies at the renewal that starts at `effectiveAt`.
+ */
 export interface PendingChange {
   planId: string;
   quantity: number;
   effectiveAt: string;
+  /** `migration`: scheduled by the plan migration `migrationId`; absent (or `change`): asked for on the subscription. */
+  source?: 'change' | 'migration';
+  migrationId?: string;
+}
+
+/** Whether the pending change applies at the renewal starting at `renewalAt` (a migration's may wait for a later one). */
+export function pendingChangeAppliesAt(pending: PendingChange | null, renewalAt: Date | null): pending is PendingChange {
+  return pending !== null && renewalAt !== null && Date.parse(pending.effectiveAt) <= renewalAt.getTime();
 }
 
 export type SubscriptionStatus = 'incomplete' | 'trialing' | 'active' | 'past_due' | 'paused' | 'unpaid' | 'canceled';
@@ -23,6 +34,8 @@ export const BILLABLE_STATUSES: SubscriptionStatus[] = ['trialing', 'active', 'p
 @Index('subscriptions_customer_idx', ['customerId', 'createdAt', 'seq'])
 @Index('subscriptions_plan_idx', ['planId', 'createdAt', 'seq'])
 @Index('subscriptions_status_idx', ['status', 'createdAt', 'seq'])
+// A plan migration walks the plan's subscriptions in creation order, a batch at a time.
+@Index('subscriptions_plan_seq_idx', ['planId', 'seq'])
 // The billing pass finds due subscriptions through this index, never by scanning all rows.
 @Index('subscriptions_due_idx', ['nextBillingAt'], { where: "next_billing_at IS NOT NULL AND status IN ('trialing', 'active', 'past_due')" })
 // Incomplete subscriptions are activated when their customer becomes ready.

@@ -13,11 +13,12 @@ import { SubscriptionsRepository } from './subscriptions.repository';
 import { SubscriptionNotice } from './subscription-notice.entity';
 import { SubscriptionNoticesRepository } from './subscription-notices.repository';
 import { SubscriptionNoticesService } from './subscription-notices.service';
+import { SubscriptionRepricingService } from './subscription-repricing.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent, SubscriptionNotice]), PlansModule, CustomersModule, EventsModule],
   controllers: [SubscriptionsController],
-  providers: [SubscriptionsRepository, SubscriptionEventsRepository, SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesRepository, SubscriptionNoticesService],
-  exports: [SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesService],
+  providers: [SubscriptionsRepository, SubscriptionEventsRepository, SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesRepository, SubscriptionNoticesService, SubscriptionRepricingService],
+  exports: [SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesService, SubscriptionRepricingService],
 })
 export class SubscriptionsModule {}

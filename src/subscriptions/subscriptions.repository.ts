@@ -84,6 +84,39 @@ export class SubscriptionsRepository {
     );
   }
 
+  /**
+   * A plan migration's batch: the plan's subscriptions after `afterSeq` up to `cutoffSeq` (those made before the
+   * migration), in creation order, locked for the caller's transaction. Not SKIP LOCKED: the walk must see every one,
+   * so it waits for a billing pass or a change holding one.
+   */
+  lockPlanBatch(em: EntityManager, planId: string, afterSeq: number, cutoffSeq: number, limit: number): Promise<Subscription[]> {
+    return em
+      .getRepository(Subscription)
+      .createQueryBuilder('s')
+      .where('s.planId = :planId AND s.seq > :afterSeq AND s.seq <= :cutoffSeq', { planId, afterSeq, cutoffSeq })
+      .orderBy('s.seq', 'ASC')
+      .limit(limit)
+      .setLock('pessimistic_write', undefined, ['s'])
+      .getMany();
+  }
+
+  /** The newest subscription's place in creation order (0 with none): a plan migration moves those up to it. */
+  async newestSeq(em: EntityManager): Promise<number> {
+    const [row] = await em.query(`SELECT COALESCE(max(seq), 0)::bigint AS seq FROM subscriptions`);
+    return Number(row.seq);
+  }
+
+  /** The pending changes of a batch, as set in memory, in one statement. */
+  async updatePendingChanges(em: EntityManager, rows: Subscription[], at: Date): Promise<void> {
+    if (rows.length === 0) return;
+    await em.query(
+      `UPDATE subscriptions s SET pending_change = u.pending_change, updated_at = $3
+         FROM unnest($1::uuid[], $2::jsonb[]) AS u(id, pending_change)
+        WHERE s.id = u.id`,
+      [rows.map((s) => s.id), rows.map((s) => JSON.stringify(s.pendingChange)), at],
+    );
+  }
+
   /** The next period to bill, as set in memory (after skipped periods). */
   async updateSchedule(em: EntityManager, s: Subscription): Promise<void> {
     await em.update(Subscription, { id: s.id }, { nextPeriodIndex: s.nextPeriodIndex, nextBillingAt: s.nextBillingAt, updatedAt: s.updatedAt });

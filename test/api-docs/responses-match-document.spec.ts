@@ -107,6 +107,10 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     await ok('POST', '/api/v1/plans/{id}/archive', { path: { id: archived.id } });
     await ok('POST', '/api/v1/plans', { body: { name: 'Smart', product: 'Smart', currency: 'RUB', interval: 'month', dunning: { strategy: 'smart', maxDays: 14, finalAction: 'cancel' }, lines: [{ product: 'x', price: 100 }] } });
     await call('POST', '/api/v1/plans', { body: { name: 'Bad', product: 'Bad', currency: 'RUB', interval: 'month', dunning: { strategy: 'smart', retryDelays: ['1d'], finalAction: 'cancel' }, lines: [{ product: 'x', price: 100 }] } });
+    const repriced = await ok('POST', '/api/v1/plans', { body: { name: 'Pro 22', product: 'Pro plan', currency: 'RUB', interval: 'month', lines: [{ product: 'Seat', price: 50900, taxRate: '22%' }] } });
+    const migration = await ok('POST', '/api/v1/plans/{id}/migrations', { path: { id: plan.id }, body: { toPlanId: repriced.id, noticeDays: 14 } });
+    await ok('GET', '/api/v1/plan-migrations/{id}', { path: { id: migration.id } });
+    await call('POST', '/api/v1/plans/{id}/migrations', { path: { id: plan.id }, body: { toPlanId: archived.id } });
     await ok('GET', '/api/v1/dunning/rules');
     await ok('GET', '/api/v1/reports/revenue', { query: { from: '2031-03-01T00:00:00Z', to: '2031-04-01T00:00:00Z', interval: 'week', currency: 'RUB' } });
     await call('GET', '/api/v1/reports/revenue', { query: { from: '2031-03-01T00:00:00Z', to: '2031-02-01T00:00:00Z' } });

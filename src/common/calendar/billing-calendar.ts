@@ -167,6 +167,18 @@ export function addTrialDays(start: Date, timezone: string, days: number): Date 
   return fromLocal(addUnits(toLocal(checkDate(start, 'start'), zone), 'day', days), zone);
 }
 
+/**
+ * The first renewal at least `noticeDays` calendar days (in `timezone`, keeping the time of day) after `now`: the
+ * smallest period index from `fromIndex` on whose start is at or after that instant. A plan migration moves a
+ * subscription there, so its customer is told at least that long before the new price is charged.
+ */
+export function firstRenewalAfterNotice(calendar: PeriodCalendar, fromIndex: number, now: Date, noticeDays: number, timezone: string): { index: number; start: Date } {
+  checkIndex(fromIndex, 'fromIndex');
+  const noticeEnds = addTrialDays(now, timezone, noticeDays);
+  const index = Math.max(fromIndex, calendar.firstIndexAtOrAfter(noticeEnds));
+  return { index, start: calendar.start(index) };
+}
+
 /** Zones whose offset is zero at every instant: answered without Intl, which costs microseconds per offset. */
 const ALWAYS_UTC = new Set(['UTC', 'Etc/UTC']);
 
