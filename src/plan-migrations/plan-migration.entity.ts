@@ -10,6 +10,8 @@ export type PlanMigrationStatus = 'running' | 'done';
  * each batch, under the claim's fence, so a batch counts once whatever the replicas and restarts.
  */
 @Entity('plan_migrations')
+// The rows this process holds: its heartbeat compares them with the claims it works on.
+@Index('plan_migrations_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Index('plan_migrations_claim_free_idx', ['nextRunAt'], { where: 'lease_owner IS NULL AND next_run_at IS NOT NULL' })
 @Index('plan_migrations_claim_leased_idx', ['nextRunAt'], { where: 'lease_owner IS NOT NULL AND next_run_at IS NOT NULL' })
 export class PlanMigration extends LeasedRow {

@@ -6,6 +6,8 @@ import { LeasedRow } from '../work/leased-row';
  * its own job, due at `next_attempt_at` until applied. One row per (topic, object, event id): a repeat is a no-op.
  */
 // The claim's two scans, each by an index whose predicate is its own: planned right even before the table has statistics.
+// The rows this process holds: its heartbeat compares them with the claims it works on.
+@Index('provider_events_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Index('provider_events_claim_free_idx', ['nextAttemptAt'], { where: 'lease_owner IS NULL AND next_attempt_at IS NOT NULL' })
 @Index('provider_events_claim_leased_idx', ['nextAttemptAt'], { where: 'lease_owner IS NOT NULL AND next_attempt_at IS NOT NULL' })
 @Entity('provider_events')

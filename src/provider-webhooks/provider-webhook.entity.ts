@@ -9,6 +9,8 @@ export type ProviderWebhookTopic = 'InvoicesTopic' | 'CustomersTopic' | 'Withdra
  * The row is its own registration job on the work engine: due at `next_attempt_at` until the provider has it.
  */
 // The claim's two scans, each by an index whose predicate is its own: planned right even before the table has statistics.
+// The rows this process holds: its heartbeat compares them with the claims it works on.
+@Index('provider_webhooks_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
 @Index('provider_webhooks_claim_free_idx', ['nextAttemptAt'], { where: 'lease_owner IS NULL AND next_attempt_at IS NOT NULL' })
 @Index('provider_webhooks_claim_leased_idx', ['nextAttemptAt'], { where: 'lease_owner IS NOT NULL AND next_attempt_at IS NOT NULL' })
 @Entity('provider_webhooks')

@@ -1,6 +1,8 @@
+import { Logger } from '@nestjs/common';
 import { DataSource, EntityManager, EntityMetadata, ObjectLiteral, EntityTarget } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { hotQuery } from '../database/prepared-statements';
+import { HeldClaims } from './held-claims';
 import { LeaseLostError } from './lease-lost.error';
 import { ownerIsLiveSql } from './owner-liveness';
 import { drainQueue, WorkTail } from './worker-pool';
@@ -74,6 +76,9 @@ export class LeasedQueue<T extends ObjectLiteral> {
   private readonly releaseSql: string;
   /** Rows whose work ended since the last sweep, with the fence they were worked under. */
   private readonly finished: Claim<T>[] = [];
+  /** The claims this process works on, to tell a lease of a lost claim from one of its own. */
+  private readonly held = new HeldClaims();
+  private readonly logger: Logger;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -82,12 +87,13 @@ export class LeasedQueue<T extends ObjectLiteral> {
     readonly definition: LeasedQueueDefinition<T>,
   ) {
     this.metadata = dataSource.getMetadata(definition.entity);
+    this.logger = new Logger(`LeasedQueue(${definition.name})`);
     const dueColumn = this.metadata.columns.find((c) => c.databaseName === definition.dueColumn);
     if (!dueColumn) throw new Error(`${definition.name}: the table has no column ${definition.dueColumn}`);
     this.dueProperty = dueColumn.propertyName;
     const table = this.metadata.tableName;
     // Without them the claim's plan depends on the table's statistics, which lag behind a burst of new rows.
-    for (const index of [`${table}_claim_free_idx`, `${table}_claim_leased_idx`]) {
+    for (const index of [`${table}_claim_free_idx`, `${table}_claim_leased_idx`, `${table}_lease_owner_idx`]) {
       if (!this.metadata.indices.some((i) => i.name === index)) throw new Error(`${definition.name}: the table ${table} has no index ${index} for its claim`);
     }
     // $1 is the caller's time only where the due column follows the caller's clock; the other parameters come after it.
@@ -124,6 +130,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
         if (released > 0) this.metrics.released.inc({ queue: definition.name }, released);
       },
       sweep: (workerId) => this.sweep(workerId),
+      recover: (workerId) => this.recover(workerId),
     });
   }
 
@@ -161,6 +168,37 @@ export class LeasedQueue<T extends ObjectLiteral> {
     );
   }
 
+  /**
+   * Frees rows leased to this live process that no claim of it holds: a claim whose answer was lost (a connection cut
+   * between its commit and its reply, a failover just after the commit), so no worker here knows them and no other
+   * process may take them while this one heartbeats. Run at each heartbeat; the comparison is made with no claim in
+   * flight, so a claim's own rows are never mistaken for lost ones.
+   */
+  private async recover(workerId: string): Promise<void> {
+    const table = this.metadata.tableName;
+    const leased: { id: string; fence: string }[] = await this.dataSource.query(`SELECT id, fence FROM ${table} WHERE lease_owner = $1`, [workerId]);
+    if (!leased.some((row) => !this.held.holds(row.id, Number(row.fence)))) {
+      this.metrics.strayLeases.set({ queue: this.name }, 0);
+      return;
+    }
+    await this.held.exclusive(async () => {
+      const stray = (await this.dataSource.query<{ id: string; fence: string }[]>(`SELECT id, fence FROM ${table} WHERE lease_owner = $1`, [workerId])).filter(
+        (row) => !this.held.holds(row.id, Number(row.fence)),
+      );
+      this.metrics.strayLeases.set({ queue: this.name }, stray.length);
+      if (stray.length === 0) return;
+      const [, freed] = (await this.dataSource.query(
+        `UPDATE ${table} t SET lease_owner = NULL
+           FROM unnest($1::uuid[], $2::bigint[]) AS c(id, fence)
+          WHERE t.id = c.id AND t.fence = c.fence AND t.lease_owner = $3`,
+        [stray.map((row) => row.id), stray.map((row) => row.fence), workerId],
+      )) as [unknown, number];
+      this.metrics.strayLeases.set({ queue: this.name }, 0);
+      this.metrics.leasesRecovered.inc({ queue: this.name }, freed);
+      this.logger.warn(`${this.name}: freed ${freed} rows leased to this process by a claim whose answer was lost; they are worked again`);
+    });
+  }
+
   private async sweep(workerId: string): Promise<void> {
     if (this.finished.length === 0) return;
     const batch = this.finished.splice(0);
@@ -193,20 +231,29 @@ export class LeasedQueue<T extends ObjectLiteral> {
   async claim(limit: number, options: { dueAt?: Date; onlyId?: string } = {}): Promise<Claim<T>[]> {
     const dueAt = this.callerTime(options.dueAt ?? (this.definition.dueAgainst === 'caller' ? this.definition.dueNow?.() : undefined), 'claim');
     await this.registry.ensureRegistered();
-    const { rows } = await hotQuery<Record<string, unknown>>(this.dataSource, `${this.name}.claim`, this.claimSql, [
-      ...dueAt,
-      limit,
-      this.registry.workerId,
-      this.registry.lapseSeconds,
-      options.onlyId ?? null,
-    ]);
-    if (rows.length === 0) return [];
+    await this.held.enter();
+    let rows: Record<string, unknown>[];
+    try {
+      ({ rows } = await hotQuery<Record<string, unknown>>(this.dataSource, `${this.name}.claim`, this.claimSql, [
+        ...dueAt,
+        limit,
+        this.registry.workerId,
+        this.registry.lapseSeconds,
+        options.onlyId ?? null,
+      ]));
+    } catch (error) {
+      // The claim may have committed with its answer lost: the next heartbeat finds and frees what it leased.
+      this.held.failed();
+      throw error;
+    }
     const claims = rows.map((raw) => ({
       row: this.hydrate(raw),
       fence: Number(raw.fence),
       previousOwner: (raw.__previous_owner as string | null) ?? null,
       extra: raw,
     }));
+    this.held.held(claims.map((claim) => ({ owner: claim, id: String(claim.row.id), fence: claim.fence })));
+    if (claims.length === 0) return [];
     this.metrics.claimed.inc({ queue: this.name }, claims.length);
     const takeovers = claims.filter((c) => c.previousOwner !== null).length;
     if (takeovers > 0) this.metrics.takeovers.inc({ queue: this.name }, takeovers);

@@ -11,6 +11,8 @@ export class WorkMetricsService {
   readonly released: Counter<'queue'>;
   readonly inFlight: Gauge<'queue'>;
   readonly heartbeatFailures: Counter<string>;
+  readonly strayLeases: Gauge<'queue'>;
+  readonly leasesRecovered: Counter<'queue'>;
 
   constructor(metrics: MetricsService) {
     this.claimed = metrics.counter({ name: 'work_claimed_total', help: 'Work items claimed, by queue', labelNames: ['queue'] });
@@ -22,6 +24,16 @@ export class WorkMetricsService {
     this.leaseLost = metrics.counter({ name: 'work_lease_lost_total', help: 'Writes refused by the fence: another process owns the item now', labelNames: ['queue'] });
     this.released = metrics.counter({ name: 'work_released_total', help: 'Claims handed back unworked (shutdown)', labelNames: ['queue'] });
     this.inFlight = metrics.gauge({ name: 'work_in_flight', help: 'Items being worked on in this process, by queue', labelNames: ['queue'] });
+    this.strayLeases = metrics.gauge({
+      name: 'work_stray_leases',
+      help: 'Rows leased to this live process that none of its workers holds (a claim whose answer was lost), at the last heartbeat, by queue',
+      labelNames: ['queue'],
+    });
+    this.leasesRecovered = metrics.counter({
+      name: 'work_leases_recovered_total',
+      help: 'Stray leases this process freed so that the rows are worked again, by queue',
+      labelNames: ['queue'],
+    });
     this.heartbeatFailures = metrics.counter({ name: 'work_heartbeat_failures_total', help: 'Heartbeats that could not be written (database unreachable)' });
   }
 }

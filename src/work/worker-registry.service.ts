@@ -11,6 +11,8 @@ export interface RegisteredQueue {
   releaseAll(workerId: string): Promise<void>;
   /** Hands back rows whose work ended but whose own release did not reach the database (an outage). */
   sweep(workerId: string): Promise<void>;
+  /** Frees rows leased to this process that it does not work on (a claim whose answer was lost). */
+  recover(workerId: string): Promise<void>;
 }
 
 /**
@@ -84,6 +86,7 @@ export class WorkerRegistryService implements OnApplicationBootstrap, BeforeAppl
     }
     for (const queue of this.queues) {
       await queue.sweep(this.workerId).catch((error: unknown) => this.logger.warn({ err: error }, 'Could not hand back finished claims; the next heartbeat tries again'));
+      await queue.recover(this.workerId).catch((error: unknown) => this.logger.warn({ err: error }, 'Could not look for leases lost by this process; the next heartbeat tries again'));
     }
   }
 }
