@@ -15,6 +15,7 @@ const current = new AsyncLocalStorage<WriteScope>();
  */
 export class WriteScope {
   private committable = false;
+  private closed = false;
 
   /** True once a statement that could commit a change was sent (or about to be). */
   get mayHaveCommitted(): boolean {
@@ -23,9 +24,17 @@ export class WriteScope {
 
   /** `inTransaction`: the statement runs inside an explicit transaction, where only its COMMIT commits. */
   note(sql: string, inTransaction: boolean): void {
-    if (this.committable) return;
+    if (this.committable || this.closed) return;
     if (COMMIT.test(sql)) this.committable = true;
     else if (!inTransaction && !(READ.test(sql) && !WRITES_INSIDE.test(sql))) this.committable = true;
+  }
+
+  /**
+   * The unit of work has answered (or failed): what runs on in its async context after that (the Idempotency-Key's
+   * answer write, which follows the handler's answer) is not its change.
+   */
+  close(): void {
+    this.closed = true;
   }
 
   /** Runs `work` with this scope noting every statement that `work` and what it starts send. */

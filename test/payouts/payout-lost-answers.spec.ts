@@ -2,7 +2,7 @@ import type { PayoutResponse } from '../../src/payouts/payout-responses';
 import { PostgresFaultProxy } from '../support/postgres-fault-proxy';
 import { CARDS } from '../support/test-cards';
 import { resetDatabase, testDatabaseUrl } from '../support/test-database';
-import { authorizedDestination, ledgerWithdrawals, setUpPayouts } from './support/payout-fixtures';
+import { authorizedDestination, ledgerWithdrawals, SETUP_BODY, setUpPayouts } from './support/payout-fixtures';
 import { PayoutTestApp, runUntil, startPayoutTestApp } from './support/payout-test-app';
 
 /**
@@ -61,6 +61,15 @@ describe('payouts when the database answer is lost', () => {
     expect(made.map((p) => p.id)).toEqual([again.body.id]);
     await runUntil(t, async () => ((await payoutsOf('keyed'))[0].status === 'succeeded' ? true : undefined));
     expect((await ledgerWithdrawals(t)).filter((w) => w.amount === 9_802)).toHaveLength(1);
+  });
+
+  it('answers database_unavailable when only the Idempotency-Key\'s own answer write is lost after a request that changed nothing', async () => {
+    // Payouts are set up already: a repeat of the setup reads it and changes nothing.
+    const cut = proxy.cutBefore(/^UPDATE idempotency_records SET status_code/);
+    const res = await t.api().post('/api/v1/payouts/setup').set('Idempotency-Key', 'setup-again').send(SETUP_BODY);
+    await cut;
+    expect(answerOf(res)).toEqual({ status: 503, code: 'database_unavailable', retryAfter: '5' });
+    expect((await t.api().post('/api/v1/payouts/setup').set('Idempotency-Key', 'setup-again').send(SETUP_BODY)).status).toBe(201);
   });
 
   it('answers database_unavailable ("nothing was done") when the database is down before the payout is written, and nothing was', async () => {

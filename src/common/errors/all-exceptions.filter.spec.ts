@@ -1,6 +1,6 @@
 import { ArgumentsHost, ExecutionContext, BadRequestException, ConflictException, HttpException, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { AllExceptionsFilter } from './all-exceptions.filter';
-import { defer, lastValueFrom } from 'rxjs';
+import { defer, lastValueFrom, mergeMap, of } from 'rxjs';
 import { noteStatement } from '../../database/write-scope';
 import { WriteScopeInterceptor } from '../http/write-scope.interceptor';
 import { withErrorCode } from './coded-error';
@@ -106,6 +106,12 @@ describe('AllExceptionsFilter', () => {
     expect(await answer('POST', [{ sql: 'INSERT INTO x VALUES (1)', inTransaction: true }, { sql: 'COMMIT', inTransaction: true }])).toEqual(unknown);
     // A read is never "unknown": repeating it is harmless.
     expect(await answer('GET', [{ sql: 'UPDATE x SET y = 1' }])).toEqual(nothing);
+    // What runs after the handler answered (the Idempotency-Key's answer write, downstream of it) is not its change.
+    const keyed = fakeRequest('POST');
+    const context = { switchToHttp: () => ({ getRequest: () => keyed }) } as unknown as ExecutionContext;
+    const answered = new WriteScopeInterceptor().intercept(context, { handle: () => of({ id: 'x' }) });
+    await lastValueFrom(answered.pipe(mergeMap(async (body) => (noteStatement('UPDATE idempotency_records SET status_code = 200', false), body))));
+    expect(answerTo(LOST, keyed).body).toMatchObject({ code: 'database_unavailable' });
     // Statements outside any request's scope (a worker's) count for none.
     noteStatement('INSERT INTO x VALUES (1)', false);
     expect(answerTo(LOST, fakeRequest('POST')).body).toMatchObject({ code: 'database_unavailable' });
