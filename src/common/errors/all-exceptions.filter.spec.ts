@@ -104,6 +104,9 @@ describe('AllExceptionsFilter', () => {
     expect(await answer('DELETE', [{ sql: 'WITH d AS (DELETE FROM x RETURNING 1) SELECT 1' }])).toEqual(unknown);
     expect(await answer('POST', [{ sql: 'SELECT 1 FROM x FOR UPDATE' }])).toEqual(unknown);
     expect(await answer('POST', [{ sql: 'INSERT INTO x VALUES (1)', inTransaction: true }, { sql: 'COMMIT', inTransaction: true }])).toEqual(unknown);
+    // Tagged where it was thrown (the test clock's read, before any handler): the same header.
+    const tagged = answerTo(withErrorCode(new ServiceUnavailableException('The database is unavailable'), 'database_unavailable'));
+    expect([tagged.status, (tagged.body as { code: string }).code, tagged.headers['Retry-After']]).toEqual([503, 'database_unavailable', '5']);
     // A read is never "unknown": repeating it is harmless.
     expect(await answer('GET', [{ sql: 'UPDATE x SET y = 1' }])).toEqual(nothing);
     // What runs after the handler answered (the Idempotency-Key's answer write, downstream of it) is not its change.

@@ -71,6 +71,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const body = typeof raw === 'string' ? { statusCode: status, error: exception.name, message: raw } : raw;
       const fromRouter = routerCode(exception, request);
       const coded = fromRouter !== null ? { ...body, code: fromRouter } : withCode(body, status, 'http_error');
+      // The test clock's read, which fails before any handler, answers database_unavailable this way.
+      if ((coded as { code?: unknown }).code === 'database_unavailable') response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       sendJson(response, status, coded);
       return;
     }
