@@ -13,6 +13,7 @@ import { IdempotencyInterceptor } from './http/idempotency.interceptor';
 import { IdempotencyRecordsRepository } from './http/idempotency-records.repository';
 import { IdempotencyRetentionService } from './http/idempotency-retention.service';
 import { IdempotencyRecord } from './http/idempotency-record.entity';
+import { WriteScopeInterceptor } from './http/write-scope.interceptor';
 import { MetricsService } from './metrics/metrics.service';
 import { RetentionService } from './retention/retention.service';
 import { ShutdownSignal } from './shutdown-signal';
@@ -38,6 +39,8 @@ import { ShutdownSignal } from './shutdown-signal';
     IdempotencyRetentionService,
     { provide: APP_INTERCEPTOR, useClass: ClockRefreshInterceptor },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    // After (inside) the Idempotency-Key's: what it notes is the handler's own statements.
+    { provide: APP_INTERCEPTOR, useClass: WriteScopeInterceptor },
   ],
   exports: [Clock, SystemClock, MetricsService, ShutdownSignal, RetentionService],
 })

@@ -5,6 +5,7 @@ import { invalidField } from '../common/errors/coded-error';
 import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { Page } from '../common/http/pagination';
+import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { AccessTokenResponse, BindingResponse, CreatedCustomerResponse, CustomerResponse } from './customer.response';
 import { CustomersService } from './customers.service';
@@ -62,8 +63,8 @@ export class CustomersController {
   @ApiAcceptedResponse({ type: BindingStartedResponseDto })
   @Post(':id/bindings')
   @HttpCode(202)
-  startBinding(@Param('id', UUID_PARAM) id: string, @Body() dto: StartBindingDto): Promise<{ id: string; status: 'pending' }> {
-    return this.customers.startBinding(id, dto);
+  startBinding(@Param('id', UUID_PARAM) id: string, @Body() dto: StartBindingDto, @ReservedId() reservedId?: string): Promise<{ id: string; status: 'pending' }> {
+    return this.customers.startBinding(id, dto, reservedId);
   }
 
   @ApiAdminRoute({ summary: "List a customer's card bindings", id: 'customer' })

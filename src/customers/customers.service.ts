@@ -153,16 +153,20 @@ export class CustomersService {
    * Starts a binding with a card the merchant tokenized. The intent (a pending row with its externalID) is written
    * first, then the provider is called outside any transaction, then its answer is recorded. When the answer is
    * lost the row becomes `unknown` and the follower finds the binding in the customer's events by that externalID.
+   * `reservedId`: the id the request's Idempotency-Key reserved, the binding's; a re-run of the key answers the
+   * binding the first run started, and sends an intent the provider may never have seen again under its externalID.
    */
-  async startBinding(customerId: string, dto: StartBindingDto): Promise<{ id: string; status: 'pending' }> {
+  async startBinding(customerId: string, dto: StartBindingDto, reservedId?: string): Promise<{ id: string; status: 'pending' }> {
     const customer = await this.find(customerId);
-    const bindingId = randomUUID();
+    const started = reservedId === undefined ? null : await this.bindings.findOfCustomer(customer.id, reservedId);
+    if (started && (started.providerBindingId !== null || started.status !== 'pending')) return { id: started.id, status: 'pending' };
+    const bindingId = started?.id ?? reservedId ?? randomUUID();
     const externalId = bindingExternalId(bindingId);
     const syncChange = await this.customers.transaction(async (em) => {
       // Customer first, like the follower, so the two never wait on each other in opposite order. The early sync
       // time makes the follower look even if this process dies before the provider answers.
       const change = await this.customers.bringSyncForward(customer.id, FIRST_LOOK_AFTER_INTENT_SECONDS, em);
-      await this.bindings.insertIntent({ id: bindingId, customerId: customer.id, externalId }, this.clock.now(), em);
+      if (!started) await this.bindings.insertIntent({ id: bindingId, customerId: customer.id, externalId }, this.clock.now(), em);
       return change;
     });
 

@@ -1,6 +1,7 @@
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
+import { StatementNotingLogger } from './statement-noting.logger';
 
 export interface DataSourceTuning {
   /** Pool size of this process. */
@@ -42,6 +43,8 @@ export function buildDataSourceOptions(url: string, tuning: DataSourceTuning = {
     uuidExtension: 'pgcrypto',
     installExtensions: false,
     logging: ['error'],
+    // Errors logged as before; every statement also noted, so a lost answer tells what may have committed.
+    logger: new StatementNotingLogger(['error']),
     extra: {
       max: tuning.poolSize ?? MIN_POOL_SIZE,
       application_name: tuning.applicationName ?? 'billing-daemon',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Pool, QueryResult, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import { noteHotStatement } from './hot-statements';
+import { noteStatement } from './write-scope';
 
 const names = new Map<string, string>();
 const preparable = new WeakMap<DataSource, Promise<boolean>>();
@@ -39,6 +40,8 @@ function canPrepare(dataSource: DataSource): Promise<boolean> {
  */
 export async function hotQuery<R extends QueryResultRow>(dataSource: DataSource, name: string, text: string, values: unknown[]): Promise<QueryResult<R>> {
   noteHotStatement(name, text);
+  // Run on the pool, outside any transaction of TypeORM's: each commits on its own.
+  noteStatement(text, false);
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
   return pool.query<R>((await canPrepare(dataSource)) ? { name: nameOf(text), text, values } : { text, values });
 }

@@ -205,10 +205,16 @@ function referenceTaken(messages: string[], details: { payoutId?: string; field?
   return exception;
 }
 
-/** The unique index on references refused an insert. */
+/**
+ * A unique index refused an insert because a reference was taken. Either index may fire first: a reference's
+ * withdrawal externalID derives from it alone, so a taken reference is a taken externalID too (ids without one
+ * derive from a fresh uuid and never collide).
+ */
+const REFERENCE_INDEXES = new Set(['payouts_reference_uq', 'payouts_withdrawal_external_id_uq']);
+
 function isReferenceTaken(error: unknown): boolean {
   const driverError = (error as { driverError?: { code?: string; constraint?: string } }).driverError;
-  return driverError?.code === '23505' && driverError.constraint === 'payouts_reference_uq';
+  return driverError?.code === '23505' && REFERENCE_INDEXES.has(driverError.constraint ?? '');
 }
 
 function addCount(counts: PayoutCounts, row: { status: string; count: number }): void {

@@ -35,3 +35,9 @@ export function figuresOf(quote: ChangeQuote, from: Plan, to: Plan, fromQuantity
     lines,
   };
 }
+
+/** The figures a change's audit event holds (apply() records them beside its own fields): the change's answer again. */
+export function recordedFigures(data: Record<string, unknown>): ChangeFigures {
+  const { effectiveAt, credit, cost, net, balanceAfter, nextChargeAt, nextChargeAmount, lines } = data as unknown as ChangeFigures;
+  return { effectiveAt, credit, cost, net, balanceAfter, nextChargeAt, nextChargeAmount, lines };
+}

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAdminRoute } from '../common/api-docs/api-route.decorators';
+import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { SubscriptionResponseDto } from '../subscriptions/dto/subscription-response.dto';
 import { ChangeFiguresDto, ChangeResultDto } from './dto/change-figures-response.dto';
@@ -24,8 +25,8 @@ export class SubscriptionChangesController {
   @ApiOkResponse({ type: ChangeResultDto })
   @Post(':id/change')
   @HttpCode(200)
-  change(@Param('id', UUID_PARAM) id: string, @Body() dto: ChangeSubscriptionDto) {
-    return this.changes.change(id, dto);
+  change(@Param('id', UUID_PARAM) id: string, @Body() dto: ChangeSubscriptionDto, @ReservedId() actionId?: string) {
+    return this.changes.change(id, dto, actionId);
   }
 
   @ApiAdminRoute({

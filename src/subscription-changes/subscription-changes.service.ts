@@ -12,7 +12,7 @@ import { toSubscriptionResponse } from '../subscriptions/subscription-response';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { ChangeSubscriptionDto } from './dto/change-subscription.dto';
-import { ChangeFigures, figuresOf } from './change-figures';
+import { ChangeFigures, figuresOf, recordedFigures } from './change-figures';
 
 export interface ChangeResult {
   subscription: ReturnType<typeof toSubscriptionResponse>;
@@ -45,8 +45,17 @@ export class SubscriptionChangesService {
     return (await this.run(id, dto, false)).change;
   }
 
-  async change(id: string, dto: ChangeSubscriptionDto): Promise<ChangeResult> {
-    const result = await this.run(id, dto, true);
+  /**
+   * `actionId`: the id the request's Idempotency-Key reserved, the change's audit event's. A re-run of the key whose
+   * first run made the change (its answer lost) answers it from that event, where the change is no longer possible.
+   */
+  async change(id: string, dto: ChangeSubscriptionDto, actionId?: string): Promise<ChangeResult> {
+    const made = actionId === undefined ? null : await this.lifecycle.actionRecorded(id, actionId);
+    if (made) {
+      const subscription = toSubscriptionResponse(await this.subscriptions.get(id));
+      return { subscription, change: recordedFigures(made.data), chargeId: (made.data.chargeId as string | undefined) ?? null };
+    }
+    const result = await this.run(id, dto, true, actionId);
     if (result.chargeId) this.charges.kick();
     return result;
   }
@@ -66,7 +75,7 @@ export class SubscriptionChangesService {
     });
   }
 
-  private async run(id: string, dto: ChangeSubscriptionDto, apply: boolean): Promise<ChangeResult> {
+  private async run(id: string, dto: ChangeSubscriptionDto, apply: boolean, actionId?: string): Promise<ChangeResult> {
     if (dto.planId === undefined && dto.quantity === undefined) throw invalidField('planId', 'planId or quantity is required: name the plan or the quantity to move to');
     const now = this.clock.now();
     const found = await this.subscriptions.get(id);
@@ -107,7 +116,7 @@ export class SubscriptionChangesService {
       }
       const change = figuresOf(quote, from, to, s.quantity, dto.quantity ?? s.quantity);
       if (!apply) return { subscription: toSubscriptionResponse(s), change, chargeId: null };
-      const chargeId = await this.apply(em, s, before, quote, from, to, dto.quantity ?? s.quantity, change, now);
+      const chargeId = await this.apply(em, s, before, quote, { from, to, quantity: dto.quantity ?? s.quantity, actionId }, change, now);
       return { subscription: toSubscriptionResponse(s), change, chargeId };
     });
   }
@@ -136,16 +145,14 @@ export class SubscriptionChangesService {
     s: Subscription,
     before: ReturnType<typeof toSubscriptionResponse>,
     quote: ChangeQuote,
-    from: Plan,
-    to: Plan,
-    quantity: number,
+    { from, to, quantity, actionId }: { from: Plan; to: Plan; quantity: number; actionId?: string },
     change: ChangeFigures,
     now: Date,
   ): Promise<string | null> {
     const record = { from: { planId: from.id, quantity: s.quantity }, to: { planId: to.id, quantity }, effective: quote.effective, ...change, totalDays: quote.totalDays, remainingDays: quote.remainingDays };
     if (quote.effective === 'period_end') {
       s.pendingChange = { planId: to.id, quantity, effectiveAt: quote.effectiveAt.toISOString() };
-      await this.lifecycle.recordChange(em, s, before, 'change_scheduled', record, now);
+      await this.lifecycle.recordChange(em, s, before, 'change_scheduled', record, now, actionId);
       return null;
     }
     const periodStartBefore = s.currentPeriodStart as Date;
@@ -192,7 +199,7 @@ export class SubscriptionChangesService {
         now,
       );
     }
-    await this.lifecycle.recordChange(em, s, before, 'changed', { ...record, chargeId }, now);
+    await this.lifecycle.recordChange(em, s, before, 'changed', { ...record, chargeId }, now, actionId);
     return chargeId;
   }
 }

@@ -10,6 +10,8 @@ import { SubscriptionEvent } from './subscription-event.entity';
 
 /** One audit event to append. */
 export interface AuditEvent {
+  /** The id an Idempotency-Key reserved for the action this event records; a fresh one when absent. */
+  id?: string;
   subscriptionId: string;
   type: string;
   from?: SubscriptionStatus | null;
@@ -34,7 +36,8 @@ export class SubscriptionEventsRepository {
   async recordMany(em: EntityManager, events: AuditEvent[], occurredAt: Date, also?: SqlFragment): Promise<void> {
     if (events.length === 0 && !also) return;
     const p = new SqlParams();
-    const [ids, types, from, to, data, at] = [
+    const [eventIds, ids, types, from, to, data, at] = [
+      p.bind(events.map((e) => e.id ?? null)),
       p.bind(events.map((e) => e.subscriptionId)),
       p.bind(events.map((e) => e.type)),
       p.bind(events.map((e) => e.from ?? null)),
@@ -43,9 +46,9 @@ export class SubscriptionEventsRepository {
       p.bind(occurredAt),
     ];
     await em.query(
-      `WITH subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, from_status, to_status, data, occurred_at, created_at)
-       SELECT e.subscription_id, e.type, e.from_status, e.to_status, e.data, ${at}, ${at}
-         FROM unnest(${ids}::uuid[], ${types}::varchar[], ${from}::varchar[], ${to}::varchar[], ${data}::jsonb[]) WITH ORDINALITY AS e(subscription_id, type, from_status, to_status, data, n)
+      `WITH subscription_audit AS (INSERT INTO subscription_events (id, subscription_id, type, from_status, to_status, data, occurred_at, created_at)
+       SELECT COALESCE(e.id, gen_random_uuid()), e.subscription_id, e.type, e.from_status, e.to_status, e.data, ${at}, ${at}
+         FROM unnest(${eventIds}::uuid[], ${ids}::uuid[], ${types}::varchar[], ${from}::varchar[], ${to}::varchar[], ${data}::jsonb[]) WITH ORDINALITY AS e(id, subscription_id, type, from_status, to_status, data, n)
         ORDER BY e.n)${also ? `,\n${also(p)}` : ''}
        SELECT 1`,
       p.values,
@@ -61,6 +64,11 @@ export class SubscriptionEventsRepository {
     checkColumnNames(columns.data, columns.at);
     return () => `subscription_audit AS (INSERT INTO subscription_events (subscription_id, type, data, occurred_at, created_at)
              SELECT subscription_id, 'charge_succeeded', ${columns.data}, ${columns.at}, ${columns.at} FROM ${source})`;
+  }
+
+  /** The event of one subscription with this id, or null. */
+  findOfSubscription(subscriptionId: string, id: string): Promise<SubscriptionEvent | null> {
+    return this.dataSource.getRepository(SubscriptionEvent).findOneBy({ id, subscriptionId });
   }
 
   /** How many `changed` events the subscription's trail holds, read in the caller's transaction. */

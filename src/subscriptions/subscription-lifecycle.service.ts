@@ -7,6 +7,7 @@ import type { Plan } from '../plans/plan.entity';
 import { firstPeriodIndexAtOrAfter, periodStart } from '../common/calendar/billing-calendar';
 import { subscriptionChangeEvent, SubscriptionView } from './subscription-change-event';
 import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
+import type { SubscriptionEvent } from './subscription-event.entity';
 import { toSubscriptionResponse } from './subscription-response';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionsRepository } from './subscriptions.repository';
@@ -16,6 +17,8 @@ import { SubscriptionsRepository } from './subscriptions.repository';
  * (but `keepChargeId`, the one being settled). Subscriptions never write another module's tables.
  */
 export type CancelListener = (em: EntityManager, subscriptionId: string, keepChargeId?: string) => Promise<void>;
+
+export type ChangeEventType = 'changed' | 'change_scheduled' | 'change_dropped';
 
 /** A new billing period, as billing materialized it. */
 export interface StartedPeriod {
@@ -82,13 +85,22 @@ export class SubscriptionLifecycleService {
 
   /**
    * A plan or quantity change (or a pending change scheduled or dropped) made to `s` in the caller's transaction:
-   * saved, written to the audit trail with its figures, and announced (`subscription.updated`, `data.previous`).
+   * saved, written to the audit trail with its figures (the event's id `actionId`, see actionRecorded), and announced
+   * (`subscription.updated`, `data.previous`).
    */
-  async recordChange(em: EntityManager, s: Subscription, before: SubscriptionView, type: 'changed' | 'change_scheduled' | 'change_dropped', data: Record<string, unknown>, now: Date): Promise<void> {
+  async recordChange(em: EntityManager, s: Subscription, before: SubscriptionView, type: ChangeEventType, data: Record<string, unknown>, now: Date, actionId?: string): Promise<void> {
     s.updatedAt = now;
     await this.subscriptions.save(em, s);
-    await this.audit.record(em, { subscriptionId: s.id, type, data }, now);
+    await this.audit.record(em, { id: actionId, subscriptionId: s.id, type, data }, now);
     await this.announce(em, before, s);
+  }
+
+  /**
+   * The audit event a user action wrote under `actionId` (the id its Idempotency-Key reserved), or null: found, the
+   * action was done by an earlier run of the same key whose answer was lost, and a repeat answers it, not a 409.
+   */
+  actionRecorded(subscriptionId: string, actionId: string): Promise<SubscriptionEvent | null> {
+    return this.audit.findOfSubscription(subscriptionId, actionId);
   }
 
   /**
@@ -267,8 +279,8 @@ export class SubscriptionLifecycleService {
     await this.audit.record(em, { subscriptionId, type: 'charge_failed', data: { ...data, needsOperator: true } }, now);
   }
 
-  async cancel(id: string, atPeriodEnd: boolean): Promise<Subscription> {
-    return this.change(id, async (em, s, now) => {
+  async cancel(id: string, atPeriodEnd: boolean, actionId?: string): Promise<Subscription> {
+    return this.change(id, actionId, async (em, s, now) => {
       if (s.status === 'canceled') throw new ConflictException('The subscription is already canceled');
       // Without a running paid period (incomplete, paused, unpaid) there is no period end to wait for.
       const hasRunningPeriod = ['trialing', 'active', 'past_due'].includes(s.status);
@@ -276,15 +288,15 @@ export class SubscriptionLifecycleService {
         if (s.cancelAtPeriodEnd) return;
         s.cancelAtPeriodEnd = true;
         s.updatedAt = now;
-        await this.audit.record(em, { subscriptionId: s.id, type: 'cancel_scheduled', data: { at: s.nextBillingAt?.toISOString() ?? null } }, now);
+        await this.audit.record(em, { id: actionId, subscriptionId: s.id, type: 'cancel_scheduled', data: { at: s.nextBillingAt?.toISOString() ?? null } }, now);
         return;
       }
-      await this.cancelNow(em, s, now, 'canceled');
+      await this.cancelNow(em, s, now, 'canceled', undefined, actionId);
     });
   }
 
-  async pause(id: string): Promise<Subscription> {
-    return this.change(id, async (em, s, now) => {
+  async pause(id: string, actionId?: string): Promise<Subscription> {
+    return this.change(id, actionId, async (em, s, now) => {
       if (!['incomplete', 'trialing', 'active', 'past_due'].includes(s.status)) {
         throw new ConflictException(`A ${s.status} subscription cannot be paused`);
       }
@@ -293,13 +305,13 @@ export class SubscriptionLifecycleService {
       s.pausedAt = now;
       s.nextBillingAt = null;
       s.updatedAt = now;
-      await this.audit.record(em, { subscriptionId: s.id, type: 'paused', from, to: 'paused' }, now);
+      await this.audit.record(em, { id: actionId, subscriptionId: s.id, type: 'paused', from, to: 'paused' }, now);
     });
   }
 
   /** `plan` is read by the caller outside the transaction: the plan never changes its schedule. */
-  async resume(id: string, plan: Pick<Plan, 'interval' | 'intervalCount'>): Promise<Subscription> {
-    return this.change(id, async (em, s, now) => {
+  async resume(id: string, plan: Pick<Plan, 'interval' | 'intervalCount'>, actionId?: string): Promise<Subscription> {
+    return this.change(id, actionId, async (em, s, now) => {
       if (s.status !== 'paused') throw new ConflictException(`Only a paused subscription can be resumed; this one is ${s.status}`);
       if (!s.billingAnchor) {
         s.status = 'incomplete';
@@ -311,7 +323,8 @@ export class SubscriptionLifecycleService {
       }
       s.pausedAt = null;
       s.updatedAt = now;
-      await this.audit.record(em, { subscriptionId: s.id, type: 'resumed', from: 'paused', to: s.status, data: { nextBillingAt: s.nextBillingAt?.toISOString() ?? null } }, now);
+      const data = { nextBillingAt: s.nextBillingAt?.toISOString() ?? null };
+      await this.audit.record(em, { id: actionId, subscriptionId: s.id, type: 'resumed', from: 'paused', to: s.status, data }, now);
     });
   }
 
@@ -321,7 +334,7 @@ export class SubscriptionLifecycleService {
     await this.announce(em, null, s);
   }
 
-  private async cancelNow(em: EntityManager, s: Subscription, now: Date, type: string, keepChargeId?: string): Promise<void> {
+  private async cancelNow(em: EntityManager, s: Subscription, now: Date, type: string, keepChargeId?: string, actionId?: string): Promise<void> {
     const from = s.status;
     s.status = 'canceled';
     s.canceledAt = now;
@@ -329,7 +342,7 @@ export class SubscriptionLifecycleService {
     s.cancelAtPeriodEnd = false;
     s.updatedAt = now;
     for (const listener of this.cancelListeners) await listener(em, s.id, keepChargeId);
-    await this.audit.record(em, { subscriptionId: s.id, type, from, to: 'canceled' }, now);
+    await this.audit.record(em, { id: actionId, subscriptionId: s.id, type, from, to: 'canceled' }, now);
   }
 
   /** The merchant event of the change from `before` to `s` (as saved, so its updatedAt is what GET shows), if any. */
@@ -342,12 +355,17 @@ export class SubscriptionLifecycleService {
     return this.subscriptions.lock(em, id);
   }
 
-  /** Loads, locks and saves one subscription around a user action, in one short transaction. */
-  private async change(id: string, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
+  /**
+   * Loads, locks and saves one subscription around a user action, in one short transaction. `actionId`: the id its
+   * Idempotency-Key reserved, the id of the action's audit event; when an earlier run wrote it, the subscription is
+   * answered as it is.
+   */
+  private async change(id: string, actionId: string | undefined, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
     const now = this.clock.now();
     return this.subscriptions.transaction(async (em) => {
       const s = await this.lock(em, id);
       if (!s) throw new NotFoundException(`No subscription ${id}`);
+      if (actionId !== undefined && (await this.actionRecorded(s.id, actionId))) return s;
       const before = toSubscriptionResponse(s);
       await apply(em, s, now);
       await this.subscriptions.save(em, s);

@@ -65,8 +65,8 @@ export class SubscriptionsController {
   @ApiOkResponse({ type: SubscriptionResponseDto })
   @Post(':id/cancel')
   @HttpCode(200)
-  async cancel(@Param('id', UUID_PARAM) id: string, @Body() dto: CancelSubscriptionDto) {
-    return toSubscriptionResponse(await this.subscriptions.cancel(id, dto.atPeriodEnd ?? true));
+  async cancel(@Param('id', UUID_PARAM) id: string, @Body() dto: CancelSubscriptionDto, @ReservedId() actionId?: string) {
+    return toSubscriptionResponse(await this.subscriptions.cancel(id, dto.atPeriodEnd ?? true, actionId));
   }
 
   @ApiAdminRoute({ summary: 'Pause a subscription', description: 'Nothing is charged while paused.', id: 'subscription', body: true, idempotent: true, errors: ['state_conflict'] })
@@ -74,8 +74,8 @@ export class SubscriptionsController {
   @ApiOkResponse({ type: SubscriptionResponseDto })
   @Post(':id/pause')
   @HttpCode(200)
-  async pause(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto) {
-    return toSubscriptionResponse(await this.subscriptions.pause(id));
+  async pause(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto, @ReservedId() actionId?: string) {
+    return toSubscriptionResponse(await this.subscriptions.pause(id, actionId));
   }
 
   @ApiAdminRoute({ summary: 'Resume a paused subscription', description: 'Billing goes on from a new period.', id: 'subscription', body: true, idempotent: true, errors: ['state_conflict'] })
@@ -83,7 +83,7 @@ export class SubscriptionsController {
   @ApiOkResponse({ type: SubscriptionResponseDto })
   @Post(':id/resume')
   @HttpCode(200)
-  async resume(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto) {
-    return toSubscriptionResponse(await this.subscriptions.resume(id));
+  async resume(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto, @ReservedId() actionId?: string) {
+    return toSubscriptionResponse(await this.subscriptions.resume(id, actionId));
   }
 }

@@ -150,16 +150,17 @@ export class SubscriptionsService {
     return this.audit.page(id, query);
   }
 
-  cancel(id: string, atPeriodEnd: boolean): Promise<Subscription> {
-    return this.lifecycle.cancel(id, atPeriodEnd);
+  /** `actionId` (cancel, pause, resume): the id the request's Idempotency-Key reserved; a re-run of the key answers the subscription. */
+  cancel(id: string, atPeriodEnd: boolean, actionId?: string): Promise<Subscription> {
+    return this.lifecycle.cancel(id, atPeriodEnd, actionId);
   }
 
-  pause(id: string): Promise<Subscription> {
-    return this.lifecycle.pause(id);
+  pause(id: string, actionId?: string): Promise<Subscription> {
+    return this.lifecycle.pause(id, actionId);
   }
 
-  async resume(id: string): Promise<Subscription> {
+  async resume(id: string, actionId?: string): Promise<Subscription> {
     const plan = await this.plans.get((await this.get(id)).planId);
-    return this.lifecycle.resume(id, plan);
+    return this.lifecycle.resume(id, plan, actionId);
   }
 }

@@ -39,17 +39,25 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * New deliveries of one event, due now: to `endpointId`, or (null) to every enabled endpoint subscribed to its
-   * type. Answers them.
+   * A delivery of one event, due now, to `endpointId`, or (null) to every enabled endpoint subscribed to its type;
+   * an endpoint that has a copy of it queued and not tried yet gets none more, and that copy is answered instead.
+   * Redeliveries of one event take a lock in turn, so repeats at the same moment queue one copy, not one each.
    */
   async redeliver(eventId: string, eventType: string, endpointId: string | null): Promise<{ id: string; endpoint_id: string }[]> {
-    return this.dataSource.query(
-      `INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
-       SELECT $1, w.id, now() FROM webhook_endpoints w
-        WHERE CASE WHEN $3::uuid IS NULL THEN w.enabled AND w.events && ARRAY['*', $2::varchar]::varchar[] ELSE w.id = $3::uuid END
-       RETURNING id, endpoint_id`,
-      [eventId, eventType, endpointId],
-    );
+    return this.dataSource.transaction(async (em) => {
+      await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhook_deliveries:redeliver:' || $1, 15))`, [eventId]);
+      return em.query(
+        `WITH targets AS (SELECT w.id FROM webhook_endpoints w
+                           WHERE CASE WHEN $3::uuid IS NULL THEN w.enabled AND w.events && ARRAY['*', $2::varchar]::varchar[] ELSE w.id = $3::uuid END),
+              queued AS (SELECT d.id, d.endpoint_id FROM webhook_deliveries d JOIN targets t ON t.id = d.endpoint_id
+                          WHERE d.event_id = $1 AND d.status = 'pending' AND d.attempt_count = 0),
+              made AS (INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+                       SELECT $1, t.id, now() FROM targets t WHERE t.id NOT IN (SELECT endpoint_id FROM queued)
+                       RETURNING id, endpoint_id)
+         SELECT id, endpoint_id FROM made UNION ALL SELECT id, endpoint_id FROM queued`,
+        [eventId, eventType, endpointId],
+      );
+    });
   }
 
   /**

@@ -13,17 +13,21 @@ export type NewWebhookEndpoint = Pick<WebhookEndpoint, 'id' | 'url' | 'events' |
 export class WebhookEndpointsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(values: NewWebhookEndpoint): Promise<WebhookEndpoint> {
-    const repository = this.dataSource.getRepository(WebhookEndpoint);
-    return repository.save(repository.create({ ...values, enabled: true }));
+  /**
+   * Inserts the endpoint unless `max` exist already; answers null then. Creates take one lock in turn, so endpoints
+   * created at the same moment are counted too (a count then an insert each would let every one of them in).
+   */
+  async insertWithinCap(values: NewWebhookEndpoint, max: number): Promise<WebhookEndpoint | null> {
+    return this.dataSource.transaction(async (em) => {
+      await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:create', 15))`);
+      const repository = em.getRepository(WebhookEndpoint);
+      if ((await repository.count()) >= max) return null;
+      return repository.save(repository.create({ ...values, enabled: true }));
+    });
   }
 
   findById(id: string): Promise<WebhookEndpoint | null> {
     return this.dataSource.getRepository(WebhookEndpoint).findOneBy({ id });
-  }
-
-  count(): Promise<number> {
-    return this.dataSource.getRepository(WebhookEndpoint).count();
   }
 
   findByIds(ids: string[]): Promise<WebhookEndpoint[]> {

@@ -46,21 +46,18 @@ export class WebhookEndpointsService {
     const made = reservedId === undefined ? null : await this.endpoints.findById(reservedId);
     if (made) return { endpoint: made, secret: this.secrets.open(made.secretCiphertext, made.id) };
     await this.targets.check(dto.url);
-    if ((await this.endpoints.count()) >= this.tuning.maxEndpoints) {
+    const id = reservedId ?? randomUUID();
+    const secret = newWebhookSecret();
+    const endpoint = await this.endpoints.insertWithinCap(
+      { id, url: dto.url, events: dto.events ?? ['*'], description: dto.description ?? null, secretCiphertext: this.secrets.seal(secret, id) },
+      this.tuning.maxEndpoints,
+    );
+    if (!endpoint) {
       throw withErrorCode(
         new UnprocessableEntityException(`At most ${this.tuning.maxEndpoints} webhook endpoints can exist; delete one, or subscribe an existing one to more event types`),
         'business_rule',
       );
     }
-    const id = reservedId ?? randomUUID();
-    const secret = newWebhookSecret();
-    const endpoint = await this.endpoints.insert({
-      id,
-      url: dto.url,
-      events: dto.events ?? ['*'],
-      description: dto.description ?? null,
-      secretCiphertext: this.secrets.seal(secret, id),
-    });
     return { endpoint, secret };
   }
 

@@ -65,6 +65,22 @@ describe('payout references', () => {
     expect(withdrawals).toEqual([expect.objectContaining({ externalID: withdrawalExternalId(payout.id, 'inv-2027.0001'), amount: 1_000 })]);
   });
 
+  it('answers concurrent payouts with one reference with that one payout, and a concurrent batch with it with 409, never a 500', async () => {
+    const body = { destinationId, amount: 1_200, currency: 'RUB', reference: 'race-1' };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => t.api().post('/api/v1/payouts').send(body)));
+    const made = (await t.api().get('/api/v1/payouts').query({ reference: 'race-1' })).body.items as PayoutResponse[];
+    expect(made).toHaveLength(1);
+    expect(answers.map((a) => ({ status: a.status === 202 ? 'made' : a.status === 200 ? 'existing' : a.status, id: a.body.id })).sort((a, b) => String(a.status).localeCompare(String(b.status)))).toEqual([
+      ...Array.from({ length: 19 }, () => ({ status: 'existing', id: made[0].id })),
+      { status: 'made', id: made[0].id },
+    ]);
+
+    const item = { destinationId, amount: 10, currency: 'RUB', reference: 'race-2' };
+    const batches = await Promise.all(Array.from({ length: 10 }, () => t.api().post('/api/v1/payouts/batches').send({ items: [item] })));
+    expect(batches.map((b) => b.status).sort()).toEqual([202, ...Array.from({ length: 9 }, () => 409)]);
+    for (const refused of batches.filter((b) => b.status === 409)) expect(refused.body.code).toBe('payout_reference_taken');
+  });
+
   it('refuses a malformed reference with a 400 naming the field, in a payout, a batch item and a list filter', async () => {
     for (const reference of ['', 'has space', 'x'.repeat(65), 'ünïcode', 42]) {
       const res = await t.api().post('/api/v1/payouts').send({ destinationId, amount: 10, currency: 'RUB', reference });

@@ -1,4 +1,5 @@
-import { applyDecorators, Type } from '@nestjs/common';
+import { applyDecorators, RequestMethod, Type } from '@nestjs/common';
+import { METHOD_METADATA } from '@nestjs/common/constants';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { STATUS_CODES } from 'node:http';
 import { ERROR_CODES, ErrorCode } from '../errors/error-codes';
@@ -7,6 +8,13 @@ import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../http/json-body-rules';
 
 /** What any admin route may answer: no token, or no database. */
 const ADMIN_ERRORS: ErrorCode[] = ['unauthorized', 'database_unavailable'];
+
+/** What a route that changes something may answer besides: the database lost after its change was sent. */
+const WRITE_ERRORS: ErrorCode[] = ['outcome_unknown'];
+
+/** The answers of a lost database carry Retry-After. */
+const RETRY_AFTER_CODES = new Set<ErrorCode>(['database_unavailable', 'outcome_unknown']);
+const RETRY_AFTER_HEADER = { 'Retry-After': { description: 'With `database_unavailable` and `outcome_unknown`: seconds to wait before repeating.', schema: { type: 'integer' as const } } };
 
 /** What the JSON body rules refuse on every route that takes a body. */
 const BODY_ERRORS: ErrorCode[] = [
@@ -36,7 +44,7 @@ export interface AdminRouteDoc {
   /** One line: what the route does. */
   summary: string;
   description?: string;
-  /** The error codes this route may answer beyond 401 and 503 (which every admin route may). */
+  /** The error codes this route may answer beyond 401 and 503 (which every admin route may; `outcome_unknown` every one that writes). */
   errors?: ErrorCode[];
   /** The route takes a JSON body: documents the body rules (every route documents their refusals). */
   body?: boolean;
@@ -66,6 +74,7 @@ function ApiErrors(codes: ErrorCode[]): MethodDecorator {
         description: group.map((code) => `\`${code}\`: ${ERROR_CODES[code].meaning}`).join('\n\n'),
         type: ErrorResponseDto,
         examples: Object.fromEntries(group.map((code) => [code, { summary: code, value: errorBody(code, status) }])),
+        ...(group.some((code) => RETRY_AFTER_CODES.has(code)) && { headers: RETRY_AFTER_HEADER }),
       }),
     );
   return applyDecorators(...responses);
@@ -73,32 +82,39 @@ function ApiErrors(codes: ErrorCode[]): MethodDecorator {
 
 /**
  * The description of one admin route: its summary, the bearer token (document-wide), its path id, the
- * Idempotency-Key header of a POST, and every error it may answer.
+ * Idempotency-Key header of a POST, and every error it may answer. It reads the route's method, so it stands above
+ * the route decorator (`@Get`, `@Post`…), which decorators apply first.
  */
 export function ApiAdminRoute(doc: AdminRouteDoc): MethodDecorator {
-  const codes = [
-    ...BODY_ERRORS,
-    ...(doc.idempotent ? IDEMPOTENCY_ERRORS : []),
-    ...(doc.id ? ID_ERRORS : []),
-    ...(doc.errors ?? []),
-    ...ADMIN_ERRORS,
-  ];
-  const description = [doc.description, doc.body ? BODY_RULES : STRAY_BODY_NOTE].filter((part) => part !== undefined).join('\n\n');
-  const decorators: MethodDecorator[] = [ApiOperation({ summary: doc.summary, ...(description ? { description } : {}) }), ApiErrors(codes)];
-  if (doc.id) {
-    decorators.push(ApiParam({ name: 'id', description: `The ${doc.id}'s id`, schema: { type: 'string', format: 'uuid' }, example: '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e' }));
-  }
-  if (doc.idempotent) {
-    decorators.push(
-      ApiHeader({
-        name: 'Idempotency-Key',
-        required: false,
-        description: 'Any 1..64 characters. A repeat on this route with the same key and body answers the first answer again and does nothing; kept at least 24 hours.',
-        schema: { type: 'string', minLength: 1, maxLength: 64, example: 'order-1234-subscribe' },
-      }),
-    );
-  }
-  return applyDecorators(...decorators);
+  return (target, key, descriptor) => {
+    const method = Reflect.getMetadata(METHOD_METADATA, descriptor.value as object) as RequestMethod | undefined;
+    if (method === undefined) throw new Error(`@ApiAdminRoute on ${String(key)} must stand above its route decorator (@Get, @Post…)`);
+    const writes = method !== RequestMethod.GET && method !== RequestMethod.HEAD;
+    const codes = [
+      ...BODY_ERRORS,
+      ...(doc.idempotent ? IDEMPOTENCY_ERRORS : []),
+      ...(doc.id ? ID_ERRORS : []),
+      ...(doc.errors ?? []),
+      ...ADMIN_ERRORS,
+      ...(writes ? WRITE_ERRORS : []),
+    ];
+    const description = [doc.description, doc.body ? BODY_RULES : STRAY_BODY_NOTE].filter((part) => part !== undefined).join('\n\n');
+    const decorators: MethodDecorator[] = [ApiOperation({ summary: doc.summary, ...(description ? { description } : {}) }), ApiErrors(codes)];
+    if (doc.id) {
+      decorators.push(ApiParam({ name: 'id', description: `The ${doc.id}'s id`, schema: { type: 'string', format: 'uuid' }, example: '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e' }));
+    }
+    if (doc.idempotent) {
+      decorators.push(
+        ApiHeader({
+          name: 'Idempotency-Key',
+          required: false,
+          description: 'Any 1..64 characters. A repeat on this route with the same key and body answers the first answer again and does nothing; kept at least 24 hours.',
+          schema: { type: 'string', minLength: 1, maxLength: 64, example: 'order-1234-subscribe' },
+        }),
+      );
+    }
+    applyDecorators(...decorators)(target, key, descriptor);
+  };
 }
 
 /** A route anyone may call: no bearer token. */

@@ -1,24 +1,49 @@
-import { ArgumentsHost, BadRequestException, ConflictException, HttpException, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { ArgumentsHost, ExecutionContext, BadRequestException, ConflictException, HttpException, Logger, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import { AllExceptionsFilter } from './all-exceptions.filter';
+import { defer, lastValueFrom, mergeMap, of } from 'rxjs';
+import { noteStatement } from '../../database/write-scope';
+import { WriteScopeInterceptor } from '../http/write-scope.interceptor';
 import { withErrorCode } from './coded-error';
 
 interface Sent {
   status?: number;
   type?: string;
   body?: unknown;
+  headers: Record<string, string>;
 }
 
-function answerTo(exception: unknown, request: { method: string; originalUrl: string } = { method: 'GET', originalUrl: '/api/v1/plans' }): Sent {
-  const sent: Sent = {};
+interface FakeRequest {
+  method: string;
+  originalUrl: string;
+  path: string;
+}
+
+function fakeRequest(method = 'GET', originalUrl = '/api/v1/plans'): FakeRequest {
+  return { method, originalUrl, path: originalUrl };
+}
+
+function answerTo(exception: unknown, request: FakeRequest | { method: string; originalUrl: string } = fakeRequest()): Sent {
+  const sent: Sent = { headers: {} };
   const response = {
     status: (s: number) => ((sent.status = s), response),
     type: (t: string) => ((sent.type = t), response),
     json: (b: unknown) => ((sent.body = b), response),
+    setHeader: (name: string, value: string) => ((sent.headers[name] = value), response),
   };
-  const host = { switchToHttp: () => ({ getResponse: () => response, getRequest: () => ({ ...request, path: request.originalUrl }) }) } as unknown as ArgumentsHost;
+  const req = 'path' in request ? request : { ...request, path: request.originalUrl };
+  const host = { switchToHttp: () => ({ getResponse: () => response, getRequest: () => req }) } as unknown as ArgumentsHost;
   new AllExceptionsFilter().catch(exception, host);
   return sent;
 }
+
+/** Runs a handler of `request` through the write scope's interceptor; `statements` are what it sends. */
+async function handled(request: FakeRequest, statements: { sql: string; inTransaction?: boolean }[]): Promise<void> {
+  const context = { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
+  const handler = { handle: () => defer(async () => statements.forEach((s) => noteStatement(s.sql, s.inTransaction ?? false))) };
+  await lastValueFrom(new WriteScopeInterceptor().intercept(context, handler));
+}
+
+const LOST = new Error('Connection terminated unexpectedly');
 
 describe('AllExceptionsFilter', () => {
   beforeAll(() => Logger.overrideLogger(false));
@@ -29,6 +54,7 @@ describe('AllExceptionsFilter', () => {
       status: 409,
       type: 'application/json',
       body: { statusCode: 409, error: 'Conflict', message: 'A succeeded charge cannot be retried now', code: 'state_conflict' },
+      headers: {},
     });
   });
 
@@ -54,8 +80,43 @@ describe('AllExceptionsFilter', () => {
       status: 500,
       type: 'application/json',
       body: { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error; see the daemon log', code: 'internal_error' },
+      headers: {},
     });
     expect(answerTo(Object.assign(new Error('aborted'), { status: 400 })).body).toMatchObject({ statusCode: 400, code: 'malformed_request' });
     expect(answerTo(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).body).toMatchObject({ statusCode: 503, code: 'database_unavailable' });
+  });
+
+  it('answers a lost database "nothing was done" only when the request committed nothing; otherwise outcome_unknown, both with Retry-After', async () => {
+    const unknown = { status: 503, code: 'outcome_unknown', retryAfter: '5' };
+    const nothing = { status: 503, code: 'database_unavailable', retryAfter: '5' };
+    const answer = async (method: string, statements: { sql: string; inTransaction?: boolean }[]) => {
+      const request = fakeRequest(method, '/api/v1/payouts');
+      await handled(request, statements);
+      const sent = answerTo(LOST, request);
+      return { status: sent.status, code: (sent.body as { code: string }).code, retryAfter: sent.headers['Retry-After'] };
+    };
+    // Reads, a transaction that never reached COMMIT, or no statement at all (the connection never opened).
+    expect(await answer('POST', [])).toEqual(nothing);
+    expect(await answer('POST', [{ sql: 'SELECT * FROM payout_setup' }, { sql: 'SHOW server_version' }])).toEqual(nothing);
+    expect(await answer('POST', [{ sql: 'START TRANSACTION', inTransaction: true }, { sql: 'INSERT INTO payouts VALUES (1)', inTransaction: true }])).toEqual(nothing);
+    // A statement that commits on its own, or a COMMIT, may have made the change.
+    expect(await answer('POST', [{ sql: 'INSERT INTO "payouts" VALUES (1)' }])).toEqual(unknown);
+    expect(await answer('DELETE', [{ sql: 'WITH d AS (DELETE FROM x RETURNING 1) SELECT 1' }])).toEqual(unknown);
+    expect(await answer('POST', [{ sql: 'SELECT 1 FROM x FOR UPDATE' }])).toEqual(unknown);
+    expect(await answer('POST', [{ sql: 'INSERT INTO x VALUES (1)', inTransaction: true }, { sql: 'COMMIT', inTransaction: true }])).toEqual(unknown);
+    // Tagged where it was thrown (the test clock's read, before any handler): the same header.
+    const tagged = answerTo(withErrorCode(new ServiceUnavailableException('The database is unavailable'), 'database_unavailable'));
+    expect([tagged.status, (tagged.body as { code: string }).code, tagged.headers['Retry-After']]).toEqual([503, 'database_unavailable', '5']);
+    // A read is never "unknown": repeating it is harmless.
+    expect(await answer('GET', [{ sql: 'UPDATE x SET y = 1' }])).toEqual(nothing);
+    // What runs after the handler answered (the Idempotency-Key's answer write, downstream of it) is not its change.
+    const keyed = fakeRequest('POST');
+    const context = { switchToHttp: () => ({ getRequest: () => keyed }) } as unknown as ExecutionContext;
+    const answered = new WriteScopeInterceptor().intercept(context, { handle: () => of({ id: 'x' }) });
+    await lastValueFrom(answered.pipe(mergeMap(async (body) => (noteStatement('UPDATE idempotency_records SET status_code = 200', false), body))));
+    expect(answerTo(LOST, keyed).body).toMatchObject({ code: 'database_unavailable' });
+    // Statements outside any request's scope (a worker's) count for none.
+    noteStatement('INSERT INTO x VALUES (1)', false);
+    expect(answerTo(LOST, fakeRequest('POST')).body).toMatchObject({ code: 'database_unavailable' });
   });
 });

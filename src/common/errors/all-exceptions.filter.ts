@@ -1,7 +1,8 @@
 import { ArgumentsHost, BadRequestException, Catch, ExceptionFilter, HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../../database/database-unavailable';
-import type { ErrorCode } from './error-codes';
+import { writeScopeOf } from '../http/write-scope.interceptor';
+import { ERROR_CODES, ErrorCode } from './error-codes';
 
 /** The code an error gets when whoever threw it named none: the usual meaning of its status. */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -17,6 +18,19 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   503: 'service_unavailable',
   504: 'provider_timeout',
 };
+
+/** When a client hears of a lost database: a restart or a failover takes seconds. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Whether a request failed by a lost database may have changed something: it writes, and its handler sent a
+ * statement that could commit (write-scope.ts). A read, or a write whose connection failed before any such statement,
+ * changed nothing, and only then is the answer "nothing was done".
+ */
+function mayHaveChanged(request: Request): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  return writeScopeOf(request)?.mayHaveCommitted ?? false;
+}
 
 /** Nest's router answers an unknown method and path with exactly this message. */
 const isRouteNotFound = (exception: HttpException, request: Request) =>
@@ -57,6 +71,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const body = typeof raw === 'string' ? { statusCode: status, error: exception.name, message: raw } : raw;
       const fromRouter = routerCode(exception, request);
       const coded = fromRouter !== null ? { ...body, code: fromRouter } : withCode(body, status, 'http_error');
+      // The test clock's read, which fails before any handler, answers database_unavailable this way.
+      if ((coded as { code?: unknown }).code === 'database_unavailable') response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       sendJson(response, status, coded);
       return;
     }
@@ -67,12 +83,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn({ method: request.method, path: request.path, err: exception }, 'The database is unavailable');
+      const unknown = mayHaveChanged(request);
+      this.logger.warn({ method: request.method, path: request.path, err: exception }, unknown ? 'The database answer was lost after a change was sent' : 'The database is unavailable');
+      response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       sendJson(response, HttpStatus.SERVICE_UNAVAILABLE, {
         statusCode: 503,
         error: 'Service Unavailable',
-        message: 'The database is unavailable; retry shortly',
-        code: 'database_unavailable' satisfies ErrorCode,
+        ...(unknown
+          ? { message: ERROR_CODES.outcome_unknown.example, code: 'outcome_unknown' satisfies ErrorCode }
+          : { message: ERROR_CODES.database_unavailable.example, code: 'database_unavailable' satisfies ErrorCode }),
       });
       return;
     }

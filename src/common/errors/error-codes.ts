@@ -104,8 +104,14 @@ export const ERROR_CODES = {
   },
   database_unavailable: {
     status: 503,
-    meaning: 'The database cannot be reached right now; nothing was done, retry shortly.',
-    example: 'The database is unavailable; retry shortly',
+    meaning: 'The database cannot be reached right now, and this request changed nothing (a read, or a write that failed before anything it sent could commit); retry shortly.',
+    example: 'The database is unavailable; nothing was done. Retry shortly.',
+  },
+  outcome_unknown: {
+    status: 503,
+    meaning:
+      'The connection to the database was lost after this request sent a change that may have committed: the change may have been made. Repeat with the same Idempotency-Key to get the first answer (meanwhile a 409 `idempotency_key_in_progress`: repeat later), or look the object up (a payout by its `reference`) before sending the request again.',
+    example: 'The database connection was lost after the change was sent: it may have been made. Repeat with the same Idempotency-Key, or look the object up, before sending it again.',
   },
   provider_unavailable: {
     status: 503,

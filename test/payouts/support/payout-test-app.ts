@@ -28,6 +28,8 @@ export interface PayoutTestAppOptions {
   tuning?: Partial<PayoutTuning>;
   /** Over the short test timings of the work engine (FAST_WORK_TUNING). */
   workTuning?: Partial<WorkTuning>;
+  /** Another database URL than the run's (the same database through a fault proxy). */
+  databaseUrl?: string;
 }
 
 /** The whole daemon over real HTTP (test/support/test-app.ts), with captured log lines and short payout tuning. */
@@ -38,6 +40,7 @@ export async function startPayoutTestApp(options: PayoutTestAppOptions = {}): Pr
     sandbox: options.sandbox,
     logDestination: { write: (line: string) => void logs.push(line) },
     workTuning: options.workTuning,
+    databaseUrl: options.databaseUrl,
     payoutTuning: { ...FAST_PAYOUT_TUNING, ...options.tuning },
   });
   return { ...t, logs, processor: t.app.get(PayoutProcessorService), dataSource: t.app.get(DataSource) };

@@ -11,12 +11,14 @@ import { waitFor } from '../../support/wait';
 export class Scenario {
   private constructor(private readonly t: TestApp) {}
 
-  static async start(env: Record<string, string> = {}, tuning: Partial<BillingTuning> = {}): Promise<Scenario> {
+  /** `databaseUrl`: the run's database another way (through a fault proxy). */
+  static async start(env: Record<string, string> = {}, tuning: Partial<BillingTuning> = {}, databaseUrl?: string): Promise<Scenario> {
     await resetDatabase();
     return new Scenario(
       await startTestApp({
         env: { TEST_CLOCK: 'true', ...env },
         billingTuning: { paymentPollMs: 3000, ...tuning },
+        databaseUrl,
       }),
     );
   }
