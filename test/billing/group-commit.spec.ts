@@ -78,7 +78,7 @@ describe('the hot path written together', () => {
     expect(claims).toHaveLength(4);
     // The last charge was taken over by another process after this one claimed it.
     const stale = claims[3];
-    await db.query(`UPDATE charges SET fence = fence + 1 WHERE id = $1`, [stale.row.id]);
+    await db.query(`UPDATE charges SET fence = fence + 1, lease_owner = 'another-process' WHERE id = $1`, [stale.row.id]);
     const attempts = engine.app.get(ChargeAttemptsRepository);
     const settlement = engine.app.get(ChargeSettlementService);
 

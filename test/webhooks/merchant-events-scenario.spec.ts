@@ -114,6 +114,14 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
     await story.setClock('2027-04-01T00:00:00.000Z');
     await story.runBilling();
 
+    // The price changes: C, the plan's one subscriber left, moves at its first renewal 30 days ahead, and is told.
+    const repriced = await story.post<{ id: string }>('/api/v1/plans', { name: 'Basic 2027', product: 'Basic', currency: 'RUB', interval: 'month', lines: [{ product: 'Basic', price: 109000 }] });
+    const migration = await story.post<{ id: string }>(`/api/v1/plans/${plan.id}/migrations`, { toPlanId: repriced.id }, 202);
+    await until(async () => ((await story.get<{ status: string }>(`/api/v1/plan-migrations/${migration.id}`)).status === 'done' ? true : undefined), 60_000, 'the migration done');
+    const priceChange = await latest('subscription.price_change_upcoming', subC.id);
+    expect(priceChange.data.object).toEqual(await story.get(`/api/v1/subscriptions/${subC.id}`));
+    expect(priceChange.data.change).toEqual({ fromAmount: 99000, toAmount: 109000, currency: 'RUB', effectiveAt: '2027-05-01T00:00:00.000Z' });
+
     // Payouts: one to a card that takes it, one to a card that refuses it.
     await story.post('/api/v1/payouts/setup', SETUP_BODY);
     const payoutIds: string[] = [];
