@@ -14,11 +14,13 @@ export class AmountOverLimitError extends RangeError {
   }
 }
 
-/** `planAmount` × `quantity` computed exactly (BigInt), or null when it passes MAX_AMOUNT. */
+/** `planAmount` × `quantity`, exact, or null when it passes MAX_AMOUNT. */
 export function periodAmountWithinLimit(planAmount: number, quantity: number): number | null {
   if (!Number.isSafeInteger(planAmount) || !Number.isSafeInteger(quantity) || planAmount < 0 || quantity < 0) return null;
-  const product = BigInt(planAmount) * BigInt(quantity);
-  return product <= BigInt(MAX_AMOUNT) ? Number(product) : null;
+  // A product of integers is rounded only past 2^53, and never down to MAX_AMOUNT or below: one within the limit is
+  // exact and one past it is never taken for one within (no BigInt on the renewal path).
+  const product = planAmount * quantity;
+  return product <= MAX_AMOUNT ? product : null;
 }
 
 /** The most seats a plan of `planAmount` allows within MAX_AMOUNT (at least 1: a plan's own amount is bounded too). */
