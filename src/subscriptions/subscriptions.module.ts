@@ -8,6 +8,7 @@ import { SubscriptionEvent } from './subscription-event.entity';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsService } from './subscriptions.service';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import { SubscriptionBillingErrorsService } from './subscription-billing-errors.service';
 import { SubscriptionEventsRepository } from './subscription-events.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { SubscriptionNotice } from './subscription-notice.entity';
@@ -17,7 +18,15 @@ import { SubscriptionNoticesService } from './subscription-notices.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent, SubscriptionNotice]), PlansModule, CustomersModule, EventsModule],
   controllers: [SubscriptionsController],
-  providers: [SubscriptionsRepository, SubscriptionEventsRepository, SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesRepository, SubscriptionNoticesService],
+  providers: [
+    SubscriptionsRepository,
+    SubscriptionEventsRepository,
+    SubscriptionsService,
+    SubscriptionLifecycleService,
+    SubscriptionBillingErrorsService,
+    SubscriptionNoticesRepository,
+    SubscriptionNoticesService,
+  ],
   exports: [SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesService],
 })
 export class SubscriptionsModule {}

@@ -133,6 +133,11 @@ export class SubscriptionsService {
     return this.subscriptions.isDue(em, s.id, now);
   }
 
+  /** Billable subscriptions whose due period passes cannot bill (the gauge of subscriptions in billing error). */
+  countInBillingError(): Promise<number> {
+    return this.subscriptions.countInBillingError();
+  }
+
   /** Billable subscriptions due at `now` whose customer has no usable card yet (the pass summary's skippedNotReady). */
   countDueNotReady(now: Date): Promise<number> {
     return this.subscriptions.countDueNotReady(now);
