@@ -13,6 +13,7 @@ import { ConsoleModule } from './console/console.module';
 import { RuntimeSettings } from './config/runtime-settings';
 import { DatabaseModule } from './database/database.module';
 import { poolSizeFor } from './database/data-source-options';
+import type { WaitLog } from './database/wait-for-database';
 import { GatewayModule } from './gateway/gateway.module';
 import { HealthModule } from './health/health.module';
 import { BillingModule } from './billing/billing.module';
@@ -47,6 +48,8 @@ export interface AppModuleOptions {
   workTuning?: Partial<WorkTuning>;
   /** Merchant webhook retry schedule, timeout and caps; tests shorten the schedule. */
   webhookTuning?: Partial<WebhookTuning>;
+  /** Where the application's wait for its database is told (the boot's, in main.ts); the boot logger when unset. */
+  databaseWait?: WaitLog;
   /** Further modules to mount; tests use it to prove that a route nobody thought about is still protected. */
   extraImports?: NonNullable<DynamicModule['imports']>;
 }
@@ -75,7 +78,7 @@ export class AppModule {
         },
         LoggerModule.forRoot(buildLoggerParams(options.config.logLevel, options.logDestination)),
         CommonModule,
-        DatabaseModule.forRoot({ url: options.runtime.databaseUrl, poolSize: options.poolSize ?? poolSizeFor(options.config.providerMaxConcurrency) }),
+        DatabaseModule.forRoot({ url: options.runtime.databaseUrl, poolSize: options.poolSize ?? poolSizeFor(options.config.providerMaxConcurrency), wait: options.databaseWait }),
         ScheduleModule.forRoot(),
         WorkModule,
         HealthModule,

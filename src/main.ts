@@ -14,7 +14,7 @@ import { RuntimeSettings } from './config/runtime-settings';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrations } from './database/run-migrations';
 import { untilDatabaseAnswers } from './database/wait-for-database';
-import { startBootHealthServer } from './health/boot-health-server';
+import { BootDatabaseWait } from './health/boot-database-wait';
 import { ProviderWebhookRegistrationService } from './provider-webhooks/provider-webhook-registration.service';
 import { BuiltInSandbox, startBuiltInSandbox } from './sandbox/built-in-sandbox';
 
@@ -55,18 +55,12 @@ async function bootstrap(): Promise<void> {
     embedded = await startEmbeddedPostgres(dir);
     databaseUrl = embedded.url;
   }
-  // A replica that boots before its database waits for it (with backoff, said in the log) instead of exiting; its
-  // port meanwhile answers live 200 and ready 503, so an orchestrator neither restarts it nor routes to it.
-  let bootHealth: Promise<{ close(): Promise<void> } | undefined> | undefined;
+  // A replica that boots before its database, or while it shuts down or starts up (a restart, a failover), waits for
+  // it (with backoff, said in the log) instead of exiting; its port meanwhile answers live 200 and ready 503, so an
+  // orchestrator neither restarts it nor routes to it. The application's own connections below wait the same way.
+  const databaseWait = new BootDatabaseWait(config.port, bootLog);
   const url = databaseUrl;
-  const applied = await untilDatabaseAnswers(() => runMigrations(url), {
-    warn: (fields, message) => {
-      bootLog.warn(fields, message);
-      bootHealth ??= startBootHealthServer(config.port).catch(() => undefined);
-    },
-    info: (message) => bootLog.info(message),
-  });
-  await (await bootHealth)?.close();
+  const applied = await untilDatabaseAnswers(() => runMigrations(url), databaseWait);
   if (applied.length > 0) bootLog.info({ migrations: applied }, `Applied ${applied.length} migration(s)`);
 
   let sandbox: BuiltInSandbox | undefined;
@@ -84,10 +78,16 @@ async function bootstrap(): Promise<void> {
     );
   }
 
-  const app = await createApp({ config, runtime: new RuntimeSettings(databaseUrl, providerBaseUrl) });
+  const app = await createApp({ config, runtime: new RuntimeSettings(databaseUrl, providerBaseUrl), databaseWait });
+  await databaseWait.release();
   await app.listen(config.port);
-  // The provider's webhooks: at PUBLIC_URL, or with the built-in sandbox at this daemon's own address.
-  await app.get(ProviderWebhookRegistrationService).start(config.publicUrl ?? (sandbox ? `http://127.0.0.1:${config.port}` : undefined));
+  // The provider's webhooks: at PUBLIC_URL, or with the built-in sandbox at this daemon's own address. Recording them
+  // is a write, so it waits for a database that went away meanwhile, as the rest of the boot does.
+  const webhooksAt = config.publicUrl ?? (sandbox ? `http://127.0.0.1:${config.port}` : undefined);
+  await untilDatabaseAnswers(() => app.get(ProviderWebhookRegistrationService).start(webhooksAt), {
+    warn: (fields, message) => bootLog.warn(fields, message),
+    info: (message) => bootLog.info(message),
+  });
   // One block, written at once, after the start-up lines: the addresses, and the token when the daemon made it.
   const banner = startBanner({
     port: config.port,

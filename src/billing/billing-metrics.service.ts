@@ -11,6 +11,8 @@ export class BillingMetricsService {
   readonly passes: Counter;
   readonly skippedPeriods: Counter;
   readonly adoptedInvoices: Counter;
+  readonly failedSubscriptions: Counter;
+  readonly subscriptionsInError: Gauge;
 
   constructor(metrics: MetricsService) {
     this.charges = metrics.counter({ name: 'billing_charges_total', help: 'Charges by outcome', labelNames: ['outcome'] });
@@ -26,5 +28,10 @@ export class BillingMetricsService {
       name: 'billing_invoices_adopted_total',
       help: "Invoices a charge found already made for its period (e.g. after a database restore) and took over with their payments instead of paying again",
     });
+    this.failedSubscriptions = metrics.counter({
+      name: 'billing_subscriptions_failed_total',
+      help: 'Due periods a pass could not make into a charge (a row the database refused, an amount past the limit): the subscription was recorded and left out, the others billed',
+    });
+    this.subscriptionsInError = metrics.gauge({ name: 'billing_subscriptions_in_error', help: 'Billable subscriptions whose due period passes cannot bill (billingError set), at the last pass' });
   }
 }

@@ -20,4 +20,11 @@ export class BillingRunResponseDto {
 
   @ApiProperty({ type: 'integer', description: 'Charges this pass made for periods that began (none when another replica made them first).', example: 2 })
   created: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: "Due subscriptions whose period this pass could not make into a charge (an amount past the limit, a row the database refused): each shows why in its `billingError`, the others were billed, and it is tried again at the next pass.",
+    example: 0,
+  })
+  failedSubscriptions: number;
 }

@@ -11,7 +11,7 @@ import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { MaterializeProgress } from './materialize-progress';
-import { PeriodMaterializerService } from './period-materializer.service';
+import { MaterializeScope, PeriodMaterializerService } from './period-materializer.service';
 
 export interface BillingRunSummary {
   /** Charges worked on in this pass (new periods, retries and open outcomes). */
@@ -23,6 +23,8 @@ export interface BillingRunSummary {
   skippedNotReady: number;
   /** Charges this pass made for periods that began (none when another replica made them first). */
   created: number;
+  /** Due subscriptions whose period this pass could not make into a charge: recorded on them and left for later. */
+  failedSubscriptions: number;
   /** Charges whose payment was at the provider, not final yet, when this pass left them (counted in `unknown`). */
   awaitingProvider?: string[];
 }
@@ -65,9 +67,10 @@ export class BillingRunService {
   async runPass(concurrency: number): Promise<BillingRunSummary> {
     await this.clock.refresh();
     const now = this.clock.now();
-    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
+    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0, failedSubscriptions: 0 };
     const progress = new MaterializeProgress();
-    const materialized = this.materialize(now, summary, () => progress.batchCommitted()).finally(() => progress.finish());
+    // An operator who runs a pass wants every due subscription tried now, those in billing backoff too.
+    const materialized = this.materialize(now, summary, true, () => progress.batchCommitted()).finally(() => progress.finish());
     // The notices go out while the last charges are worked, not after them: a subscription with a charge due and
     // unsettled (its decline may end it) is held back, and this pass ends none of the others.
     const noticed = materialized.then(() => this.notices.sendDue(now));
@@ -90,8 +93,8 @@ export class BillingRunService {
   async materializeDue(onBatch?: () => void): Promise<number> {
     await this.clock.refresh();
     const now = this.clock.now();
-    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
-    await this.materialize(now, summary, onBatch);
+    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0, failedSubscriptions: 0 };
+    await this.materialize(now, summary, false, onBatch);
     // The engine's loop works the charges: a notice held for one of them is decided by a later pass.
     await this.notices.sendDue(now);
     await this.endPass(now, summary);
@@ -99,12 +102,14 @@ export class BillingRunService {
   }
 
   /** Subscriptions whose customer became ready activated, charges that waited for a new card woken, periods charged. */
-  private async materialize(now: Date, summary: BillingRunSummary, onBatch?: () => void): Promise<void> {
+  private async materialize(now: Date, summary: BillingRunSummary, retryBackedOff: boolean, onBatch?: () => void): Promise<void> {
     // Each round advances every due subscription by one period, so a daemon that was down catches up on the
     // missed periods (up to the catch-up cap); the round limit only bounds one pass.
     let madeAtLastStatistics = 0;
+    const scope: MaterializeScope = { failed: new Set(), retryBackedOff };
     for (let round = 0; round < 1000 && !this.shutdown.isShuttingDown; round++) {
-      const { advanced, created } = await this.materializer.materializeBatch(now, materializeBatchLimit(round, this.tuning.materializeBatchSize));
+      const { advanced, created } = await this.materializer.materializeBatch(now, materializeBatchLimit(round, this.tuning.materializeBatchSize), scope);
+      summary.failedSubscriptions = scope.failed.size;
       summary.created += created;
       if (created > 0) onBatch?.();
       // A big pass doubles the due set many times over while it is claimed: statistics at 1,000, 2,000, 4,000...
@@ -139,7 +144,7 @@ export class BillingRunService {
    */
   async drainDueCharges(concurrency: number): Promise<number> {
     await this.clock.refresh();
-    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0 };
+    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0, failedSubscriptions: 0 };
     await this.workDueCharges(this.clock.now(), concurrency, summary);
     return summary.due;
   }
@@ -206,5 +211,6 @@ export class BillingRunService {
     const { count, oldest } = await this.charges.backlog(now);
     this.metrics.dueBacklog.set(count);
     this.metrics.oldestDueAgeSeconds.set(oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0);
+    this.metrics.subscriptionsInError.set(await this.subscriptions.countInBillingError());
   }
 }

@@ -27,7 +27,7 @@ export class BillingController {
   @Post('run')
   @HttpCode(200)
   async run(@Body() _body: EmptyBodyDto) {
-    const { due, succeeded, declined, unknown, skippedNotReady, created } = await this.billing.whenSettled(await this.scheduler.runNow());
-    return { due, succeeded, declined, unknown, skippedNotReady, created };
+    const { due, succeeded, declined, unknown, skippedNotReady, created, failedSubscriptions } = await this.billing.whenSettled(await this.scheduler.runNow());
+    return { due, succeeded, declined, unknown, skippedNotReady, created, failedSubscriptions };
   }
 }

@@ -6,8 +6,12 @@ import { SystemClock } from '../common/clock/system-clock';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
 import { PeriodCalendar, periodCalendar } from '../common/calendar/billing-calendar';
+import { periodAmount } from '../common/money/amount-limits';
 import { pendingChangeAppliesAt, Subscription } from '../subscriptions/subscription.entity';
-import { StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
+import { DueFilter, StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
+import { backoffDelayMs } from '../work/backoff';
+import { WorkTuning } from '../work/work-tuning';
+import { describeBillingFailure, isRowFault } from './billing-failure';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
 import type { NewCharge } from './charge-writes';
@@ -20,6 +24,28 @@ import { invoiceDueAt, invoiceExternalId, invoiceMadeAt } from './external-ids';
  * as a range in the `periods_skipped` audit event and counted by the metric, so the work stays bounded.
  */
 export const MAX_SKIPPED_CHARGES_RECORDED = 100;
+
+/** What a pass carries from batch to batch about the subscriptions it could not bill. */
+export interface MaterializeScope {
+  /** Recorded as failing in this pass: no later batch of it locks them again. Batches add to it. */
+  failed: Set<string>;
+  /** The admin's pass tries subscriptions in billing backoff at once; the scheduler's leaves them until it ends. */
+  retryBackedOff: boolean;
+}
+
+export interface BatchResult {
+  advanced: number;
+  created: number;
+}
+
+/** Periods of one subscription skipped beyond the catch-up cap, told once the batch committed. */
+interface SkippedPeriods {
+  subscriptionId: string;
+  count: number;
+  recorded: number;
+  from: Date;
+  to: Date;
+}
 
 /**
  * Turns the due periods of subscriptions into charges: one charge per (subscription, period), made unique by the
@@ -38,15 +64,69 @@ export class PeriodMaterializerService {
     private readonly metrics: BillingMetricsService,
     private readonly realClock: SystemClock,
     private readonly balances: BalancesService,
+    private readonly work: WorkTuning,
   ) {}
 
   /**
    * Advances one batch of due subscriptions by one period each (locked with SKIP LOCKED, so replicas share the
-   * work), at most `limit` of them. Answers how many subscriptions it advanced and how many charges it made.
+   * work), at most `limit` of them. Answers how many subscriptions it took (advanced, or recorded as failing and
+   * added to `scope.failed`) and how many charges it made.
    */
-  materializeBatch(now: Date, limit: number): Promise<{ advanced: number; created: number }> {
-    return this.charges.transaction(async (em) => {
-      const due = await this.lifecycle.lockDue(em, now, limit);
+  materializeBatch(now: Date, limit: number, scope: MaterializeScope): Promise<BatchResult> {
+    const filter: DueFilter = { except: [...scope.failed], ...(scope.retryBackedOff ? {} : { backoffEndedBy: this.realClock.now() }) };
+    return this.makeOrIsolate(now, scope, (em) => this.lifecycle.lockDue(em, now, limit, filter));
+  }
+
+  /**
+   * Makes the periods of the subscriptions `lock` takes. When that fails on what one of them holds (isRowFault: a
+   * row the database refuses, an amount past the limit), they are made again in halves, down to the one at fault,
+   * which is recorded as failing (SubscriptionLifecycleService.billingFailed) and left out, while every other one is
+   * made as usual: one subscription never stops the pass. The common path is the one transaction it always was; a
+   * fault costs about two more per halving, and the backoff it records keeps the scheduler from paying it each pass.
+   */
+  private async makeOrIsolate(now: Date, scope: MaterializeScope, lock: (em: EntityManager) => Promise<Subscription[]>): Promise<BatchResult> {
+    const locked: string[] = [];
+    try {
+      return await this.make(now, lock, locked);
+    } catch (error) {
+      if (locked.length === 0 || !isRowFault(error)) throw error;
+      if (locked.length === 1) {
+        await this.recordFailure(now, locked[0], error);
+        scope.failed.add(locked[0]);
+        return { advanced: 1, created: 0 };
+      }
+      const result: BatchResult = { advanced: 0, created: 0 };
+      const middle = Math.ceil(locked.length / 2);
+      for (const half of [locked.slice(0, middle), locked.slice(middle)]) {
+        const made = await this.makeOrIsolate(now, scope, (em) => this.lifecycle.lockDue(em, now, half.length, { among: half }));
+        result.advanced += made.advanced;
+        result.created += made.created;
+      }
+      return result;
+    }
+  }
+
+  /** A subscription whose period cannot be made: recorded on it (with a backoff), counted and logged. */
+  private async recordFailure(now: Date, subscriptionId: string, error: unknown): Promise<void> {
+    const failure = describeBillingFailure(error);
+    const retryAt = (failures: number) => new Date(this.realClock.now().getTime() + backoffDelayMs(failures, this.work.backoffMs, this.work.maxBackoffMs));
+    const failures = await this.charges.transaction((em) => this.lifecycle.billingFailed(em, subscriptionId, failure, now, retryAt));
+    if (failures === null) return;
+    this.metrics.failedSubscriptions.inc();
+    // The stack says where the daemon's own code failed; a database refusal or an amount is said by its message.
+    const stack = failure.code === 'internal_error' && error instanceof Error ? { stack: error.stack } : {};
+    this.logger.warn(
+      { subscriptionId, ...failure, failures, ...stack },
+      `Subscription ${subscriptionId}: its due period could not be made into a charge (${failure.message}); the pass bills the others, and this one is tried again later`,
+    );
+  }
+
+  /** One transaction over the subscriptions `lock` takes; their ids go to `locked` as soon as they are locked. */
+  private async make(now: Date, lock: (em: EntityManager) => Promise<Subscription[]>, locked: string[]): Promise<BatchResult> {
+    const skips: SkippedPeriods[] = [];
+    const result = await this.charges.transaction(async (em) => {
+      const due = await lock(em);
+      locked.push(...due.map((s) => s.id));
       if (due.length === 0) return { advanced: 0, created: 0 };
       const planIds = due.flatMap((s) => (s.pendingChange ? [s.planId, s.pendingChange.planId] : [s.planId]));
       const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
@@ -67,7 +147,7 @@ export class PeriodMaterializerService {
         // Read after the change above: it may have moved the calendar (interval, anchor).
         const calendar = periodCalendar(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount);
         const begun = calendar.begunBy(s.nextPeriodIndex, now);
-        if (begun > this.tuning.maxCatchUpPeriods) await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, calendar);
+        if (begun > this.tuning.maxCatchUpPeriods) skips.push(await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, calendar));
         const charge = this.newCharge(s, plan, s.nextPeriodIndex, 'pending', calendar);
         charges.push({ ...charge, invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]), nextAttemptAt: now });
         started.push({ subscription: s, period: { index: charge.periodIndex, start: charge.periodStart, end: charge.periodEnd } });
@@ -81,6 +161,9 @@ export class PeriodMaterializerService {
       await this.lifecycle.startPeriods(em, started, now);
       return { advanced: due.length, created: inserted.size };
     });
+    // Told once committed: a batch made again in halves would tell its skips twice.
+    for (const skip of skips) this.reportSkipped(skip);
+    return result;
   }
 
   /**
@@ -104,7 +187,7 @@ export class PeriodMaterializerService {
    * audit event, counted by the metric and logged, so no backlog is charged in one burst, none is dropped silently,
    * and the work is the same for a month of downtime as for a clock moved to 9999.
    */
-  private async skipMissedPeriods(em: EntityManager, s: Subscription, plan: Plan, count: number, now: Date, calendar: PeriodCalendar): Promise<void> {
+  private async skipMissedPeriods(em: EntityManager, s: Subscription, plan: Plan, count: number, now: Date, calendar: PeriodCalendar): Promise<SkippedPeriods> {
     const recorded = Math.min(count, MAX_SKIPPED_CHARGES_RECORDED);
     const firstRecorded = s.nextPeriodIndex + count - recorded;
     const skipped = Array.from({ length: recorded }, (_, k) => this.newCharge(s, plan, firstRecorded + k, 'skipped', calendar));
@@ -114,10 +197,14 @@ export class PeriodMaterializerService {
     const firstStart = calendar.start(s.nextPeriodIndex);
     const nextStart = calendar.start(nextIndex);
     await this.lifecycle.periodsSkipped(em, s, { nextIndex, nextStart, periods, count, firstStart }, now);
+    return { subscriptionId: s.id, count, recorded, from: firstStart, to: periods[periods.length - 1].start };
+  }
+
+  private reportSkipped({ subscriptionId, count, recorded, from, to }: SkippedPeriods): void {
     this.metrics.skippedPeriods.inc(count);
     this.logger.warn(
-      { subscriptionId: s.id, skipped: count, recorded, from: firstStart.toISOString(), to: periods[periods.length - 1].start.toISOString(), cap: this.tuning.maxCatchUpPeriods },
-      `Subscription ${s.id}: ${count} missed period(s) beyond the catch-up cap recorded as skipped, not charged`,
+      { subscriptionId, skipped: count, recorded, from: from.toISOString(), to: to.toISOString(), cap: this.tuning.maxCatchUpPeriods },
+      `Subscription ${subscriptionId}: ${count} missed period(s) beyond the catch-up cap recorded as skipped, not charged`,
     );
   }
 
@@ -131,7 +218,8 @@ export class PeriodMaterializerService {
       periodIndex: index,
       periodStart: start,
       periodEnd: calendar.start(index + 1),
-      amount: plan.amount * s.quantity,
+      // Exact, or AmountOverLimitError (a subscription made before the limit): then this one is recorded, not charged.
+      amount: periodAmount(plan.amount, s.quantity),
       kind: 'period',
       currency: plan.currency,
       status,

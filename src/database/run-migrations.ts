@@ -19,10 +19,12 @@ export async function runMigrations(url: string): Promise<string[]> {
       const applied = await dataSource.runMigrations({ transaction: 'each' });
       return applied.map((m) => m.name);
     } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      // A session's lock ends with its connection. When PostgreSQL dropped it (a shutdown), the unlock fails on a
+      // released runner, and that error must not hide the shutdown's own, on which the boot waits instead of exiting.
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     }
   } finally {
-    await runner.release();
-    await dataSource.destroy();
+    await runner.release().catch(() => undefined);
+    await dataSource.destroy().catch(() => undefined);
   }
 }

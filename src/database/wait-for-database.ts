@@ -28,10 +28,18 @@ export async function untilDatabaseAnswers<T>(work: () => Promise<T>, log: WaitL
       return result;
     } catch (error) {
       if (!isDatabaseUnavailable(error) || options.stopping?.()) throw error;
-      const reason = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+      const reason = reasonOf(error);
       log.warn({ attempt, retryInMs: delayMs, reason }, `PostgreSQL cannot be reached (${reason}); waiting ${delayMs} ms before trying again (readiness answers 503 meanwhile)`);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
       delayMs = Math.min(delayMs * 2, maxDelayMs);
     }
   }
+}
+
+/** What the wait's log line says of an error: PostgreSQL's code and its words (`57P03: the database system is shutting down`). */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof code !== 'string' || message.includes(code)) return message;
+  return message ? `${code}: ${message}` : code;
 }

@@ -35,8 +35,8 @@ export function IsTaxRate(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-/** Largest plan amount (and line price) in minor units: far below 2^53, so sums and products stay exact. */
-export const MAX_AMOUNT = 1_000_000_000_000_000;
+/** Largest plan amount (and line price) in minor units: the one money bound (src/common/money/amount-limits.ts). */
+export { MAX_AMOUNT } from '../common/money/amount-limits';
 
 const MIN_RETRY_DELAY_MS = 60_000;
 const MAX_RETRY_DELAY_MS = 365 * 86_400_000;

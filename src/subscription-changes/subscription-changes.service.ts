@@ -4,6 +4,7 @@ import { BalancesService } from '../balances/balances.service';
 import { ProrationChargesService } from '../billing/proration-charges.service';
 import { Clock } from '../common/clock/clock';
 import { invalidField, withErrorCode } from '../common/errors/coded-error';
+import { MAX_AMOUNT } from '../common/money/amount-limits';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
 import { ChangeQuote, PriceSide, quoteChange } from '../subscriptions/change-quote';
@@ -11,6 +12,7 @@ import { SubscriptionLifecycleService } from '../subscriptions/subscription-life
 import { toSubscriptionResponse } from '../subscriptions/subscription-response';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { creditBalanceOverLimit, periodAmountOrRefuse } from '../subscriptions/period-amount-limit';
 import { ChangeSubscriptionDto } from './dto/change-subscription.dto';
 import { ChangeFigures, figuresOf, recordedFigures } from './change-figures';
 
@@ -89,6 +91,9 @@ export class SubscriptionChangesService {
       // The plan read before the lock is the one locked unless a concurrent change moved it.
       const from = s.planId === current.id ? current : await this.plans.get(s.planId, em);
       const to = target ?? from;
+      const quantity = dto.quantity ?? s.quantity;
+      // Any plan fits at some quantity (its own amount is bounded), so a quantity asked for is what to lower.
+      periodAmountOrRefuse(to.amount, quantity, dto.quantity !== undefined ? 'quantity' : 'planId');
       await this.checkChangeable(em, s, to, dto, now);
       // Before its first period (a start still ahead) a subscription changes like one in a trial: nothing to prorate.
       const unbilled = s.status === 'trialing' || !s.currentPeriodStart || !s.currentPeriodEnd;
@@ -105,18 +110,19 @@ export class SubscriptionChangesService {
         periodEnd,
         paid,
         current: side(from, s.quantity),
-        next: side(to, dto.quantity ?? s.quantity),
+        next: side(to, quantity),
         effective: dto.effective,
         prorate: dto.prorate,
         balance,
       });
+      if (quote.creditAdded > 0 && quote.balanceAfter > MAX_AMOUNT) throw creditBalanceOverLimit(quote.balanceAfter, current.currency, dto.planId !== undefined ? 'planId' : 'quantity');
       if (quote.effective === 'period_end' && s.cancelAtPeriodEnd) throw notChangeable('The subscription ends at its period end: a change at period end would never apply');
       if (quote.reanchor && quote.chargeAmount > 0 && (await this.charges.periodStartsAt(em, s.id, now))) {
         throw notChangeable(`A period of this subscription starts at ${now.toISOString()} already: another interval cannot start a second one at the same instant; change it a moment later`);
       }
-      const change = figuresOf(quote, from, to, s.quantity, dto.quantity ?? s.quantity);
+      const change = figuresOf(quote, from, to, s.quantity, quantity);
       if (!apply) return { subscription: toSubscriptionResponse(s), change, chargeId: null };
-      const chargeId = await this.apply(em, s, before, quote, { from, to, quantity: dto.quantity ?? s.quantity, actionId }, change, now);
+      const chargeId = await this.apply(em, s, before, quote, { from, to, quantity, actionId }, change, now);
       return { subscription: toSubscriptionResponse(s), change, chargeId };
     });
   }

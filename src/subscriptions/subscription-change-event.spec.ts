@@ -19,6 +19,7 @@ const base: SubscriptionView = {
   createdAt: '2027-01-01T00:00:00.000Z',
   updatedAt: '2027-01-01T00:00:00.000Z',
   metadata: {},
+  billingError: null,
 };
 
 describe('subscriptionChangeEvent', () => {

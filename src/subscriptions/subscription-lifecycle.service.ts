@@ -10,7 +10,10 @@ import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.
 import type { SubscriptionEvent } from './subscription-event.entity';
 import { toSubscriptionResponse } from './subscription-response';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
-import { SubscriptionsRepository } from './subscriptions.repository';
+import { DueFilter, SubscriptionsRepository } from './subscriptions.repository';
+import { BillingFailure, SubscriptionBillingErrorsService } from './subscription-billing-errors.service';
+
+export type { DueFilter } from './subscriptions.repository';
 
 /**
  * Told, in the same transaction, that a subscription ended now; billing drops its open charges here
@@ -43,6 +46,7 @@ export class SubscriptionLifecycleService {
     private readonly audit: SubscriptionEventsRepository,
     private readonly clock: Clock,
     private readonly events: EventsService,
+    private readonly billingErrors: SubscriptionBillingErrorsService,
   ) {}
 
   onCancel(listener: CancelListener): void {
@@ -72,8 +76,13 @@ export class SubscriptionLifecycleService {
   }
 
   /** Billable subscriptions of ready customers whose next period has begun, locked for this transaction. */
-  lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
-    return this.subscriptions.lockDue(em, now, limit);
+  lockDue(em: EntityManager, now: Date, limit: number, filter?: DueFilter): Promise<Subscription[]> {
+    return this.subscriptions.lockDue(em, now, limit, filter);
+  }
+
+  /** A pass could not bill the subscription's due period: see SubscriptionBillingErrorsService.record. */
+  billingFailed(em: EntityManager, subscriptionId: string, failure: BillingFailure, now: Date, retryAt: (failures: number) => Date): Promise<number | null> {
+    return this.billingErrors.record(em, subscriptionId, failure, now, retryAt);
   }
 
   /** One subscription locked for a change in the caller's transaction, with how the API shows it before. */
@@ -161,6 +170,12 @@ export class SubscriptionLifecycleService {
       s.nextBillingAt = period.end;
       if (s.status === 'trialing') s.status = 'active';
       if (from !== s.status) events.push({ subscriptionId: s.id, type: 'trial_ended', from, to: s.status });
+      // updatePeriods clears the error in the database.
+      if (s.billingError) {
+        events.push({ subscriptionId: s.id, type: 'billing_recovered', data: { code: s.billingError.code, failures: s.billingError.failures, since: s.billingError.since } });
+        s.billingError = null;
+        s.billingRetryAt = null;
+      }
       if (period.charge) {
         events.push({
           subscriptionId: s.id,
@@ -177,12 +192,9 @@ export class SubscriptionLifecycleService {
   }
 
   /**
-   * Periods missed beyond the catch-up cap (the daemon was down) are passed over: billing recorded them as
-   * skipped charges, and the subscription goes on from the first period it will charge.
-   */
-  /**
-   * `count` periods from `firstStart` were skipped; `periods` are the newest of them, recorded as skipped charges
-   * (the audit event names the whole range, so a bounded number of charges still accounts for every period).
+   * Periods missed beyond the catch-up cap (the daemon was down) are passed over, and the subscription goes on from
+   * the first period it will charge: `count` periods from `firstStart`, of which `periods`, the newest, billing recorded
+   * as skipped charges (the audit event names the whole range, so a bounded number of charges accounts for every one).
    */
   async periodsSkipped(
     em: EntityManager,
@@ -322,6 +334,9 @@ export class SubscriptionLifecycleService {
         s.status = s.trialEndsAt && s.trialEndsAt > now ? 'trialing' : 'active';
       }
       s.pausedAt = null;
+      // The period that failed fell inside the pause: the next renewal is tried afresh.
+      s.billingError = null;
+      s.billingRetryAt = null;
       s.updatedAt = now;
       const data = { nextBillingAt: s.nextBillingAt?.toISOString() ?? null };
       await this.audit.record(em, { id: actionId, subscriptionId: s.id, type: 'resumed', from: 'paused', to: s.status, data }, now);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { firstRenewalAfterNotice, periodCalendar } from '../common/calendar/billing-calendar';
+import { periodAmountWithinLimit } from '../common/money/amount-limits';
 import type { NewEvent } from '../events/event-types';
 import { EventsService } from '../events/events.service';
 import type { Plan } from '../plans/plan.entity';
@@ -58,7 +59,8 @@ export class SubscriptionRepricingService {
     let skipped = 0;
     for (const s of rows) {
       if (!MOVED_STATUSES.includes(s.status) || !s.billingAnchor) continue;
-      if (s.pendingChange || s.cancelAtPeriodEnd) {
+      // Left alone: a change of its own, an end at its period end, or more seats than the new plan's price allows.
+      if (s.pendingChange || s.cancelAtPeriodEnd || periodAmountWithinLimit(batch.to.amount, s.quantity) === null) {
         skipped++;
         continue;
       }

@@ -23,6 +23,7 @@ export function toSubscriptionResponse(s: Subscription) {
     createdAt: iso(s.createdAt),
     updatedAt: iso(s.updatedAt),
     metadata: s.metadata,
+    billingError: s.billingError ?? null,
   };
 }
 

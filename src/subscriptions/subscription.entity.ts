@@ -19,6 +19,20 @@ export function pendingChangeAppliesAt(pending: PendingChange | null, renewalAt:
   return pending !== null && renewalAt !== null && Date.parse(pending.effectiveAt) <= renewalAt.getTime();
 }
 
+/**
+ * Why billing passes could not make the subscription's due period into a charge (a row the database refuses, an
+ * amount past the limit): the subscription is left out of the pass instead of failing it, and tried again.
+ */
+export interface BillingError {
+  /** `amount_over_limit`, `database_refused` or `internal_error`. */
+  code: string;
+  message: string;
+  /** Passes that failed on it in a row. */
+  failures: number;
+  /** The billing clock's time of the first of them. */
+  since: string;
+}
+
 export type SubscriptionStatus = 'incomplete' | 'trialing' | 'active' | 'past_due' | 'paused' | 'unpaid' | 'canceled';
 
 /** Statuses whose periods keep being billed. */
@@ -38,6 +52,8 @@ export const BILLABLE_STATUSES: SubscriptionStatus[] = ['trialing', 'active', 'p
 @Index('subscriptions_plan_seq_idx', ['planId', 'seq'])
 // The billing pass finds due subscriptions through this index, never by scanning all rows.
 @Index('subscriptions_due_idx', ['nextBillingAt'], { where: "next_billing_at IS NOT NULL AND status IN ('trialing', 'active', 'past_due')" })
+// The gauge of subscriptions in billing error counts them without a scan.
+@Index('subscriptions_billing_error_idx', ['status'], { where: 'billing_error IS NOT NULL' })
 // Incomplete subscriptions are activated when their customer becomes ready.
 @Index('subscriptions_incomplete_idx', ['customerId'], { where: "status = 'incomplete'" })
 export class Subscription {
@@ -100,6 +116,14 @@ export class Subscription {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;
+
+  /** Set while passes fail to bill the due period; null again once one bills it. */
+  @Column({ type: 'jsonb', nullable: true })
+  billingError: BillingError | null;
+
+  /** Real time (a backoff) before which the scheduler's passes leave a subscription in billing error alone. */
+  @Column({ type: 'timestamptz', nullable: true })
+  billingRetryAt: Date | null;
 
   /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER })

@@ -8,6 +8,7 @@ import { SubscriptionEvent } from './subscription-event.entity';
 import { SubscriptionsController } from './subscriptions.controller';
 import { SubscriptionsService } from './subscriptions.service';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
+import { SubscriptionBillingErrorsService } from './subscription-billing-errors.service';
 import { SubscriptionEventsRepository } from './subscription-events.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { SubscriptionNotice } from './subscription-notice.entity';
@@ -18,7 +19,16 @@ import { SubscriptionRepricingService } from './subscription-repricing.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent, SubscriptionNotice]), PlansModule, CustomersModule, EventsModule],
   controllers: [SubscriptionsController],
-  providers: [SubscriptionsRepository, SubscriptionEventsRepository, SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesRepository, SubscriptionNoticesService, SubscriptionRepricingService],
+  providers: [
+    SubscriptionsRepository,
+    SubscriptionEventsRepository,
+    SubscriptionsService,
+    SubscriptionLifecycleService,
+    SubscriptionBillingErrorsService,
+    SubscriptionNoticesRepository,
+    SubscriptionNoticesService,
+    SubscriptionRepricingService,
+  ],
   exports: [SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesService, SubscriptionRepricingService],
 })
 export class SubscriptionsModule {}

@@ -6,6 +6,16 @@ import { Customer } from '../customers/customer.entity';
 import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { BILLABLE_STATUSES, Subscription } from './subscription.entity';
 
+/** Which due subscriptions a batch may lock besides lockDue's own rule. */
+export interface DueFilter {
+  /** Leave out those in a billing backoff (BillingError) that ends after this real time; absent: take them too. */
+  backoffEndedBy?: Date;
+  /** Leave these out (the pass found them failing already). */
+  except?: string[];
+  /** Only these. */
+  among?: string[];
+}
+
 /** Every statement on the `subscriptions` table. */
 @Injectable()
 export class SubscriptionsRepository {
@@ -49,13 +59,12 @@ export class SubscriptionsRepository {
    * over every ready customer, which it chose with stale statistics (a table just loaded, autovacuum behind), at 30-50 ms
    * per batch of a thousand due subscriptions instead of one.
    */
-  lockDue(em: EntityManager, now: Date, limit: number): Promise<Subscription[]> {
-    return this.due(em, now)
-      .orderBy('s.nextBillingAt', 'ASC')
-      .limit(limit)
-      .setLock('pessimistic_write', undefined, ['s'])
-      .setOnLocked('skip_locked')
-      .getMany();
+  lockDue(em: EntityManager, now: Date, limit: number, filter: DueFilter = {}): Promise<Subscription[]> {
+    const qb = this.due(em, now);
+    if (filter.backoffEndedBy) qb.andWhere('(s.billingRetryAt IS NULL OR s.billingRetryAt <= :backoffEndedBy)', { backoffEndedBy: filter.backoffEndedBy });
+    if (filter.except?.length) qb.andWhere('s.id NOT IN (:...except)', { except: filter.except });
+    if (filter.among) qb.andWhere('s.id IN (:...among)', { among: filter.among.length > 0 ? filter.among : [null] });
+    return qb.orderBy('s.nextBillingAt', 'ASC').limit(limit).setLock('pessimistic_write', undefined, ['s']).setOnLocked('skip_locked').getMany();
   }
 
   /** Whether a billing pass would make a period of this subscription now (lockDue's rule, for one row). */
@@ -73,11 +82,14 @@ export class SubscriptionsRepository {
       .andWhere((qb) => `${qb.subQuery().select('c.status').from(Customer, 'c').where('c.id = s.customerId').getQuery()} = 'ready'`);
   }
 
-  /** The period fields and status of a batch of subscriptions, as set in memory, in one statement. */
+  /**
+   * The period fields and status of a batch of subscriptions, as set in memory, in one statement; a period made clears
+   * any billing error.
+   */
   async updatePeriods(em: EntityManager, rows: Subscription[], at: Date): Promise<void> {
     await em.query(
       `UPDATE subscriptions s SET next_period_index = u.next_index, current_period_start = u.period_start, current_period_end = u.period_end,
-              next_billing_at = u.period_end, status = u.status, updated_at = $6
+              next_billing_at = u.period_end, status = u.status, billing_error = NULL, billing_retry_at = NULL, updated_at = $6
          FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::varchar[]) AS u(id, next_index, period_start, period_end, status)
         WHERE s.id = u.id`,
       [rows.map((s) => s.id), rows.map((s) => s.nextPeriodIndex), rows.map((s) => s.currentPeriodStart), rows.map((s) => s.currentPeriodEnd), rows.map((s) => s.status), at],
@@ -134,6 +146,12 @@ export class SubscriptionsRepository {
   async countByStatus(): Promise<Map<string, number>> {
     const rows: { status: string; n: number }[] = await this.dataSource.query(`SELECT status, count(*)::int AS n FROM subscriptions GROUP BY status`);
     return new Map(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** Billable subscriptions whose due period passes could not bill (see BillingError). */
+  async countInBillingError(): Promise<number> {
+    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM subscriptions WHERE billing_error IS NOT NULL AND status IN ('trialing', 'active', 'past_due')`);
+    return row.n as number;
   }
 
   /** Billable subscriptions due at `now` whose customer has no usable card yet. */

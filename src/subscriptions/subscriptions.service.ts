@@ -16,6 +16,7 @@ import { SubscriptionEvent } from './subscription-event.entity';
 import { SubscriptionEventsRepository } from './subscription-events.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { invalidField, withErrorCode } from '../common/errors/coded-error';
+import { periodAmountOrRefuse } from './period-amount-limit';
 
 const MAX_START_YEARS_AHEAD = 5;
 
@@ -44,6 +45,8 @@ export class SubscriptionsService {
     if (plan.shopId !== customer.shopId) {
       throw invalidField('customerId', `customerId belongs to shop ${customer.shopId} but the plan bills shop ${plan.shopId}`);
     }
+    const quantity = dto.quantity ?? 1;
+    const amount = periodAmountOrRefuse(plan.amount, quantity, 'quantity');
 
     const now = this.clock.now();
     const startAt = dto.startAt ? this.boundedStart(dto.startAt, timezone, plan, now) : now;
@@ -67,7 +70,7 @@ export class SubscriptionsService {
         ...(reservedId !== undefined && { id: reservedId }),
         customerId: customer.id,
         planId: plan.id,
-        quantity: dto.quantity ?? 1,
+        quantity,
         status,
         timezone,
         startAt,
@@ -81,7 +84,7 @@ export class SubscriptionsService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.lifecycle.created(em, subscription, status, { planId: plan.id, quantity: dto.quantity ?? 1, amount: plan.amount * (dto.quantity ?? 1), currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
+      await this.lifecycle.created(em, subscription, status, { planId: plan.id, quantity, amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
       return subscription;
     });
   }
@@ -128,6 +131,11 @@ export class SubscriptionsService {
   async billingDue(em: EntityManager, s: Subscription, now: Date): Promise<boolean> {
     if (!s.nextBillingAt || s.nextBillingAt > now) return false;
     return this.subscriptions.isDue(em, s.id, now);
+  }
+
+  /** Billable subscriptions whose due period passes cannot bill (the gauge of subscriptions in billing error). */
+  countInBillingError(): Promise<number> {
+    return this.subscriptions.countInBillingError();
   }
 
   /** Billable subscriptions due at `now` whose customer has no usable card yet (the pass summary's skippedNotReady). */

@@ -21,6 +21,7 @@ import { ClaimIndexes1795700000000 } from './1795700000000-ClaimIndexes';
 import { ManualRetryOutsideLadder1795866176218 } from './1795866176218-ManualRetryOutsideLadder';
 import { ChangeIdentities1795866436966 } from './1795866436966-ChangeIdentities';
 import { PlanMigrations1795868295096 } from './1795868295096-PlanMigrations';
+import { SubscriptionBillingErrors1795868365814 } from './1795868365814-SubscriptionBillingErrors';
 import { LeaseOwnerIndexes1795869489949 } from './1795869489949-LeaseOwnerIndexes';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
@@ -49,5 +50,6 @@ export const MIGRATIONS: Function[] = [
   ManualRetryOutsideLadder1795866176218,
   ChangeIdentities1795866436966,
   PlanMigrations1795868295096,
+  SubscriptionBillingErrors1795868365814,
   LeaseOwnerIndexes1795869489949,
 ];

@@ -11,7 +11,7 @@ export class ChangeSubscriptionDto {
   @IsUUID(undefined, { message: 'planId must be a UUID' })
   planId?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10000, description: 'The seats to move to. At least one of planId and quantity.', example: 5 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10000, description: "The seats to move to. At least one of planId and quantity. The plan's amount × quantity is at most 10^15 minor units (422 past it).", example: 5 })
   @IsSeatQuantity()
   quantity?: number;
 

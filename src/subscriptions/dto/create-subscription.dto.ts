@@ -15,7 +15,7 @@ export class CreateSubscriptionDto {
   @IsUUID(undefined, { message: 'planId must be a UUID' })
   planId: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10000, default: 1, description: "Seats: every plan line's quantity is multiplied by it.", example: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 10000, default: 1, description: "Seats: every plan line's quantity is multiplied by it. The plan's amount × quantity is at most 10^15 minor units (422 past it).", example: 1 })
   @IsSeatQuantity()
   quantity?: number;
 

@@ -15,6 +15,26 @@ export class PendingChangeResponseDto {
   effectiveAt: string;
 }
 
+@ApiSchema({ name: 'BillingError' })
+export class BillingErrorResponseDto {
+  @ApiProperty({
+    enum: ['amount_over_limit', 'database_refused', 'internal_error'],
+    description:
+      '`amount_over_limit`: the period amount (plan amount × quantity) passes 10^15 minor units (a subscription made before that limit); `database_refused`: the database refused the period\'s rows; `internal_error`: anything else (the daemon log has it).',
+    example: 'amount_over_limit',
+  })
+  code: string;
+
+  @ApiProperty({ description: 'What failed, for people.', example: 'the period amount 1000000000000000 × 10000 passes the limit of 1000000000000000 minor units per period (quantity at most 1 on this plan)' })
+  message: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'Billing passes that failed on it in a row.', example: 1 })
+  failures: number;
+
+  @ApiTimeProperty('When the first of them ran (the billing clock).')
+  since: string;
+}
+
 /** Documentation of a subscription as the admin API answers it (subscription-response.ts builds it). */
 @ApiSchema({ name: 'Subscription' })
 export class SubscriptionResponseDto {
@@ -80,4 +100,12 @@ export class SubscriptionResponseDto {
 
   @ApiMetadataAnswer()
   metadata: Record<string, unknown>;
+
+  @ApiProperty({
+    type: BillingErrorResponseDto,
+    nullable: true,
+    description:
+      'Set while billing passes cannot make its due period into a charge: it is left out of the pass (the others are billed) and tried again; null once a pass bills it.',
+  })
+  billingError: BillingErrorResponseDto | null;
 }
