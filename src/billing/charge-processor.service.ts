@@ -182,7 +182,7 @@ export class ChargeProcessorService {
     const first = { externalId: paymentExternalId(charge.invoiceExternalId, 1), attemptedAt: this.clock.now() };
     const attemptId = await this.charges.recordInvoice(charge.id, claim.fence, invoice.id, first);
     if (attemptId === undefined) this.queue.lost(claim);
-    Object.assign(charge, { providerInvoiceId: invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0, updatedAt: first.attemptedAt });
+    Object.assign(charge, { providerInvoiceId: invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0, waitingFor: null, updatedAt: first.attemptedAt });
     if (attemptId) {
       this.openAttempts.set(
         claim,
@@ -219,7 +219,7 @@ export class ChargeProcessorService {
         const intent = { number, externalId: paymentExternalId(charge.invoiceExternalId, number), attemptedAt: now };
         const opened = await this.charges.openAttempt(charge.id, claim.fence, intent);
         if (!opened) this.queue.lost(claim);
-        Object.assign(charge, { status: 'processing', pendingManualRetry: null, updatedAt: now });
+        Object.assign(charge, { status: 'processing', pendingManualRetry: null, waitingFor: null, updatedAt: now });
         attempt = Object.assign(new ChargeAttempt(), { ...opened, chargeId: charge.id, ...intent, status: 'pending' as const, providerPaymentId: null, errorCode: null });
         if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });
       }

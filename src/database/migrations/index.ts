@@ -20,6 +20,7 @@ import { RevenueReportIndexes1795677961523 } from './1795677961523-RevenueReport
 import { ClaimIndexes1795700000000 } from './1795700000000-ClaimIndexes';
 import { ManualRetryOutsideLadder1795866176218 } from './1795866176218-ManualRetryOutsideLadder';
 import { ChangeIdentities1795866436966 } from './1795866436966-ChangeIdentities';
+import { ChargeWaitingFor1795869825247 } from './1795869825247-ChargeWaitingFor';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -46,4 +47,5 @@ export const MIGRATIONS: Function[] = [
   ClaimIndexes1795700000000,
   ManualRetryOutsideLadder1795866176218,
   ChangeIdentities1795866436966,
+  ChargeWaitingFor1795869825247,
 ];
