@@ -15,6 +15,21 @@ export class BillingRunResponseDto {
   @ApiProperty({ type: 'integer', description: 'Attempts whose outcome was not final when the pass answered (a payment the provider had not decided within 15 s, a provider timeout); the engine follows them up.', example: 0 })
   unknown: number;
 
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "Charges left for later without a provider call (counted in `due`, never in `unknown`): smart dunning attempts only between 08:00 and 21:00 in the subscription's timezone, so each waits for the next 08:00 there on the billing clock (the charge's `nextAttemptAt`, `waitingFor: allowed_hours`). With the test clock, a run after the clock reaches that time makes the attempt.",
+    example: 0,
+  })
+  waitingForAllowedHours: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description: "Charges left for later without a provider call (counted in `due`) because one more attempt would pass the card network's 15 attempts in 30 days (`waitingFor: attempt_cap`).",
+    example: 0,
+  })
+  waitingForAttemptCap: number;
+
   @ApiProperty({ type: 'integer', description: 'Due subscriptions not charged because their customer has no usable card yet.', example: 0 })
   skippedNotReady: number;
 

@@ -19,6 +19,13 @@ export interface BillingRunSummary {
   succeeded: number;
   declined: number;
   unknown: number;
+  /**
+   * Charges left for later with no provider call because smart dunning attempts only between 08:00 and 21:00 in the
+   * subscription's zone: each waits for the next 08:00 there on the billing clock (its nextAttemptAt).
+   */
+  waitingForAllowedHours: number;
+  /** Charges left for later with no provider call because another attempt would pass the card network's cap. */
+  waitingForAttemptCap: number;
   /** Due subscriptions not charged because their customer has no usable card yet. */
   skippedNotReady: number;
   /** Charges this pass made for periods that began (none when another replica made them first). */
@@ -29,6 +36,7 @@ export interface BillingRunSummary {
   awaitingProvider?: string[];
 }
 
+const emptySummary = (): BillingRunSummary => ({ due: 0, succeeded: 0, declined: 0, unknown: 0, waitingForAllowedHours: 0, waitingForAttemptCap: 0, skippedNotReady: 0, created: 0, failedSubscriptions: 0 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Most charges of other workers an admin run waits for; past that it answers what it knows after the wait. */
 const IN_FLIGHT_WAIT_LIMIT = 1000;
@@ -67,7 +75,7 @@ export class BillingRunService {
   async runPass(concurrency: number): Promise<BillingRunSummary> {
     await this.clock.refresh();
     const now = this.clock.now();
-    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0, failedSubscriptions: 0 };
+    const summary = emptySummary();
     const progress = new MaterializeProgress();
     // An operator who runs a pass wants every due subscription tried now, those in billing backoff too.
     const materialized = this.materialize(now, summary, true, () => progress.batchCommitted()).finally(() => progress.finish());
@@ -93,7 +101,7 @@ export class BillingRunService {
   async materializeDue(onBatch?: () => void): Promise<number> {
     await this.clock.refresh();
     const now = this.clock.now();
-    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0, failedSubscriptions: 0 };
+    const summary = emptySummary();
     await this.materialize(now, summary, false, onBatch);
     // The engine's loop works the charges: a notice held for one of them is decided by a later pass.
     await this.notices.sendDue(now);
@@ -144,7 +152,7 @@ export class BillingRunService {
    */
   async drainDueCharges(concurrency: number): Promise<number> {
     await this.clock.refresh();
-    const summary: BillingRunSummary = { due: 0, succeeded: 0, declined: 0, unknown: 0, skippedNotReady: 0, created: 0, failedSubscriptions: 0 };
+    const summary = emptySummary();
     await this.workDueCharges(this.clock.now(), concurrency, summary);
     return summary.due;
   }
@@ -204,6 +212,9 @@ export class BillingRunService {
     if (outcome === 'succeeded') summary.succeeded++;
     else if (outcome === 'declined' || outcome === 'failed') summary.declined++;
     else if (outcome === 'unknown' || outcome === 'pending') summary.unknown++;
+    // Nothing is at the provider: the charge is due again at a time the pass answers without waiting for it.
+    else if (outcome === 'waiting_allowed_hours') summary.waitingForAllowedHours++;
+    else if (outcome === 'waiting_attempt_cap') summary.waitingForAttemptCap++;
     if (outcome === 'pending') (summary.awaitingProvider ??= []).push(chargeId);
   }
 

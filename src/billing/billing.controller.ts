@@ -27,7 +27,8 @@ export class BillingController {
   @Post('run')
   @HttpCode(200)
   async run(@Body() _body: EmptyBodyDto) {
-    const { due, succeeded, declined, unknown, skippedNotReady, created, failedSubscriptions } = await this.billing.whenSettled(await this.scheduler.runNow());
-    return { due, succeeded, declined, unknown, skippedNotReady, created, failedSubscriptions };
+    const summary = await this.billing.whenSettled(await this.scheduler.runNow());
+    const { due, succeeded, declined, unknown, waitingForAllowedHours, waitingForAttemptCap, skippedNotReady, created, failedSubscriptions } = summary;
+    return { due, succeeded, declined, unknown, waitingForAllowedHours, waitingForAttemptCap, skippedNotReady, created, failedSubscriptions };
   }
 }

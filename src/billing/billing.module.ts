@@ -15,6 +15,7 @@ import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
+import { AttemptTimingService } from './attempt-timing.service';
 import { ChargeProcessorService } from './charge-processor.service';
 import { ChargeSettlementService } from './charge-settlement.service';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
@@ -42,6 +43,7 @@ import { ChargeFiguresService } from './charge-figures.service';
     ChargeContextService,
     ChargeSettlementService,
     InvoiceAdoptionService,
+    AttemptTimingService,
     ChargeProcessorService,
     PeriodMaterializerService,
     BillingRunService,

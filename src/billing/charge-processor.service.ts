@@ -12,17 +12,15 @@ import { PlansService } from '../plans/plans.service';
 import { WebhookHealthService } from '../provider-webhooks/webhook-health.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
+import { AttemptTimingService } from './attempt-timing.service';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
-import { respectAttemptCap } from './dunning-policy';
-import { DunningRulesService } from './dunning-rules.service';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
 import { invoiceDueAt, invoiceMadeAt, paymentExternalId } from './external-ids';
-import type { LadderPosition } from './ladder-position';
 
 /**
  * A payment left to its event is read anyway this long after (and again as long after each read that finds it open):
@@ -87,7 +85,7 @@ export class ChargeProcessorService {
     private readonly metrics: BillingMetricsService,
     private readonly webhooks: WebhookHealthService,
     private readonly adoption: InvoiceAdoptionService,
-    private readonly dunningRules: DunningRulesService,
+    private readonly timing: AttemptTimingService,
   ) {}
 
   /** Reads what a claimed batch needs in one go, before its charges are worked. */
@@ -121,7 +119,8 @@ export class ChargeProcessorService {
       // The credit balance paid it whole when it was made: it succeeds with no provider call.
       if (charge.step === 'create_invoice' && charge.amount > 0 && charge.paidFromBalance >= charge.amount) return await this.settlement.settleFromBalance(claim);
       if (charge.step === 'create_invoice') {
-        if (await this.outsideAllowedHours(claim)) return 'pending';
+        const waiting = await this.timing.holdFirstAttempt(claim);
+        if (waiting) return waiting;
         const outcome = await this.createInvoice(claim);
         if (outcome) return outcome;
       }
@@ -137,16 +136,6 @@ export class ChargeProcessorService {
     } finally {
       if (!['create_payment', 'await_payment'].includes(charge.step)) this.tokens.delete(charge.id);
     }
-  }
-
-  /** Smart dunning: a first attempt due outside the allowed local hours waits for them (the charge is released until then). */
-  private async outsideAllowedHours(claim: ClaimedCharge): Promise<boolean> {
-    const { plan, subscription } = await this.contexts.of(claim);
-    const now = this.clock.now();
-    const allowedAt = this.dunningRules.allowedAt(this.plans.effectiveDunning(plan), [], now, subscription.timezone, (_times, at) => at);
-    if (allowedAt <= now) return false;
-    await this.queue.write(claim, { nextAttemptAt: allowedAt }, { release: true });
-    return true;
   }
 
   private async subscriptionEnded(claim: ClaimedCharge): Promise<boolean> {
@@ -193,7 +182,7 @@ export class ChargeProcessorService {
     const first = { externalId: paymentExternalId(charge.invoiceExternalId, 1), attemptedAt: this.clock.now() };
     const attemptId = await this.charges.recordInvoice(charge.id, claim.fence, invoice.id, first);
     if (attemptId === undefined) this.queue.lost(claim);
-    Object.assign(charge, { providerInvoiceId: invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0, updatedAt: first.attemptedAt });
+    Object.assign(charge, { providerInvoiceId: invoice.id, step: 'create_payment', status: 'processing', technicalFailures: 0, waitingFor: null, updatedAt: first.attemptedAt });
     if (attemptId) {
       this.openAttempts.set(
         claim,
@@ -222,28 +211,15 @@ export class ChargeProcessorService {
       const attempts = await this.attempts.ofCharge(charge.id);
       attempt = attempts.find((a) => a.status === 'pending' || a.status === 'unknown' || a.status === 'processing');
       if (!attempt) {
-        const { plan, subscription } = await this.contexts.of(claim);
-        const dunning = this.plans.effectiveDunning(plan);
-        const manual = charge.pendingManualRetry;
-        // An operator's retry keeps the card network's cap, not the ladder's hours: it is made now or not at all.
-        const allowedAt = manual
-          ? this.dunningRules.capAllowsAt(dunning, attempts, now, respectAttemptCap)
-          : this.dunningRules.allowedAt(dunning, attempts, now, subscription.timezone, respectAttemptCap);
-        if (allowedAt > now && manual) {
-          await this.queue.write(claim, this.backOnLadder(manual), { release: true });
-          return 'skipped';
-        }
-        if (allowedAt > now) {
-          await this.queue.write(claim, { nextAttemptAt: allowedAt, status: 'retrying' }, { release: true });
-          return 'pending';
-        }
+        const waiting = await this.timing.holdNextAttempt(claim, attempts);
+        if (waiting) return waiting;
         // The intent, written before the call (and only while this worker holds the charge), so a crash
         // leaves a replayable externalID behind.
         const number = attempts.length + 1;
         const intent = { number, externalId: paymentExternalId(charge.invoiceExternalId, number), attemptedAt: now };
         const opened = await this.charges.openAttempt(charge.id, claim.fence, intent);
         if (!opened) this.queue.lost(claim);
-        Object.assign(charge, { status: 'processing', pendingManualRetry: null, updatedAt: now });
+        Object.assign(charge, { status: 'processing', pendingManualRetry: null, waitingFor: null, updatedAt: now });
         attempt = Object.assign(new ChargeAttempt(), { ...opened, chargeId: charge.id, ...intent, status: 'pending' as const, providerPaymentId: null, errorCode: null });
         if (number > 1) this.metrics.dunningAttempts.inc({ result: 'started' });
       }
@@ -269,17 +245,6 @@ export class ChargeProcessorService {
     this.openAttempts.set(claim, attempt);
     this.unrecordedPayments.add(claim);
     return undefined;
-  }
-
-  /** A manual retry not made: the charge goes back where its ladder stood. */
-  private backOnLadder(position: LadderPosition): Partial<Charge> {
-    return {
-      status: position.status,
-      step: position.step,
-      nextAttemptAt: position.nextAttemptAt === null ? null : new Date(position.nextAttemptAt),
-      declinedBindingId: position.declinedBindingId,
-      pendingManualRetry: null,
-    };
   }
 
   /** Writes the payment id the provider gave this claim's attempt, if not written yet, and the charge's awaiting step. */

@@ -15,7 +15,7 @@ export type ClaimedCharge = Claim<Charge>;
 /**
  * Charges as jobs of the engine, defined once: a charge row is its own job, due at `next_attempt_at` (business time,
  * the billing clock, which may be the test clock) and not before `not_before` (real time: backoffs and polls). Every
- * write is stamped with the billing clock's time, like every time an answer shows.
+ * write is stamped with the billing clock's time, like every time an answer shows, and ends a dunning rule's wait.
  */
 export const chargeQueueProvider: FactoryProvider<ChargeQueue> = {
   provide: CHARGE_QUEUE,
@@ -28,6 +28,7 @@ export const chargeQueueProvider: FactoryProvider<ChargeQueue> = {
       dueAgainst: 'caller',
       hasNotBefore: true,
       dueNow: () => clock.now(),
-      stamp: () => ({ updatedAt: clock.now() }),
+      // A dunning rule's wait ends with the charge's next write, unless that write sets it again.
+      stamp: () => ({ updatedAt: clock.now(), waitingFor: null }),
     }),
 };

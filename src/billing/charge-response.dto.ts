@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiCurrencyProperty, ApiIdProperty, ApiNullableText, ApiTimeProperty } from '../common/api-docs/api-properties';
 import { ChargeAttemptResponseDto } from './charge-attempt-response.dto';
-import type { ChargeStatus } from './charge.entity';
+import type { ChargeStatus, ChargeWait } from './charge.entity';
 import { CHARGE_STATUSES } from './list-charges-query.dto';
 
 /** Documentation of a charge (one billing period of one subscription) as charge-response.ts builds it. */
@@ -47,6 +47,15 @@ export class ChargeResponseDto {
 
   @ApiTimeProperty('When the next attempt is due (pending or retrying only).', { nullable: true })
   nextAttemptAt: string | null;
+
+  @ApiProperty({
+    enum: ['allowed_hours', 'attempt_cap'],
+    nullable: true,
+    description:
+      "Why the next attempt waits for `nextAttemptAt` (pending or retrying only): `allowed_hours`, smart dunning attempts only between 08:00 and 21:00 in the subscription's timezone, so an attempt due outside them waits for the next 08:00 there on the billing clock; `attempt_cap`, one more attempt would pass the card network's 15 attempts in 30 days. null when no such rule moved it (a first attempt due, a retry on its ladder's time).",
+    example: null,
+  })
+  waitingFor: ChargeWait | null;
 
   @ApiProperty({ description: 'true: a hard decline; the charge is attempted again once the customer binds a new card.', example: false })
   waitingForNewCard: boolean;

@@ -18,6 +18,8 @@ export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[]) {
     invoiceId: charge.providerInvoiceId,
     // A charge that waits for a card or is settled has no retry scheduled.
     nextAttemptAt: charge.status === 'retrying' || charge.status === 'pending' ? iso(charge.nextAttemptAt) : null,
+    // Why that attempt is not made sooner, when a dunning rule moved it (smart's allowed hours, the attempt cap).
+    waitingFor: charge.status === 'retrying' || charge.status === 'pending' ? charge.waitingFor : null,
     waitingForNewCard: charge.step === 'awaiting_card',
     lastErrorCode: charge.lastErrorCode,
     attempts: attempts

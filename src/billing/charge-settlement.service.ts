@@ -25,8 +25,11 @@ import { DunningRulesService } from './dunning-rules.service';
 import { stateAfterManualDecline } from './ladder-position';
 import { attemptsOnCurrentCard, decideAfterDecline } from './smart-dunning';
 
-/** What one step of a charge ended with, for the pass summary. */
-export type ChargeOutcome = 'succeeded' | 'declined' | 'unknown' | 'pending' | 'failed' | 'skipped';
+/**
+ * What one step of a charge ended with, for the pass summary. `pending`: a payment is at the provider, its outcome
+ * open; `waiting_…`: no provider call was made, the charge is due again later by a dunning rule (its `waitingFor`).
+ */
+export type ChargeOutcome = 'succeeded' | 'declined' | 'unknown' | 'pending' | 'waiting_allowed_hours' | 'waiting_attempt_cap' | 'failed' | 'skipped';
 
 /** A payment attempt the provider definitely refused, recorded together with the charge's next state. */
 interface DeclinedAttempt {

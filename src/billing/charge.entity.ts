@@ -9,6 +9,12 @@ export type ChargeKind = 'period' | 'proration';
 
 export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' | 'failed' | 'canceled' | 'skipped';
 
+/**
+ * Why a charge due by its ladder is not attempted before `nextAttemptAt`: smart dunning's allowed local hours, or the
+ * card network's cap on attempts in 30 days.
+ */
+export type ChargeWait = 'allowed_hours' | 'attempt_cap';
+
 /** Where the engine is inside one charge; each step is resumable after a crash. */
 export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' | 'awaiting_card' | 'done';
 
@@ -97,6 +103,13 @@ export class Charge extends LeasedRow {
   /** Business time at which the engine should work on it next; null once nothing is left to do. */
   @Column({ type: 'timestamptz', nullable: true })
   nextAttemptAt: Date | null;
+
+  /**
+   * Why its next attempt waits for `nextAttemptAt` although due before, when a dunning rule moved it there; null once
+   * the charge is written again (every fenced write clears it unless it sets it) or an attempt starts.
+   */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  waitingFor: ChargeWait | null;
 
   /** Real time before which it is not retried after a technical failure (provider down, network). */
   @Column({ type: 'timestamptz', nullable: true })

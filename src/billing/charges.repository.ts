@@ -22,7 +22,7 @@ const CANCELABLE_CHARGE_STATUSES = ['pending', 'retrying', 'failed'] as const;
 const RECORD_INVOICE_SQL = noteHotStatement('charges.record-invoice',
   `WITH i AS (SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::varchar[], $4::varchar[], $5::timestamptz[]) WITH ORDINALITY
                          AS i(charge_id, fence, invoice_id, external_id, at, n)),
-            c AS (UPDATE charges ch SET provider_invoice_id = i.invoice_id, step = 'create_payment', status = 'processing', technical_failures = 0, updated_at = i.at
+            c AS (UPDATE charges ch SET provider_invoice_id = i.invoice_id, step = 'create_payment', status = 'processing', technical_failures = 0, waiting_for = NULL, updated_at = i.at
                     FROM i WHERE ch.id = i.charge_id AND ch.fence = i.fence RETURNING ch.id, ch.fence),
             a AS (INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at, created_at, updated_at)
                   SELECT i.charge_id, 1, i.external_id, 'pending', i.at, i.at, i.at FROM i JOIN c ON c.id = i.charge_id AND c.fence = i.fence
@@ -49,7 +49,7 @@ const RECORD_PAYMENT_SQL = noteHotStatement('charges.record-payment',
  */
 const OPEN_ATTEMPT_SQL = noteHotStatement('charges.open-attempt',
   `WITH o AS (SELECT pending_manual_retry AS position FROM charges WHERE id = $1 AND fence = $5),
-            c AS (UPDATE charges SET status = 'processing', pending_manual_retry = NULL, updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
+            c AS (UPDATE charges SET status = 'processing', pending_manual_retry = NULL, waiting_for = NULL, updated_at = $4 WHERE id = $1 AND fence = $5 RETURNING id)
        INSERT INTO charge_attempts (charge_id, number, external_id, status, manual, ladder_position, attempted_at, created_at, updated_at)
        SELECT $1, $2, $3, 'pending', o.position IS NOT NULL, o.position, $4, $4, $4 FROM c, o
        RETURNING id, manual, ladder_position`,
@@ -175,14 +175,14 @@ export class ChargesRepository {
   async wakeAwaitingNewCard(now: Date): Promise<void> {
     await this.dataSource.query(
       `UPDATE charges ch
-          SET step = 'create_payment', status = 'retrying', next_attempt_at = $1, not_before = NULL, declined_binding_id = NULL, updated_at = $1
+          SET step = 'create_payment', status = 'retrying', next_attempt_at = $1, not_before = NULL, declined_binding_id = NULL, waiting_for = NULL, updated_at = $1
          FROM customers c
         WHERE ch.step = 'awaiting_card' AND c.id = ch.customer_id AND c.status = 'ready'
           AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
       [now],
     );
     await this.dataSource.query(
-      `UPDATE charges ch SET next_attempt_at = $1, declined_binding_id = NULL, updated_at = $1
+      `UPDATE charges ch SET next_attempt_at = $1, declined_binding_id = NULL, waiting_for = NULL, updated_at = $1
          FROM customers c
         WHERE ch.status = 'retrying' AND ch.step = 'create_payment' AND ch.declined_binding_id IS NOT NULL
           AND ch.next_attempt_at > $1 AND c.id = ch.customer_id AND c.status = 'ready' AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
@@ -227,7 +227,7 @@ export class ChargesRepository {
     const declines = attempts.filter((a) => a.status === 'declined').length;
     const column = <K extends keyof AdoptedAttempt>(key: K) => attempts.map((a) => a[key]);
     const [row]: { held: boolean; attempts: { id: string; number: number }[] | null }[] = await this.dataSource.query(
-      `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = $4, status = 'processing', attempt_count = $5, technical_failures = 0,
+      `WITH c AS (UPDATE charges SET provider_invoice_id = $3, step = $4, status = 'processing', attempt_count = $5, technical_failures = 0, waiting_for = NULL,
                          dunning_started_at = CASE WHEN $5 > 0 THEN COALESCE(dunning_started_at, $6) ELSE dunning_started_at END, updated_at = $6
                    WHERE id = $1 AND fence = $2 RETURNING id),
             a AS (INSERT INTO charge_attempts (charge_id, number, external_id, provider_payment_id, status, error_code, attempted_at, created_at, updated_at)
@@ -305,7 +305,7 @@ export class ChargesRepository {
     await em.update(
       Charge,
       { subscriptionId, status: In([...CANCELABLE_CHARGE_STATUSES]), ...(keepChargeId ? { id: Not(keepChargeId) } : {}) },
-      { status: 'canceled', step: 'done', nextAttemptAt: null, leaseOwner: null, updatedAt: at, fence: () => 'fence + 1' },
+      { status: 'canceled', step: 'done', nextAttemptAt: null, waitingFor: null, leaseOwner: null, updatedAt: at, fence: () => 'fence + 1' },
     );
   }
 
@@ -367,7 +367,7 @@ export class ChargesRepository {
    */
   async requeueForRetry(id: string, now: Date): Promise<boolean> {
     const result = await this.dataSource.query(
-      `UPDATE charges SET status = 'retrying', next_attempt_at = $2, not_before = NULL,
+      `UPDATE charges SET status = 'retrying', next_attempt_at = $2, not_before = NULL, waiting_for = NULL,
               step = CASE WHEN provider_invoice_id IS NULL THEN 'create_invoice'
                           WHEN step IN ('awaiting_card', 'done') THEN 'create_payment' ELSE step END,
               pending_manual_retry = COALESCE(pending_manual_retry, CASE WHEN dunning_started_at IS NOT NULL THEN

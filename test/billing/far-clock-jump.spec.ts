@@ -52,7 +52,7 @@ describe('billing runs after the test clock jumps more than a year, with the sch
     const made = (await Promise.all(subscriptionIds.map(chargesOf))).flat().filter((c) => !before.has(c.id) && c.status !== 'skipped');
     const captured = new Set((await s.ledgerPayments()).filter((p) => p.status === 'captured').map((p) => p.invoiceID));
     expect({ run, made: made.map((c) => ({ status: c.status, captured: c.invoiceId !== null && captured.has(c.invoiceId) })) }).toEqual({
-      run: { due: expected, succeeded: expected, declined: 0, unknown: 0, created: expected, skippedNotReady: 0 },
+      run: { due: expected, succeeded: expected, declined: 0, unknown: 0, waitingForAllowedHours: 0, waitingForAttemptCap: 0, created: expected, skippedNotReady: 0, failedSubscriptions: 0 },
       made: made.map(() => ({ status: 'succeeded', captured: true })),
     });
     // Nothing was left behind for a later run.

@@ -10,6 +10,7 @@ interface ChargeView {
   id: string;
   status: string;
   nextAttemptAt: string | null;
+  waitingFor?: string | null;
   waitingForNewCard?: boolean;
   attempts: { number: number; status: string; errorCode: string | null; createdAt: string }[];
 }
@@ -47,15 +48,16 @@ describe('smart dunning', () => {
 
   it('tries only between 08:00 and 21:00 local and retries insufficient funds on the morning after payday', async () => {
     const { sub } = await subscribe([INSUFFICIENT, INSUFFICIENT, 'success']);
-    await s.runBilling();
+    // Nothing went to the provider: the run says the charge waits for the allowed hours, not that its outcome is open.
+    expect(await s.runBilling()).toMatchObject({ due: 1, succeeded: 0, declined: 0, unknown: 0, waitingForAllowedHours: 1 });
     let [charge] = await chargesOf(sub.id);
     expect(charge.attempts).toHaveLength(0);
-    expect(charge.nextAttemptAt).toBe('2027-03-01T05:00:00.000Z');
+    expect(charge).toMatchObject({ status: 'pending', nextAttemptAt: '2027-03-01T05:00:00.000Z', waitingFor: 'allowed_hours' });
 
     charge = await at(sub.id, '2027-03-01T05:00:00.000Z');
     expect(charge.attempts.map((a) => a.errorCode)).toEqual([INSUFFICIENT]);
-    // Still in the payday window (1st and 2nd): the next morning at 09:00 Moscow.
-    expect(charge.nextAttemptAt).toBe('2027-03-02T06:00:00.000Z');
+    // Still in the payday window (1st and 2nd): the next morning at 09:00 Moscow, the ladder's own time.
+    expect(charge).toMatchObject({ nextAttemptAt: '2027-03-02T06:00:00.000Z', waitingFor: null });
     charge = await at(sub.id, '2027-03-02T06:00:00.000Z');
     // The window is over: the next payday, the 15th, at 09:00 Moscow.
     expect(charge.nextAttemptAt).toBe('2027-03-15T06:00:00.000Z');
@@ -87,9 +89,11 @@ describe('smart dunning', () => {
     expect(charge.nextAttemptAt).toBe('2027-03-15T06:00:00.000Z');
     await s.setClock('2027-03-05T19:30:00.000Z');
     await s.bindCard(customer.id, CARDS.secondSuccess);
-    // 22:30 in Moscow: the new card waits for the morning, not for the 15th.
-    charge = await at(sub.id, '2027-03-05T19:30:00.000Z');
+    // 22:30 in Moscow: the new card waits for the morning, not for the 15th; the run counts no decline for it.
+    expect(await s.runBilling()).toMatchObject({ due: 1, declined: 0, unknown: 0, waitingForAllowedHours: 1 });
+    [charge] = await chargesOf(sub.id);
     expect(charge.attempts).toHaveLength(2);
+    expect(charge).toMatchObject({ status: 'retrying', nextAttemptAt: '2027-03-06T05:00:00.000Z', waitingFor: 'allowed_hours' });
     charge = await at(sub.id, '2027-03-06T05:00:00.000Z');
     expect(charge.status).toBe('succeeded');
     expect(charge.attempts.map((a) => a.createdAt)).toEqual(['2027-03-01T05:00:00.000Z', '2027-03-02T06:00:00.000Z', '2027-03-06T05:00:00.000Z']);

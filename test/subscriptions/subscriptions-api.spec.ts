@@ -206,6 +206,6 @@ describe('subscriptions, charges, billing runs and the test clock over the admin
 
   it('answers a billing run with its counts', async () => {
     const result = await s.post<Record<string, number>>('/api/v1/billing/run', {}, 200);
-    expect(Object.keys(result).sort()).toEqual(['created', 'declined', 'due', 'failedSubscriptions', 'skippedNotReady', 'succeeded', 'unknown']);
+    expect(Object.keys(result).sort()).toEqual(['created', 'declined', 'due', 'failedSubscriptions', 'skippedNotReady', 'succeeded', 'unknown', 'waitingForAllowedHours', 'waitingForAttemptCap']);
   });
 });

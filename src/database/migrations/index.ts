@@ -23,6 +23,7 @@ import { ChangeIdentities1795866436966 } from './1795866436966-ChangeIdentities'
 import { PlanMigrations1795868295096 } from './1795868295096-PlanMigrations';
 import { SubscriptionBillingErrors1795868365814 } from './1795868365814-SubscriptionBillingErrors';
 import { LeaseOwnerIndexes1795869489949 } from './1795869489949-LeaseOwnerIndexes';
+import { ChargeWaitingFor1795869825247 } from './1795869825247-ChargeWaitingFor';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -52,4 +53,5 @@ export const MIGRATIONS: Function[] = [
   PlanMigrations1795868295096,
   SubscriptionBillingErrors1795868365814,
   LeaseOwnerIndexes1795869489949,
+  ChargeWaitingFor1795869825247,
 ];

@@ -55,7 +55,7 @@ export class Scenario {
     await this.post('/api/v1/test-clock', { now }, 200);
   }
 
-  async runBilling(): Promise<{ due: number; succeeded: number; declined: number; unknown: number; skippedNotReady: number }> {
+  async runBilling(): Promise<{ due: number; succeeded: number; declined: number; unknown: number; waitingForAllowedHours: number; waitingForAttemptCap: number; skippedNotReady: number }> {
     return this.post('/api/v1/billing/run', {}, 200);
   }
 
