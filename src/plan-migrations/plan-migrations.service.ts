@@ -111,6 +111,8 @@ export class PlanMigrationsService implements OnApplicationBootstrap {
   /** One batch: its subscriptions moved and the migration's cursor and counts, in one transaction under the fence. */
   private async walkBatch(claim: Claim<PlanMigration>): Promise<void> {
     const m = claim.row;
+    // The engine's loop may run before any request or pass has read the shared test clock.
+    await this.clock.refresh();
     const now = this.clock.now();
     await this.migrations.transaction(async (em) => {
       const [from, to] = [await this.plans.get(m.fromPlanId, em), await this.plans.get(m.toPlanId, em)];
