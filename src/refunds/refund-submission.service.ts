@@ -30,7 +30,7 @@ export class RefundSubmissionService {
   async submit(claim: ClaimedRefund): Promise<Submitted> {
     const refund = claim.row;
     const params: RefundParams = {
-      externalID: refund.externalId,
+      externalID: refund.externalId as string,
       amount: refund.amount,
       currency: refund.currency,
       ...(refund.reason !== null ? { reason: refund.reason } : {}),
@@ -41,11 +41,11 @@ export class RefundSubmissionService {
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       // Another body under this externalID (a refund made again after a restore, its cart computed anew): read it back.
-      if (error.kind === 'conflict') return this.adopt(refund, await this.gateway.getRefundByExternalId(refund.externalId));
+      if (error.kind === 'conflict') return this.adopt(refund, await this.gateway.getRefundByExternalId(refund.externalId as string));
       if (error.kind !== 'invalid_request' && error.kind !== 'not_found') throw error;
       // A refusal of a request the provider made earlier (its answer lost in an earlier claim) would follow from that
       // first one's effect: what the provider holds under the externalID decides, not the refusal.
-      const made = await this.readBack(refund.externalId);
+      const made = await this.readBack(refund.externalId as string);
       if (made) return this.adopt(refund, made);
       if (error.code === 'operationNotPermitted' && (await this.anotherPending(refund))) return 'wait';
       return { failureCode: `rejected:${error.code ?? error.kind}`.slice(0, 200) };

@@ -35,7 +35,7 @@ export type RefundStep = 'prepare' | 'create' | 'await' | 'done';
 @Entity('refunds')
 // A charge's refunds are numbered 1, 2, ... in the order they were accepted; the number is part of the identity.
 @Index('refunds_charge_number_uq', ['chargeId', 'number'], { unique: true })
-@Index('refunds_external_id_uq', ['externalId'], { unique: true })
+@Index('refunds_external_id_uq', ['externalId'], { unique: true, where: 'external_id IS NOT NULL' })
 @Index('refunds_reference_uq', ['reference'], { unique: true, where: 'reference IS NOT NULL' })
 // Lists: newest first, optionally by charge or status.
 @Index('refunds_created_idx', ['createdAt', 'seq'])
@@ -83,9 +83,9 @@ export class Refund extends LeasedRow {
   @Column({ type: 'varchar', length: 64, nullable: true })
   reference: string | null;
 
-  /** The provider create's externalID (see refund-identity.ts); a balance refund has one too, never sent. */
-  @Column({ type: 'varchar', length: 40 })
-  externalId: string;
+  /** The provider create's externalID (see refund-identity.ts); null for a refund to the balance, which is never sent. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  externalId: string | null;
 
   /** The charge's invoice at the provider (null for a charge the credit balance paid whole). */
   @Column({ type: 'varchar', length: 40, nullable: true })

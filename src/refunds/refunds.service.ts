@@ -106,8 +106,8 @@ export class RefundsService implements OnModuleInit {
       destination,
       reason: dto.reason ?? null,
       reference,
-      // Counted among the card refunds only: a refund to the balance, never sent, shifts no card refund's identity.
-      externalId: refundExternalId(charge.invoiceExternalId, totals.cardCount + 1, reference),
+      // Counted among the card refunds only: a refund to the balance, never sent, has none and shifts no card refund's.
+      externalId: destination === 'card' ? refundExternalId(charge.invoiceExternalId, totals.cardCount + 1, reference) : null,
       providerInvoiceId: charge.providerInvoiceId,
       providerPaymentId: null,
       cart: null,

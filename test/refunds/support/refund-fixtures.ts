@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import type { RefundResponse } from '../../../src/refunds/refund-response';
 import { RefundProcessorService, RefundRunSummary } from '../../../src/refunds/refund-processor.service';
 import type { RefundTuning } from '../../../src/refunds/refund-tuning';
@@ -8,6 +9,7 @@ import { T0 } from '../../billing/support/exactly-once';
 import { FAST_WORK_TUNING } from '../../support/fast-work-tuning';
 import type { SandboxClient } from '../../support/sandbox-client';
 import { sleep, waitFor } from '../../support/wait';
+import { checkRefunds, RefundReport } from './refund-ledger';
 
 /** Refund engine timings for tests: polls in milliseconds, a turn waited for briefly, the event safety net short. */
 export const FAST_REFUND_TUNING: Partial<RefundTuning> = { pollDelayMs: 10, maxPollDelayMs: 100, inlinePollMs: 2_000, turnWaitMs: 50, eventSafetyNetMs: 500 };
@@ -75,13 +77,18 @@ export async function listRefunds(engine: Engine, query: Record<string, string> 
  * Every engine works refunds back to back (as each replica's loop would) until no refund is pending, the deadline
  * passes, or nothing has ended for `stallMs`. Answers whether all ended and the engines' summed runs.
  */
-export async function settleRefunds(engines: Engine[], options: { timeoutMs?: number; stallMs?: number } = {}): Promise<{ settled: boolean; totals: RefundRunSummary }> {
+export async function settleRefunds(
+  engines: Engine[],
+  options: { timeoutMs?: number; stallMs?: number } = {},
+): Promise<{ settled: boolean; totals: RefundRunSummary; steps: number[] }> {
   const totals: RefundRunSummary = { steps: 0, succeeded: 0, failed: 0 };
+  const steps = engines.map(() => 0);
   let stop = false;
-  const loops = engines.map(async (engine) => {
+  const loops = engines.map(async (engine, i) => {
     const processor = engine.app.get(RefundProcessorService);
     while (!stop) {
       const summary = await processor.runOnce().catch(() => ({ steps: 0, succeeded: 0, failed: 0 }));
+      steps[i] += summary.steps;
       totals.steps += summary.steps;
       totals.succeeded += summary.succeeded;
       totals.failed += summary.failed;
@@ -103,5 +110,21 @@ export async function settleRefunds(engines: Engine[], options: { timeoutMs?: nu
     stop = true;
     await Promise.all(loops);
   }
-  return { settled, totals };
+  return { settled, totals, steps };
+}
+
+/** The externalID each refund sends (the daemon keeps it; the API does not show it), for the ledger check. */
+export async function externalIdsOf(engine: Engine): Promise<Map<string, string>> {
+  const rows: { id: string; external_id: string }[] = await engine.app.get(DataSource).query('SELECT id, external_id FROM refunds');
+  return new Map(rows.map((r) => [r.id, r.external_id]));
+}
+
+/** Asserts the exactly-once accounting of card refunds against the sandbox's ledger, prints the figures and answers them. */
+export async function assertRefundsExactlyOnce(engine: Engine, sandbox: SandboxClient, label: string): Promise<RefundReport> {
+  const [ledger, refunds, externalIds] = await Promise.all([sandbox.control.ledger(), listRefunds(engine), externalIdsOf(engine)]);
+  const report = checkRefunds(ledger, refunds, (r) => externalIds.get(r.id) as string);
+  console.log(`${label}: refunds attempted ${report.attempted}, made ${report.made}, double ${report.double}, lost ${report.lost}`);
+  expect(report.violations).toEqual([]);
+  expect({ double: report.double, lost: report.lost }).toEqual({ double: 0, lost: 0 });
+  return report;
 }
