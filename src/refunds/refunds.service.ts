@@ -116,8 +116,6 @@ export class RefundsService implements OnModuleInit {
       technicalFailures: 0,
       notBefore: null,
       submittedAt: null,
-      leaseOwner: null,
-      fence: 0,
       createdAt: shownNow,
       updatedAt: shownNow,
       ...(destination === 'balance'
