@@ -110,7 +110,15 @@ describe('exactly-once refunds across replicas and killed processes', () => {
         return worker;
       };
 
+      /** Refunds the provider made whose row does not say so yet: what a kill left between a create and its record. */
+      const unrecorded = async () => {
+        const made = new Set((await sandbox.control.ledger()).refunds.map((r) => r.externalID));
+        const rows = (await (db as Client).query<{ external_id: string }>(`SELECT external_id FROM refunds WHERE provider_refund_id IS NULL`)).rows;
+        return rows.filter((r) => made.has(r.external_id)).length;
+      };
+
       const kills: { mid: number; done: number }[] = [];
+      let leftUnrecorded = 0;
       for (let k = 0; k < 4; k++) {
         const worker = spawnWorker();
         await worker.ready;
@@ -119,7 +127,9 @@ describe('exactly-once refunds across replicas and killed processes', () => {
         await sleep(Math.floor(Math.random() * 40));
         expect((await worker.kill('SIGKILL')).signal).toBe('SIGKILL');
         kills.push(seen);
+        leftUnrecorded += await unrecorded();
       }
+      console.log(`refund kills: ${kills.length}, each with refunds between create and outcome (${kills.map((k) => k.mid).join(', ')}); refunds made at the provider and not yet recorded when killed: ${leftUnrecorded}`);
       // A last process finishes what the killed ones left: lapsed leases, refunds made at the provider and not recorded.
       const last = spawnWorker();
       await last.ready;
