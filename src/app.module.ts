@@ -19,6 +19,8 @@ import { HealthModule } from './health/health.module';
 import { BillingModule } from './billing/billing.module';
 import { BillingTuning } from './billing/billing-tuning';
 import { PayoutTuning } from './payouts/payout-tuning';
+import { RefundsModule } from './refunds/refunds.module';
+import { RefundTuning } from './refunds/refund-tuning';
 import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PlansModule } from './plans/plans.module';
@@ -44,6 +46,7 @@ export interface AppModuleOptions {
   /** Engine knobs; tests shorten leases and backoffs. */
   billingTuning?: Partial<BillingTuning>;
   payoutTuning?: Partial<PayoutTuning>;
+  refundTuning?: Partial<RefundTuning>;
   /** Heartbeats, takeover and backoff of the work engine; tests shorten them. */
   workTuning?: Partial<WorkTuning>;
   /** Merchant webhook retry schedule, timeout and caps; tests shorten the schedule. */
@@ -71,10 +74,11 @@ export class AppModule {
             { provide: RuntimeSettings, useValue: options.runtime },
             { provide: BillingTuning, useValue: BillingTuning.defaults(options.config, options.billingTuning) },
             { provide: PayoutTuning, useValue: PayoutTuning.defaults(options.config, options.payoutTuning) },
+            { provide: RefundTuning, useValue: RefundTuning.defaults(options.config, options.refundTuning) },
             { provide: WorkTuning, useValue: new WorkTuning(options.workTuning) },
             { provide: WebhookTuning, useValue: new WebhookTuning(options.webhookTuning) },
           ],
-          exports: [RuntimeSettings, BillingTuning, PayoutTuning, WorkTuning, WebhookTuning],
+          exports: [RuntimeSettings, BillingTuning, PayoutTuning, RefundTuning, WorkTuning, WebhookTuning],
         },
         LoggerModule.forRoot(buildLoggerParams(options.config.logLevel, options.logDestination)),
         CommonModule,
@@ -91,6 +95,7 @@ export class AppModule {
         SubscriptionChangesModule,
         BillingModule,
         PayoutsModule,
+        RefundsModule,
         ProviderWebhooksModule,
         EventsModule,
         WebhooksModule,

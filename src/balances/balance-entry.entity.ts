@@ -1,8 +1,11 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
-/** `proration_credit`: unused days of a paid period given back; `applied`: used by a charge; `adjustment`: by hand. */
-export type BalanceEntryKind = 'proration_credit' | 'applied' | 'adjustment';
+/**
+ * `proration_credit`: unused days of a paid period given back; `applied`: used by a charge; `adjustment`: by hand;
+ * `refund`: a charge refunded to the balance.
+ */
+export type BalanceEntryKind = 'proration_credit' | 'applied' | 'adjustment' | 'refund';
 
 /**
  * One entry of a customer's credit balance in one currency: append-only, never updated or deleted. The balance is
@@ -30,7 +33,10 @@ export class BalanceEntry {
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
   amount: number;
 
-  /** What made it: `change:<subscription>:<n>` (its n-th change; older entries name the change's instant) or `charge:<charge id>`; unique. */
+  /**
+   * What made it: `change:<subscription>:<n>` (its n-th change; older entries name the change's instant),
+   * `charge:<charge id>` or `refund:<refund id>`; unique.
+   */
   @Column({ type: 'varchar', length: 120 })
   reference: string;
 

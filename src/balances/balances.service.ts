@@ -43,6 +43,28 @@ export class BalancesService {
   }
 
   /**
+   * Gives a charge's money back to the customer's balance (a refund to the balance), under the refund's own reference
+   * in the caller's transaction (the refund's). A reference written already fails it: a refund never credits twice.
+   */
+  async refund(em: EntityManager, entry: { customerId: string; currency: string; amount: number; refundId: string; chargeId: string }, at: Date): Promise<void> {
+    await this.entries.lock(em, entry.customerId, entry.currency);
+    const { inserted } = await this.entries.append(
+      em,
+      {
+        customerId: entry.customerId,
+        currency: entry.currency,
+        kind: 'refund',
+        amount: entry.amount,
+        reference: `refund:${entry.refundId}`,
+        chargeId: entry.chargeId,
+        description: `refund of charge ${entry.chargeId}`,
+      },
+      at,
+    );
+    if (!inserted) throw new Error(`Balance entry refund:${entry.refundId} exists already: a refund of ${entry.amount} ${entry.currency} was not written`);
+  }
+
+  /**
    * Applies the balance to a charge of `amount`, once: the first call books an `applied` entry of what the balance
    * covers (never more than it holds), every later call for the same charge answers that same figure.
    */

@@ -31,6 +31,7 @@ import { ChargeDunningController } from './charge-dunning.controller';
 import { ChargeDunningService } from './charge-dunning.service';
 import { ChargeFiguresRepository } from './charge-figures.repository';
 import { ChargeFiguresService } from './charge-figures.service';
+import { RefundableChargesService } from './refundable-charges.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule],
@@ -54,7 +55,8 @@ import { ChargeFiguresService } from './charge-figures.service';
     ChargeFiguresService,
     DunningRulesService,
     ProrationChargesService,
+    RefundableChargesService,
   ],
-  exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService],
+  exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService, RefundableChargesService],
 })
 export class BillingModule {}

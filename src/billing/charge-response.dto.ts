@@ -31,6 +31,13 @@ export class ChargeResponseDto {
   @ApiProperty({ type: 'integer', description: "The part of `amount` the customer's credit balance paid (minor units); the provider was asked for the rest.", example: 0 })
   paidFromBalance: number;
 
+  @ApiProperty({
+    type: 'integer',
+    description: 'What its succeeded refunds gave back, to the card and to the credit balance (minor units); refunds still pending are not counted.',
+    example: 0,
+  })
+  amountRefunded: number;
+
   @ApiCurrencyProperty()
   currency: string;
 

@@ -3,7 +3,11 @@ import { ChargeAttempt } from './charge-attempt.entity';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[]) {
+/**
+ * A charge as the admin API and the charge.* events show it. `amountRefunded` comes from the refunds module (what its
+ * succeeded refunds gave back); a charge's events are recorded before any refund of it can exist, so they show 0.
+ */
+export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[], amountRefunded = 0) {
   return {
     id: charge.id,
     subscriptionId: charge.subscriptionId,
@@ -13,6 +17,7 @@ export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[]) {
     kind: charge.kind,
     amount: charge.amount,
     paidFromBalance: charge.paidFromBalance,
+    amountRefunded,
     currency: charge.currency,
     status: charge.status,
     invoiceId: charge.providerInvoiceId,

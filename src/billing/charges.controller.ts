@@ -22,16 +22,16 @@ export class ChargesController {
   @ApiPageResponse(ChargeResponseDto)
   @Get('charges')
   async list(@Query() query: ListChargesQueryDto) {
-    const { page, attempts } = await this.charges.list(query);
-    return { items: page.items.map((c) => toChargeResponse(c, attempts.get(c.id) ?? [])), nextCursor: page.nextCursor };
+    const { page, attempts, refunded } = await this.charges.list(query);
+    return { items: page.items.map((c) => toChargeResponse(c, attempts.get(c.id) ?? [], refunded.get(c.id) ?? 0)), nextCursor: page.nextCursor };
   }
 
   @ApiAdminRoute({ summary: 'Read a charge', id: 'charge' })
   @ApiOkResponse({ type: ChargeResponseDto })
   @Get('charges/:id')
   async get(@Param('id', UUID_PARAM) id: string) {
-    const { charge, attempts } = await this.charges.get(id);
-    return toChargeResponse(charge, attempts);
+    const { charge, attempts, amountRefunded } = await this.charges.get(id);
+    return toChargeResponse(charge, attempts, amountRefunded);
   }
 
   @ApiAdminRoute({
@@ -48,8 +48,8 @@ export class ChargesController {
   @Post('charges/:id/retry')
   @HttpCode(200)
   async retry(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto) {
-    const { charge, attempts } = await this.charges.retry(id);
-    return toChargeResponse(charge, attempts);
+    const { charge, attempts, amountRefunded } = await this.charges.retry(id);
+    return toChargeResponse(charge, attempts, amountRefunded);
   }
 
   @ApiAdminRoute({ summary: "A subscription's charges", id: 'subscription' })
@@ -58,7 +58,7 @@ export class ChargesController {
   @Get('subscriptions/:id/charges')
   async forSubscription(@Param('id', UUID_PARAM) id: string, @Query() query: ListQueryDto) {
     await this.subscriptions.get(id);
-    const { page, attempts } = await this.charges.list({ ...query, subscriptionId: id });
-    return { items: page.items.map((c) => toChargeResponse(c, attempts.get(c.id) ?? [])), nextCursor: page.nextCursor };
+    const { page, attempts, refunded } = await this.charges.list({ ...query, subscriptionId: id });
+    return { items: page.items.map((c) => toChargeResponse(c, attempts.get(c.id) ?? [], refunded.get(c.id) ?? 0)), nextCursor: page.nextCursor };
   }
 }

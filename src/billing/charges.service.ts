@@ -13,6 +13,7 @@ import { ChargeProcessorService } from './charge-processor.service';
 import { CHARGE_QUEUE, ChargeQueue } from './charge-queue';
 import { ChargesRepository } from './charges.repository';
 import { ListChargesQueryDto } from './list-charges-query.dto';
+import { RefundableChargesService } from './refundable-charges.service';
 
 /** Events that may settle a payment of the invoice. */
 const PAYMENT_EVENTS = new Set(['PaymentCaptured', 'PaymentFailed', 'PaymentCancelled', 'InvoicePaid', 'InvoiceCancelled']);
@@ -29,6 +30,7 @@ export class ChargesService implements OnModuleInit {
     private readonly providerEvents: ProviderEventRouter,
     private readonly runner: WorkRunnerService,
     private readonly notices: SubscriptionNoticesService,
+    private readonly refundable: RefundableChargesService,
   ) {}
 
   /**
@@ -49,15 +51,19 @@ export class ChargesService implements OnModuleInit {
     return result === 'woken' || result === 'settled' ? 'applied' : result === 'none' ? 'unknown_object' : 'busy';
   }
 
-  async get(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[] }> {
+  /** The charge, its attempts and how much of it was refunded. */
+  async get(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[]; amountRefunded: number }> {
     const charge = await this.charges.findById(id);
     if (!charge) throw new NotFoundException(`No charge ${id}`);
-    return { charge, attempts: await this.attempts.ofCharge(id) };
+    const [attempts, refunded] = await Promise.all([this.attempts.ofCharge(id), this.refundable.refundedAmounts([id])]);
+    return { charge, attempts, amountRefunded: refunded.get(id) ?? 0 };
   }
 
-  async list(query: ListChargesQueryDto): Promise<{ page: Page<Charge>; attempts: Map<string, ChargeAttempt[]> }> {
+  async list(query: ListChargesQueryDto): Promise<{ page: Page<Charge>; attempts: Map<string, ChargeAttempt[]>; refunded: Map<string, number> }> {
     const page = await this.charges.list(query);
-    return { page, attempts: await this.attempts.ofCharges(page.items.map((c) => c.id)) };
+    const ids = page.items.map((c) => c.id);
+    const [attempts, refunded] = await Promise.all([this.attempts.ofCharges(ids), this.refundable.refundedAmounts(ids)]);
+    return { page, attempts, refunded };
   }
 
   /**
@@ -65,7 +71,7 @@ export class ChargesService implements OnModuleInit {
    * outside the ladder: it spends no step of it, moves no scheduled attempt, and a decline of it leaves the subscription
    * as it was (see ChargeSettlementService.decline). Refused too when the card network's cap allows no attempt now.
    */
-  async retry(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[] }> {
+  async retry(id: string): Promise<{ charge: Charge; attempts: ChargeAttempt[]; amountRefunded: number }> {
     const now = this.clock.now();
     const attemptsBefore = (await this.attempts.ofCharge(id)).length;
     if (!(await this.charges.requeueForRetry(id, now))) {

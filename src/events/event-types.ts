@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'charge.succeeded',
   'charge.declined',
   'charge.failed',
+  'refund.succeeded',
+  'refund.failed',
   'payout.succeeded',
   'payout.failed',
 ] as const;

@@ -16,6 +16,8 @@ import type {
   PaymentParams,
   PaymentResourceParams,
   PaymentResourceResult,
+  Refund,
+  RefundParams,
   Webhook,
   WebhookParams,
 } from './provider-api.types';
@@ -178,6 +180,47 @@ export class ProcessingGateway {
       idempotent: true,
       expect: 'array',
     });
+  }
+
+  /**
+   * Refunds (part of) a captured payment, with the merchant's API key (the invoice's token may not refund). With an
+   * externalID a repeat of the same body answers the refund the first one made, in its current status.
+   */
+  createRefund(invoiceId: string, paymentId: string, params: RefundParams): Promise<Refund> {
+    return this.client.call({
+      operation: 'createRefund',
+      method: 'POST',
+      path: `/v2/processing/invoices/${seg(invoiceId)}/payments/${seg(paymentId)}/refunds`,
+      body: params,
+      idempotent: params.externalID !== undefined,
+      expect: 'object',
+    });
+  }
+
+  getRefund(invoiceId: string, paymentId: string, refundId: string): Promise<Refund> {
+    return this.client.call({
+      operation: 'getRefund',
+      method: 'GET',
+      path: `/v2/processing/invoices/${seg(invoiceId)}/payments/${seg(paymentId)}/refunds/${seg(refundId)}`,
+      idempotent: true,
+      expect: 'object',
+    });
+  }
+
+  /** Every refund of a payment, whatever its status. */
+  getRefunds(invoiceId: string, paymentId: string): Promise<Refund[]> {
+    return this.client.call({
+      operation: 'getRefunds',
+      method: 'GET',
+      path: `/v2/processing/invoices/${seg(invoiceId)}/payments/${seg(paymentId)}/refunds`,
+      idempotent: true,
+      expect: 'array',
+    });
+  }
+
+  /** The refund made under `externalID`: how a create refused 409 (its features differ) meets the refund it made. */
+  getRefundByExternalId(externalID: string): Promise<Refund> {
+    return this.client.call({ operation: 'getRefundByExternalId', method: 'GET', path: '/v2/processing/refunds', query: { externalID }, idempotent: true, expect: 'object' });
   }
 
   /** Tokenizes card data for a binding. The body holds the card: it never reaches a log or an error. */

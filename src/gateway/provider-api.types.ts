@@ -203,12 +203,49 @@ export type InvoiceChange =
   | { changeType: 'InvoiceCreated'; invoice: Invoice }
   | { changeType: 'InvoiceStatusChanged'; status: InvoiceStatus }
   | { changeType: 'PaymentStarted'; payment: Payment }
-  | { changeType: 'PaymentStatusChanged'; paymentID: string; status: PaymentStatus; error?: PaymentError };
+  | { changeType: 'PaymentStatusChanged'; paymentID: string; status: PaymentStatus; error?: PaymentError }
+  | { changeType: 'RefundStarted'; paymentID: string; refund: Refund }
+  | { changeType: 'RefundStatusChanged'; paymentID: string; refundID: string; status: RefundStatus; error?: RefundError };
 
 export interface InvoiceEvent {
   id: number;
   createdAt: string;
   changes: InvoiceChange[];
+}
+
+// ---- Refunds of a captured payment ----
+
+/**
+ * A refund of a captured payment. `cart` is the cart that stays paid after it: its total is the payment's remainder
+ * less this refund. Without `amount` the provider refunds whatever remains; a refund moves one payment's money only.
+ */
+export interface RefundParams {
+  externalID?: string;
+  amount?: number;
+  currency?: string;
+  reason?: string;
+  cart?: InvoiceLine[];
+}
+
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+/** A failed refund's error: the top failure code and the provider's reason (no nested sub-codes). */
+export interface RefundError {
+  code: string;
+  message: string;
+}
+
+export interface Refund {
+  /** The payment's own sequence as a string, from "100" for refunds made through the API. */
+  id: string;
+  createdAt: string;
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  error?: RefundError;
+  externalID?: string;
+  reason?: string;
+  cart?: InvoiceLine[];
 }
 
 // ---- Wallet API (payouts) ----

@@ -2,7 +2,19 @@
  * Wire shapes of the provider's webhooks: registration (processing and wallet) and the events it then POSTs to
  * the registered URL. Re-exported by provider-api.types.ts; shared by the gateway, the sandbox and the receiver.
  */
-import type { ContactInfo, CustomerBinding, CustomerStatus, Destination, InvoiceLine, InvoiceStatus, PaymentError, PaymentStatus, Withdrawal } from './provider-api.types';
+import type {
+  ContactInfo,
+  CustomerBinding,
+  CustomerStatus,
+  Destination,
+  InvoiceLine,
+  InvoiceStatus,
+  PaymentError,
+  PaymentStatus,
+  RefundError,
+  RefundStatus,
+  Withdrawal,
+} from './provider-api.types';
 
 // ---- Processing webhooks (/v2/processing/webhooks) ----
 
@@ -112,6 +124,28 @@ export interface WebhookPayment {
   error?: PaymentError;
 }
 
+/** The refund as a webhook shows it: no externalID or cart; the event's invoice and payment name what it refunds. */
+export interface WebhookRefund {
+  id: string;
+  createdAt: string;
+  status: RefundStatus;
+  amount: number;
+  currency: string;
+  reason?: string;
+  /** The webhook repeats the code as the message. */
+  error?: RefundError;
+}
+
+/**
+ * Refund events are delivered under other names than the ones a webhook subscribes to: `RefundCreated` for
+ * `PaymentRefundCreated`, and so on.
+ */
+export const REFUND_EVENT_SUBSCRIPTIONS = {
+  RefundCreated: 'PaymentRefundCreated',
+  RefundSucceeded: 'PaymentRefundSucceeded',
+  RefundFailed: 'PaymentRefundFailed',
+} as const satisfies Record<string, InvoiceWebhookEventType>;
+
 export interface WebhookCustomer {
   id: string;
   shopID: string;
@@ -136,6 +170,7 @@ type InvoicesTopicEvent = ProcessingEventHead & { topic: 'InvoicesTopic' } & (
         invoice: WebhookInvoice;
         payment: WebhookPayment;
       }
+    | { eventType: 'RefundCreated' | 'RefundPending' | 'RefundSucceeded' | 'RefundFailed'; invoice: WebhookInvoice; payment: WebhookPayment; refund: WebhookRefund }
   );
 
 type CustomersTopicEvent = ProcessingEventHead & { topic: 'CustomersTopic' } & (

@@ -18,6 +18,9 @@ const KIND_OF_TOPIC: Record<string, ProviderEventKind> = {
   DestinationTopic: 'destination',
 };
 
+/** Invoice events about a refund (and the payment refunded whole) go to the refunds' handler, the rest to billing's. */
+const REFUND_EVENT = /^(Refund|PaymentRefunded$)/;
+
 /** An object busy with its own step is asked again this soon, for at most this many times. */
 const BUSY_RETRY_MS = 1_000;
 const MAX_BUSY_RETRIES = 120;
@@ -73,7 +76,8 @@ export class ProviderEventApplierService implements OnApplicationBootstrap {
     const event = claim.row;
     let outcome: ApplyOutcome;
     try {
-      outcome = await this.router.route({ kind: KIND_OF_TOPIC[event.topic], eventType: event.eventType, objectId: event.objectId, payload: event.payload });
+      const kind = event.topic === 'InvoicesTopic' && REFUND_EVENT.test(event.eventType) ? 'refund' : KIND_OF_TOPIC[event.topic];
+      outcome = await this.router.route({ kind, eventType: event.eventType, objectId: event.objectId, payload: event.payload });
     } catch (error) {
       this.logger.warn({ err: error, eventType: event.eventType, objectId: event.objectId }, 'Applying a provider event failed; trying again shortly');
       return this.retryLater(claim, BUSY_RETRY_MS * 5);

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 
-/** What a provider event is about. */
-export type ProviderEventKind = 'invoice' | 'customer' | 'withdrawal' | 'destination';
+/** What a provider event is about: a refund's events come on the invoice topic and name the invoice. */
+export type ProviderEventKind = 'invoice' | 'refund' | 'customer' | 'withdrawal' | 'destination';
 
 /** A verified, stored provider event as a domain sees it. */
 export interface ReceivedProviderEvent {
   kind: ProviderEventKind;
   eventType: string;
-  /** The provider's id of the invoice, customer, withdrawal or destination. */
+  /** The provider's id of the invoice (for a refund too), customer, withdrawal or destination. */
   objectId: string;
   payload: Record<string, unknown>;
 }
@@ -21,8 +21,8 @@ export type ApplyOutcome = 'applied' | 'ignored' | 'unknown_object' | 'busy';
 export type ProviderEventHandler = (event: ReceivedProviderEvent) => Promise<ApplyOutcome>;
 
 /**
- * Hands each provider event to the domain that owns its object. Domains register here (billing for invoices,
- * customers for customers, payouts for withdrawals and destinations), so this module depends on none of them.
+ * Hands each provider event to the domain that owns its object. Domains register here (billing for invoices, refunds
+ * for refunds, customers for customers, payouts for withdrawals and destinations), so this module depends on none of them.
  */
 @Injectable()
 export class ProviderEventRouter {

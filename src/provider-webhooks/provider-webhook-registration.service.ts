@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { ProcessingGateway } from '../gateway/processing.gateway';
+import type { Webhook } from '../gateway/provider-api.types';
 import { WalletGateway } from '../gateway/wallet.gateway';
 import { backoffDelayMs } from '../work/backoff';
 import { Claim, LeasedQueue } from '../work/leased-queue';
@@ -20,7 +21,7 @@ const RECHECK_MS = 3_600_000;
 
 /** The event types the daemon listens to: the ones that move its state machines. */
 const EVENT_TYPES = {
-  InvoicesTopic: ['PaymentCaptured', 'PaymentFailed', 'PaymentCancelled', 'InvoicePaid', 'InvoiceCancelled'],
+  InvoicesTopic: ['PaymentCaptured', 'PaymentFailed', 'PaymentCancelled', 'InvoicePaid', 'InvoiceCancelled', 'PaymentRefundSucceeded', 'PaymentRefundFailed'],
   CustomersTopic: ['CustomerReady', 'CustomerBindingStarted', 'CustomerBindingSucceeded', 'CustomerBindingFailed'],
   WithdrawalsTopic: ['WithdrawalSucceeded', 'WithdrawalFailed'],
   DestinationsTopic: ['DestinationAuthorized', 'DestinationUnauthorized'],
@@ -128,16 +129,26 @@ export class ProviderWebhookRegistrationService {
     }
   }
 
-  /** A creation whose answer was lost shows in the list on the next try, so nothing is ever registered twice. */
+  /**
+   * A creation whose answer was lost shows in the list on the next try, so nothing is ever registered twice. A webhook
+   * registered before the daemon listened to some of these event types (one without the refund events, made before
+   * refunds existed) is replaced: a new one with every type, then the old one deleted (best effort; the daemon
+   * deduplicates an event delivered by both meanwhile).
+   */
   private async registerProcessing(row: ProviderWebhook): Promise<{ id: string; publicKey: string }> {
     const topic = row.topic as 'InvoicesTopic' | 'CustomersTopic';
-    const existing = (await this.processing.listWebhooks()).find((w) => w.active && w.url === row.url && w.scope.topic === topic && w.scope.shopID === row.scopeKey);
-    if (existing) return existing;
+    const eventTypes: readonly string[] = EVENT_TYPES[topic];
+    const covers = (w: Webhook) => eventTypes.every((type) => (w.scope.eventTypes as string[]).includes(type));
+    const ours = (await this.processing.listWebhooks()).filter((w) => w.active && w.url === row.url && w.scope.topic === topic && w.scope.shopID === row.scopeKey);
     const scope =
       topic === 'InvoicesTopic'
         ? { topic, shopID: row.scopeKey, eventTypes: [...EVENT_TYPES.InvoicesTopic] }
         : { topic, shopID: row.scopeKey, eventTypes: [...EVENT_TYPES.CustomersTopic] };
-    return this.processing.createWebhook({ scope, url: row.url });
+    const kept = ours.find(covers) ?? (await this.processing.createWebhook({ scope, url: row.url }));
+    for (const stale of ours.filter((w) => w.id !== kept.id && !covers(w))) {
+      await this.processing.deleteWebhook(stale.id).catch((error: unknown) => this.logger.warn({ err: error }, `Could not delete the older provider webhook ${stale.id}; it is tried again at the next check`));
+    }
+    return kept;
   }
 
   private async registerWallet(row: ProviderWebhook): Promise<{ id: string; publicKey: string }> {

@@ -10,6 +10,7 @@ const REFRESH_MS = 10_000;
 
 const TOPIC_OF: Record<ProviderEventKind, ProviderWebhookTopic> = {
   invoice: 'InvoicesTopic',
+  refund: 'InvoicesTopic',
   customer: 'CustomersTopic',
   withdrawal: 'WithdrawalsTopic',
   destination: 'DestinationsTopic',

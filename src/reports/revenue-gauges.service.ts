@@ -50,6 +50,7 @@ export class RevenueGaugesService {
     gauge('revenue_mrr_movement', 'MRR movements this month (UTC), minor units, by kind; up to a minute old', (i) => ({ ...i.movements }));
     gauge('revenue_subscribers_churned', 'Subscriptions churned this month (UTC), by kind (voluntary, involuntary); up to a minute old', (i) => ({ ...i.subscribersChurned }));
     gauge('revenue_failure_rate', 'Share of this month’s renewal volume declined on its first attempt; up to a minute old', (i) => ({ '': i.failureRate }));
+    gauge('revenue_refunds', 'Refunds that succeeded this month (UTC), minor units; up to a minute old', (i) => ({ '': i.refunds }));
     gauge('revenue_recovery_rate', 'Share of this month’s failed volume paid since; up to a minute old', (i) => ({ '': i.recoveryRate }));
   }
 

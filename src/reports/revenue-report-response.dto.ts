@@ -66,6 +66,16 @@ export class RevenueIntervalDto {
 
   @ApiProperty({ type: 'number', nullable: true, description: 'recoveredVolume / failedVolume, 4 decimals; null without failed volume.', example: 0.5 })
   recoveryRate: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    description: `Amount of the refunds that succeeded in the interval, to the card and to the credit balance (${MINOR}); refunds are not churn and move no MRR.`,
+    example: 2500,
+  })
+  refunds: number;
+
+  @ApiProperty({ type: 'integer', description: 'How many refunds succeeded in the interval.', example: 1 })
+  refundCount: number;
 }
 
 @ApiSchema({ name: 'RevenueReport' })

@@ -17,6 +17,8 @@ export interface RevenueRow {
   renewalVolume: number;
   failedVolume: number;
   recoveredVolume: number;
+  refunds: number;
+  refundCount: number;
 }
 
 /**
@@ -91,8 +93,8 @@ const MRR_SQL = `
     FROM pairs GROUP BY k, currency`;
 
 /**
- * Read-only figures over the audit trail (subscription_events), subscriptions, plans, charges and attempts. It owns no
- * table and writes nothing: a report reads what the owning modules recorded.
+ * Read-only figures over the audit trail (subscription_events), subscriptions, plans, charges, attempts and refunds. It
+ * owns no table and writes nothing: a report reads what the owning modules recorded.
  */
 @Injectable()
 export class RevenueReportRepository {
@@ -100,7 +102,7 @@ export class RevenueReportRepository {
 
   async figures(boundaries: Date[], currency: string | null): Promise<RevenueRow[]> {
     const params = [boundaries, currency];
-    const [mrr, churn, volume, currencies] = await Promise.all([
+    const [mrr, churn, volume, refunds, currencies] = await Promise.all([
       this.read(MRR_SQL, params),
       // Churn and volume: the rows between the first and the last boundary, each placed in its interval by
       // width_bucket (interval i ends at boundary i + 1), so the index on the time serves any number of intervals.
@@ -125,6 +127,15 @@ export class RevenueReportRepository {
           GROUP BY 1, ch.currency`,
         params,
       ),
+      // Refunds by the (business) time they succeeded: money given back, which moves neither MRR nor churn.
+      this.read(
+        `SELECT width_bucket(r.completed_at, $1::timestamptz[]) + 1 AS k, r.currency, sum(r.amount)::bigint AS refunds, count(*)::int AS "refundCount"
+           FROM refunds r
+          WHERE r.status = 'succeeded' AND r.completed_at >= ($1::timestamptz[])[1] AND r.completed_at < ($1::timestamptz[])[cardinality($1::timestamptz[])]
+            AND ($2::text IS NULL OR r.currency = $2::text)
+          GROUP BY 1, r.currency`,
+        params,
+      ),
       // Every currency that has a subscription answers every interval, zeros included.
       this.read(
         `SELECT b.k, p.currency FROM generate_series(2, cardinality($1::timestamptz[])) AS b(k)
@@ -133,7 +144,7 @@ export class RevenueReportRepository {
         params,
       ),
     ]);
-    return withMrr(merge(mrr, churn, volume, currencies));
+    return withMrr(merge(mrr, churn, volume, refunds, currencies));
   }
 
   /**

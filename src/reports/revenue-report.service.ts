@@ -40,5 +40,7 @@ function toInterval(start: Date, end: Date, currency: string, row: RevenueRow | 
     recoveredVolume: n(row?.recoveredVolume),
     failureRate: rate(n(row?.failedVolume), n(row?.renewalVolume)),
     recoveryRate: rate(n(row?.recoveredVolume), n(row?.failedVolume)),
+    refunds: n(row?.refunds),
+    refundCount: n(row?.refundCount),
   };
 }

@@ -7,6 +7,8 @@ export interface SandboxDelays {
   captureMs: number;
   authorizeDestinationMs: number;
   withdrawalMs: number;
+  /** From a refund's creation (pending) to its outcome. */
+  refundMs: number;
   /** How long a 3-D Secure binding waits for the payer to confirm at the ACS page before it fails. */
   threeDsTimeoutMs: number;
 }
@@ -17,6 +19,7 @@ export const DEFAULT_SANDBOX_DELAYS: Readonly<SandboxDelays> = Object.freeze({
   captureMs: 0,
   authorizeDestinationMs: 200,
   withdrawalMs: 100,
+  refundMs: 50,
   threeDsTimeoutMs: 10 * 60_000,
 });
 

@@ -6,6 +6,7 @@ import { PaymentResourcesController } from './controllers/payment-resources.cont
 import { PayresController } from './controllers/payres.controller';
 import { ProcessingCustomersController } from './controllers/processing-customers.controller';
 import { ProcessingInvoicesController } from './controllers/processing-invoices.controller';
+import { ProcessingRefundsController } from './controllers/processing-refunds.controller';
 import { ProcessingWebhooksController } from './controllers/processing-webhooks.controller';
 import { WalletWebhooksController } from './controllers/wallet-webhooks.controller';
 import { WebhookControlController } from './controllers/webhook-control.controller';
@@ -25,6 +26,7 @@ import { LedgerService } from './services/ledger.service';
 import { OutcomeScriptService } from './services/outcome-script.service';
 import { PaymentsService } from './services/payments.service';
 import { PayoutsService } from './services/payouts.service';
+import { RefundsService } from './services/refunds.service';
 import { RequestLogService } from './services/request-log.service';
 import { SandboxControlService } from './services/sandbox-control.service';
 import { SandboxPersistenceService } from './services/sandbox-persistence.service';
@@ -46,6 +48,7 @@ export class SandboxModule {
       controllers: [
         ProcessingCustomersController,
         ProcessingInvoicesController,
+        ProcessingRefundsController,
         PaymentResourcesController,
         WalletController,
         PayresController,
@@ -72,6 +75,7 @@ export class SandboxModule {
         CustomersService,
         InvoicesService,
         PaymentsService,
+        RefundsService,
         WalletService,
         PayoutsService,
         LedgerService,

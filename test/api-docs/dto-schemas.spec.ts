@@ -17,6 +17,7 @@ const QUERY_DTOS: Record<string, string> = {
   ListSubscriptionsQueryDto: 'GET /api/v1/subscriptions',
   ListChargesQueryDto: 'GET /api/v1/charges',
   ListPayoutsQueryDto: 'GET /api/v1/payouts',
+  ListRefundsQueryDto: 'GET /api/v1/refunds',
   ListEventsQueryDto: 'GET /api/v1/events',
   ListWebhookAttemptsQueryDto: 'GET /api/v1/webhook-endpoints/{id}/deliveries',
   RevenueReportQueryDto: 'GET /api/v1/reports/revenue',

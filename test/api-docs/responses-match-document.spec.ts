@@ -23,7 +23,7 @@ interface Request {
 /**
  * A walk over every operation of the API, over real HTTP against the daemon and its sandbox, as an integrator's
  * client makes it: plans, customers binding cards (one at once, one that waits for 3-D Secure, one refused),
- * subscriptions billed, declined, retried, paused, resumed and canceled, payouts, events and webhook endpoints,
+ * subscriptions billed, declined, retried, paused, resumed and canceled, refunds, payouts, events and webhook endpoints,
  * and the usual refusals. Every answer is checked against the committed document (ajv, strict).
  */
 describe('Every answer of a walk over the whole API matches docs/openapi.json (ajv, strict mode)', () => {
@@ -164,6 +164,30 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     await call('POST', '/api/v1/subscriptions/{id}/change', { path: { id: subscription.id }, body: { quantity: 2 } });
     await call('POST', '/api/v1/subscriptions/{id}/change/preview', { path: { id: trialing.id }, body: {} });
 
+    // Refunds: a paid charge refunded to its card and to the balance; the declined one and too much refused.
+    const paying = await ok('POST', '/api/v1/customers', { body: { email: 'paying@example.com' } });
+    await bindingSettled(paying, await startBinding(paying, CARDS.success));
+    await waitFor(() => ok('POST', '/api/v1/customers/{id}/refresh', { path: { id: paying.id } }), (c) => c.status === 'ready', { timeoutMs: 20_000, everyMs: 200, what: 'paying ready' });
+    const paid = await ok('POST', '/api/v1/subscriptions', { body: { customerId: paying.id, planId: plan.id } });
+    await ok('POST', '/api/v1/billing/run');
+    const paidCharge = await waitFor(async () => (await ok<{ items: Body[] }>('GET', '/api/v1/charges', { query: { subscriptionId: paid.id } })).items[0], (c) => c?.status === 'succeeded', {
+      timeoutMs: 20_000,
+      everyMs: 200,
+      what: 'a paid charge',
+    });
+    const refund = await ok('POST', '/api/v1/charges/{id}/refunds', {
+      path: { id: paidCharge.id },
+      headers: { 'Idempotency-Key': 'walk-refund-1' },
+      body: { amount: 1000, reason: 'requested_by_customer', reference: 'walk-refund' },
+    });
+    await ok('POST', '/api/v1/charges/{id}/refunds', { path: { id: paidCharge.id }, body: { amount: 1000, reason: 'requested_by_customer', reference: 'walk-refund' } }); // the same: 200
+    await ok('POST', '/api/v1/charges/{id}/refunds', { path: { id: paidCharge.id }, body: { amount: 1000, to: 'balance' } });
+    await call('POST', '/api/v1/charges/{id}/refunds', { path: { id: charge.id }, body: {} }); // declined: 409
+    await call('POST', '/api/v1/charges/{id}/refunds', { path: { id: paidCharge.id }, body: { amount: 10_000_000 } }); // too much: 422
+    await ok('GET', '/api/v1/refunds', { query: { chargeId: paidCharge.id } });
+    await ok('GET', '/api/v1/refunds/{id}', { path: { id: refund.id } });
+    await call('GET', '/api/v1/refunds/{id}', { path: { id: '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e' } });
+
     // Payouts.
     await call('GET', '/api/v1/payouts/setup'); // not set up yet: 404
     await ok('POST', '/api/v1/payouts/setup', { body: { identityName: 'Walk Ltd', provider: 'test', class: 'company', walletName: 'Main', currency: 'RUB' } });
@@ -206,7 +230,7 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     await ok('GET', '/api/v1/dashboard');
 
     // Every list once more, now that they hold every kind of object.
-    for (const list of ['/api/v1/plans', '/api/v1/customers', '/api/v1/subscriptions', '/api/v1/charges', '/api/v1/payouts', '/api/v1/events']) await ok('GET', list);
+    for (const list of ['/api/v1/plans', '/api/v1/customers', '/api/v1/subscriptions', '/api/v1/charges', '/api/v1/refunds', '/api/v1/payouts', '/api/v1/events']) await ok('GET', list);
 
     expect(validator.failures).toEqual([]);
     const unanswered = validator.operations().filter((operation) => ![...(validator.seen.get(operation) ?? [])].some((status) => status < 300));

@@ -8,6 +8,8 @@ import { resetDatabase } from '../support/test-database';
  * In March: S2 canceled (voluntary, −10,000), S3's weekly trial turned paid (+1000 × 52 / 12 = 4333.33 → 4333),
  * S4 canceled by dunning and S6 unpaid (involuntary, −99,000 each), S5 resumed after a pause (reactivated +99,000).
  * MRR on 1 April: 307,000 + 4333 + 99,000 − 208,000 = 202,333.
+ * Refunds in March (RUB): 1000 to S1's card and 500 to its balance succeeded (a failed, a pending and a February one
+ * do not count); they move neither MRR nor churn.
  */
 describe('GET /api/v1/reports/revenue', () => {
   let t: TestApp;
@@ -73,7 +75,7 @@ describe('GET /api/v1/reports/revenue', () => {
 
     /** A charge and its attempts: [time, status]. */
     let n = 0;
-    const charge = async (sub: string, amount: number, currency: string, status: string, attempts: [string, string][]) => {
+    const charge = async (sub: string, amount: number, currency: string, status: string, attempts: [string, string][]): Promise<string> => {
       const [row] = await db.query(
         `INSERT INTO charges (subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status, step, invoice_external_id)
          VALUES ($1, $2, $3, $4, $4, $5, $6, $7, 'done', $8) RETURNING id`,
@@ -82,8 +84,24 @@ describe('GET /api/v1/reports/revenue', () => {
       for (const [i, [at, attemptStatus]] of attempts.entries()) {
         await db.query(`INSERT INTO charge_attempts (charge_id, number, external_id, status, attempted_at) VALUES ($1, $2, $3, $4, $5)`, [row.id, i + 1, `pay-test-${n}-${i}`, attemptStatus, at]);
       }
+      return row.id as string;
     };
-    await charge('S1', 99000, 'RUB', 'succeeded', [['2027-03-10T00:00:00Z', 'succeeded']]);
+    const refunded = await charge('S1', 99000, 'RUB', 'succeeded', [['2027-03-10T00:00:00Z', 'succeeded']]);
+    /** A refund of S1's March charge: [amount, to, status, completed]. */
+    const refunds: [number, string, string, string | null][] = [
+      [1000, 'card', 'succeeded', '2027-03-12T00:00:00Z'],
+      [500, 'balance', 'succeeded', '2027-03-31T23:59:59.999Z'],
+      [300, 'card', 'failed', '2027-03-13T00:00:00Z'],
+      [200, 'card', 'pending', null],
+      [100, 'balance', 'succeeded', '2027-02-28T00:00:00Z'],
+    ];
+    for (const [i, [amount, to, status, completedAt]] of refunds.entries()) {
+      await db.query(
+        `INSERT INTO refunds (id, charge_id, customer_id, number, amount, currency, destination, status, step, external_id, completed_at, created_at)
+         VALUES (gen_random_uuid(), $1, $2, $3, $4, 'RUB', $5, $6, 'done', $7, $8, '2027-03-11T00:00:00Z')`,
+        [refunded, customer.id, i + 1, amount, to, status, to === 'card' ? `rf-test-${i}` : null, completedAt],
+      );
+    }
     await charge('S4', 99000, 'RUB', 'failed', [['2027-03-01T00:00:00Z', 'declined']]);
     await charge('S5', 12345, 'RUB', 'succeeded', [
       ['2027-03-15T00:00:00Z', 'declined'],
@@ -122,6 +140,8 @@ describe('GET /api/v1/reports/revenue', () => {
           recoveredVolume: 12345,
           failureRate: 0.5316,
           recoveryRate: 0.1099,
+          refunds: 1500,
+          refundCount: 2,
         },
         {
           start: '2027-03-01T00:00:00.000Z',
@@ -136,6 +156,8 @@ describe('GET /api/v1/reports/revenue', () => {
           recoveredVolume: 0,
           failureRate: 0,
           recoveryRate: null,
+          refunds: 0,
+          refundCount: 0,
         },
       ],
     });
@@ -160,6 +182,7 @@ describe('GET /api/v1/reports/revenue', () => {
     expect(metrics).toContain('revenue_subscribers_churned{currency="RUB",kind="involuntary"} 2');
     expect(metrics).toContain('revenue_failure_rate{currency="RUB"} 0.5316');
     expect(metrics).toContain('revenue_recovery_rate{currency="RUB"} 0.1099');
+    expect(metrics).toContain('revenue_refunds{currency="RUB"} 1500');
   });
 
   it('counts plan and quantity changes as expansion and contraction, from the audit trail, to the kopeck', async () => {

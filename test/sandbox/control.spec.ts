@@ -21,7 +21,7 @@ describe('sandbox: control API', () => {
     expect((await sandbox.call('GET', `/v2/processing/customers/${customer.id}`)).status).toBe(404);
     expect((await sandbox.call('GET', `/v2/processing/invoices/${invoice.id}`)).status).toBe(404);
     expect((await sandbox.control.send('GET', 'faults')).data).toEqual([]);
-    expect(await sandbox.control.ledger()).toEqual({ payments: [], bindingCharges: [], withdrawals: [] });
+    expect(await sandbox.control.ledger()).toEqual({ payments: [], refunds: [], bindingCharges: [], withdrawals: [] });
     // Only the two reads above since the reset.
     expect((await sandbox.control.send<unknown[]>('GET', 'requests')).data).toHaveLength(2);
   });

@@ -25,7 +25,7 @@ import { waitFor } from './wait';
  * Short but non-zero: every asynchronous step of the sandbox still goes through a real timer. A 3-D Secure check
  * keeps the sandbox's own wait for the payer (minutes) unless a suite shortens it.
  */
-export const FAST_SANDBOX_DELAYS = { bindingMs: 5, paymentMs: 5, captureMs: 0, authorizeDestinationMs: 20, withdrawalMs: 10 };
+export const FAST_SANDBOX_DELAYS = { bindingMs: 5, paymentMs: 5, captureMs: 0, authorizeDestinationMs: 20, withdrawalMs: 10, refundMs: 5 };
 
 /** A sandbox on a free loopback port, quiet and fast; it accepts SANDBOX_API_KEY and any shop unless told otherwise. */
 export function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<SandboxHandle> {

@@ -8,7 +8,7 @@ import type { SandboxSettings } from '../../src/sandbox/services/sandbox-control
 import type { DeliveryStatus, WebhookApi, WebhookDelivery } from '../../src/sandbox/state/webhook-state';
 
 export type { FaultKind, FaultRule } from '../../src/sandbox/services/faults.service';
-export type { Ledger, LedgerPayment, LedgerWithdrawal } from '../../src/sandbox/services/ledger.service';
+export type { Ledger, LedgerPayment, LedgerRefund, LedgerWithdrawal } from '../../src/sandbox/services/ledger.service';
 export type { LoggedRequest } from '../../src/sandbox/services/request-log.service';
 export type { ProviderOperation } from '../../src/sandbox/sandbox-operations';
 export type { WebhookDelivery } from '../../src/sandbox/state/webhook-state';

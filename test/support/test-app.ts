@@ -38,6 +38,7 @@ export async function startTestApp(
     logDestination?: DestinationStream;
     billingTuning?: Partial<BillingTuning>;
     payoutTuning?: Partial<PayoutTuning>;
+    refundTuning?: AppModuleOptions['refundTuning'];
     extraImports?: AppModuleOptions['extraImports'];
     workTuning?: AppModuleOptions['workTuning'];
     /** Merchant webhook timings (a shortened retry schedule). */
@@ -61,6 +62,7 @@ export async function startTestApp(
     logDestination: options.logDestination,
     billingTuning: options.billingTuning,
     payoutTuning: options.payoutTuning,
+    refundTuning: options.refundTuning,
     extraImports: options.extraImports,
     workTuning: { ...FAST_WORK_TUNING, ...options.workTuning },
     webhookTuning: options.webhookTuning,

@@ -12,7 +12,7 @@ const INSUFFICIENT = 'authorization_failed:insufficient_funds';
 const EXPIRED = 'authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired';
 
 /** Where the admin API shows the object of an event of this type. */
-const GET_PATH: Record<string, string> = { customer: 'customers', subscription: 'subscriptions', charge: 'charges', payout: 'payouts' };
+const GET_PATH: Record<string, string> = { customer: 'customers', subscription: 'subscriptions', charge: 'charges', refund: 'refunds', payout: 'payouts' };
 
 describe('Merchant events: a billing story, told to a receiver that verifies every signature', () => {
   let t: TestApp;
@@ -135,6 +135,32 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
     }
     expect((await Promise.all(payoutIds.map(payoutSettled))).map((p) => p.status)).toEqual(['succeeded', 'failed']);
 
+    // E pays with a card whose refunds the bank refuses; then the plan is repriced again: E is told (C, whose change is
+    // pending already, is left alone and keeps the first one).
+    const e = await story.createCustomer();
+    await story.bindCard(e.id, CARDS.refundsFail);
+    const subE = await story.post<{ id: string }>('/api/v1/subscriptions', { customerId: e.id, planId: plan.id });
+    await story.runBilling();
+    const repricedAgain = await story.post<{ id: string }>('/api/v1/plans', { name: 'Basic 2', product: 'Basic', currency: 'RUB', interval: 'month', lines: [{ product: 'Basic', price: 109000 }] });
+    await story.post(`/api/v1/plans/${plan.id}/migrations`, { toPlanId: repricedAgain.id, noticeDays: 0 }, 202);
+    for (const sub of [subC, subE]) expect(((await latest('subscription.price_change_upcoming', sub.id)).data as { change?: object }).change).toMatchObject({ fromAmount: 99000, toAmount: 109000 });
+
+    // Refunds: part of C's April charge to the card, E's refused by the bank, part of A's March charge to the balance.
+    const paidOf = async (sub: { id: string }) => (await story.get<{ items: { id: string; status: string }[] }>(`/api/v1/subscriptions/${sub.id}/charges`)).items.find((ch) => ch.status === 'succeeded') as { id: string };
+    const refundIds: string[] = [];
+    for (const [sub, body] of [
+      [subC, { amount: 10000, reason: 'service_issue' }],
+      [subE, { amount: 5000 }],
+      [subA, { amount: 3000, to: 'balance' }],
+    ] as const) {
+      refundIds.push((await story.post<{ id: string }>(`/api/v1/charges/${(await paidOf(sub)).id}/refunds`, body, 202)).id);
+    }
+    const refunds = await Promise.all(refundIds.map((id) => until(async () => {
+      const refund = await story.get<{ status: string; chargeId: string; amount: number }>(`/api/v1/refunds/${id}`);
+      return refund.status === 'pending' ? undefined : refund;
+    }, 60_000, `refund ${id} final`)));
+    expect(refunds.map((r) => r.status)).toEqual(['succeeded', 'failed', 'succeeded']);
+
     // Everything the daemon recorded reaches the receiver, verified, each id with one body.
     const events = await allEvents(t.api);
     await until(async () => (events.every((e) => receiver.unique().some((d) => d.id === e.id)) ? true : undefined), 60_000, 'every event delivered');
@@ -150,7 +176,7 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
 
     // Every paid charge was told once, and the provider captured exactly those.
     expect(receiver.ofType('charge.succeeded')).toHaveLength(await story.capturedPayments());
-    expect(receiver.ofType('charge.succeeded')).toHaveLength(3);
+    expect(receiver.ofType('charge.succeeded')).toHaveLength(4);
     const bChargeId = bDeclined.data.object.id as string;
     const bChargeTypes = events.filter((e) => e.data.object.id === bChargeId).map((e) => e.type).reverse();
     expect(bChargeTypes).toEqual(['charge.declined', 'charge.declined', 'charge.declined', 'charge.failed']);
@@ -163,12 +189,18 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
       previous: { currentPeriodStart: '2027-03-01T00:00:00.000Z', currentPeriodEnd: '2027-04-01T00:00:00.000Z' },
     });
 
-    // The newest event about each object shows exactly what its GET shows now (nothing changed since).
+    // The newest event about each object shows exactly what its GET shows now (nothing changed since), but for a
+    // charge's amountRefunded: a refund is told once, as refund.succeeded, and a charge shows the sum of those.
     const newest = new Map<string, EventView>();
-    for (const e of events) if (!newest.has(String(e.data.object.id))) newest.set(String(e.data.object.id), e);
-    for (const [id, e] of newest) {
-      const now = await story.get(`/api/v1/${GET_PATH[e.type.split('.')[0]]}/${id}`);
-      expect({ type: e.type, object: e.data.object }).toEqual({ type: e.type, object: now });
+    for (const ev of events) if (!newest.has(String(ev.data.object.id))) newest.set(String(ev.data.object.id), ev);
+    for (const [id, ev] of newest) {
+      const now = await story.get(`/api/v1/${GET_PATH[ev.type.split('.')[0]]}/${id}`);
+      if (ev.type.startsWith('charge.')) {
+        const refunded = events.filter((r) => r.type === 'refund.succeeded' && r.data.object.chargeId === id).reduce((sum, r) => sum + Number(r.data.object.amount), 0);
+        expect(now.amountRefunded).toBe(refunded);
+        now.amountRefunded = ev.data.object.amountRefunded;
+      }
+      expect({ type: ev.type, object: ev.data.object }).toEqual({ type: ev.type, object: now });
     }
   });
 });

@@ -18,7 +18,11 @@ export class BalanceEntryResponseDto {
   @ApiCurrencyProperty()
   currency: string;
 
-  @ApiProperty({ enum: ['proration_credit', 'applied', 'adjustment'], description: '`proration_credit`: unused days of a paid period; `applied`: used by a charge.', example: 'proration_credit' })
+  @ApiProperty({
+    enum: ['proration_credit', 'applied', 'adjustment', 'refund'],
+    description: '`proration_credit`: unused days of a paid period; `applied`: used by a charge; `refund`: a charge refunded to the balance.',
+    example: 'proration_credit',
+  })
   kind: string;
 
   @ApiProperty({ type: 'integer', description: 'Signed, minor units: credits positive, applications negative.', example: 1600 })
@@ -27,7 +31,7 @@ export class BalanceEntryResponseDto {
   @ApiIdProperty('The subscription whose change made it.', { nullable: true })
   subscriptionId: string | null;
 
-  @ApiIdProperty('The charge it was applied to.', { nullable: true })
+  @ApiIdProperty('The charge it was applied to, or the charge refunded.', { nullable: true })
   chargeId: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'What it is for, for people.', example: 'Pro → Basic, 16 of 31 days' })

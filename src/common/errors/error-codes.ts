@@ -51,6 +51,16 @@ export const ERROR_CODES = {
     meaning: 'The current state of the object forbids the action (retrying a succeeded charge, resuming an active subscription, moving the test clock backwards).',
     example: 'Only a paused subscription can be resumed; this one is active',
   },
+  charge_not_refundable: {
+    status: 409,
+    meaning: 'Only a `succeeded` charge can be refunded; this one is not (it is pending, processing, retrying, failed, canceled or skipped).',
+    example: 'Charge 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e is retrying: only a succeeded charge can be refunded',
+  },
+  refund_reference_taken: {
+    status: 409,
+    meaning: 'The refund `reference` already names another refund, asked for with another request (`refundId` names it).',
+    example: ['reference crm-ticket-4711 is taken by refund 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e, asked for with another request'],
+  },
   idempotency_key_reused: {
     status: 409,
     meaning: 'This Idempotency-Key was already used on this route with another body.',
@@ -86,6 +96,12 @@ export const ERROR_CODES = {
     status: 422,
     meaning: "The input is well-formed but a business rule refuses it (an archived plan, an expired card, another currency than the wallet's, an unknown destination).",
     example: 'plan 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e is archived: subscribe to an active plan',
+  },
+  refund_exceeds_charge: {
+    status: 422,
+    meaning:
+      "The refund would take more than the charge left to refund (`refundable` says how much is left this way): the sum of a charge's refunds never exceeds what was paid, and the part the credit balance paid goes back only to the balance.",
+    example: 'The refund of 3000 exceeds what is left to refund to the card: 2500 RUB',
   },
   provider_refused: {
     status: 422,

@@ -24,6 +24,7 @@ import { PlanMigrations1795868295096 } from './1795868295096-PlanMigrations';
 import { SubscriptionBillingErrors1795868365814 } from './1795868365814-SubscriptionBillingErrors';
 import { LeaseOwnerIndexes1795869489949 } from './1795869489949-LeaseOwnerIndexes';
 import { ChargeWaitingFor1795869825247 } from './1795869825247-ChargeWaitingFor';
+import { Refunds1795871916287 } from './1795871916287-Refunds';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -54,4 +55,5 @@ export const MIGRATIONS: Function[] = [
   SubscriptionBillingErrors1795868365814,
   LeaseOwnerIndexes1795869489949,
   ChargeWaitingFor1795869825247,
+  Refunds1795871916287,
 ];

@@ -19,6 +19,7 @@ export type CardGroup =
   | 'renewalInsufficientFunds'
   | 'renewalExpiredCard'
   | 'renewalStolenCard'
+  | 'refundFailure'
   | 'unsupported';
 
 export interface CardGroupBehaviour {
@@ -31,6 +32,8 @@ export interface CardGroupBehaviour {
    * that bind and then decline renewals, so dunning can be seen); absent when charges follow `failure`.
    */
   renewalFailure?: string;
+  /** The error of every refund of a payment made with this card (`{code, message}`, as the provider shows it), absent when refunds succeed. */
+  refundFailure?: { code: string; message: string };
   /** Failure code path of payouts to this card, absent when they succeed. */
   payoutFailure?: string;
   /** True for the test bank's 3-D Secure rows: a binding waits for the payer at the ACS page. */
@@ -71,6 +74,8 @@ export const CARD_GROUPS: Readonly<Record<CardGroup, CardGroupBehaviour>> = {
   renewalInsufficientFunds: { label: 'Binds, then Insufficient Funds', renewalFailure: INSUFFICIENT_FUNDS, ...PLAIN },
   renewalExpiredCard: { label: 'Binds, then Expired Card', renewalFailure: CARD_EXPIRED, ...PLAIN },
   renewalStolenCard: { label: 'Binds, then Stolen Card', renewalFailure: ACCOUNT_STOLEN, ...PLAIN },
+  // The sandbox's own too: a card that pays, and whose every refund the bank then refuses.
+  refundFailure: { label: 'Pays, then Refunds fail', refundFailure: { code: 'authorization_failed', message: 'Refund rejected by the issuer' }, ...PLAIN },
   unsupported: { label: 'Unsupported Card', failure: ISSUER_NOT_FOUND, ...PLAIN },
 };
 
@@ -113,6 +118,8 @@ export const TEST_CARDS: Readonly<Record<string, CardGroup>> = {
   '5100000000009983': 'renewalExpiredCard',
   '4000000000009979': 'renewalStolenCard',
   '5100000000009975': 'renewalStolenCard',
+  '4000000000009961': 'refundFailure',
+  '5100000000009967': 'refundFailure',
 };
 
 /** What customer-payer charges on a bound card of this group end in: "success" or a failure code path. */

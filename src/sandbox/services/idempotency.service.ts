@@ -22,12 +22,15 @@ export function canonicalJson(value: unknown): string {
 export class IdempotencyService {
   constructor(private readonly store: SandboxStateService) {}
 
-  /** The id of the object an earlier request with this key created, undefined when there was none. */
-  existing(operation: string, externalID: string | undefined, features: unknown): string | undefined {
+  /**
+   * The id of the object an earlier request with this key created, undefined when there was none. `shownId` turns a
+   * stored id into the one a 409 names (refunds store where they live beside their own id).
+   */
+  existing(operation: string, externalID: string | undefined, features: unknown, shownId: (id: string) => string = (id) => id): string | undefined {
     if (externalID === undefined) return undefined;
     const record = this.store.state.idempotency.get(key(operation, externalID));
     if (!record) return undefined;
-    if (record.features !== canonicalJson(features)) throw ProviderError.externalIdConflict(externalID, record.id);
+    if (record.features !== canonicalJson(features)) throw ProviderError.externalIdConflict(externalID, shownId(record.id));
     return record.id;
   }
 

@@ -150,7 +150,8 @@ export class InvoicesService {
   }
 }
 
-function readCartLine(line: BodyReader): InvoiceLine {
+/** One cart line of a request body (an invoice's, or the cart a refund leaves paid). */
+export function readCartLine(line: BodyReader): InvoiceLine {
   const taxMode = line.optionalObject('taxMode');
   return {
     product: line.requireString('product', { max: 1000 }),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PaymentStatus, WithdrawalFailure, WithdrawalStatus } from '../../gateway/provider-api.types';
+import type { PaymentStatus, RefundError, RefundStatus, WithdrawalFailure, WithdrawalStatus } from '../../gateway/provider-api.types';
 import { SandboxStateService } from '../state/sandbox-state.service';
 
 export interface LedgerPayment {
@@ -14,6 +14,21 @@ export interface LedgerPayment {
   invoiceMetadata: Record<string, unknown>;
   createdAt: string;
   capturedAt?: string;
+}
+
+export interface LedgerRefund {
+  invoiceID: string;
+  paymentID: string;
+  refundID: string;
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  externalID?: string;
+  error?: RefundError;
+  /** What the refunded payment captured, for checking that its refunds never add up to more. */
+  paymentAmount: number;
+  invoiceMetadata: Record<string, unknown>;
+  createdAt: string;
 }
 
 interface LedgerBindingCharge {
@@ -38,6 +53,8 @@ export interface LedgerWithdrawal {
 
 export interface Ledger {
   payments: LedgerPayment[];
+  /** Refunds of payments, every status, oldest first. */
+  refunds: LedgerRefund[];
   bindingCharges: LedgerBindingCharge[];
   withdrawals: LedgerWithdrawal[];
 }
@@ -50,11 +67,27 @@ export class LedgerService {
   ledger(): Ledger {
     const { state } = this.store;
     const payments: LedgerPayment[] = [];
+    const refunds: LedgerRefund[] = [];
     for (const ref of state.paymentOrder) {
       const invoice = state.invoices.get(ref.invoiceID);
       const record = invoice?.payments[Number(ref.paymentID) - 1];
       if (!invoice || !record) continue;
       const { payment } = record;
+      for (const { refund } of record.refunds ?? []) {
+        refunds.push({
+          invoiceID: invoice.invoice.id,
+          paymentID: payment.id,
+          refundID: refund.id,
+          amount: refund.amount,
+          currency: refund.currency,
+          status: refund.status,
+          ...(refund.externalID !== undefined ? { externalID: refund.externalID } : {}),
+          ...(refund.error !== undefined ? { error: refund.error } : {}),
+          paymentAmount: payment.amount,
+          invoiceMetadata: invoice.invoice.metadata,
+          createdAt: refund.createdAt,
+        });
+      }
       payments.push({
         invoiceID: invoice.invoice.id,
         paymentID: payment.id,
@@ -81,6 +114,7 @@ export class LedgerService {
       ...(withdrawal.failure !== undefined ? { failure: withdrawal.failure } : {}),
       createdAt: withdrawal.createdAt,
     }));
-    return { payments, bindingCharges, withdrawals };
+    refunds.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return { payments, refunds, bindingCharges, withdrawals };
   }
 }

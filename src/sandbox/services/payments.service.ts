@@ -151,7 +151,8 @@ export class PaymentsService implements OnApplicationBootstrap {
   }
 }
 
-function findPayment(invoice: InvoiceRecord, paymentID: string): PaymentRecord | undefined {
+/** Payment "n" of the invoice, or undefined. */
+export function findPayment(invoice: InvoiceRecord, paymentID: string): PaymentRecord | undefined {
   const index = /^[1-9]\d*$/.test(paymentID) ? Number(paymentID) - 1 : -1;
   return invoice.payments[index];
 }

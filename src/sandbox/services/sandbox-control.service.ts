@@ -13,7 +13,7 @@ export interface SandboxSettings {
   webhookRetryScale: number;
 }
 
-const DELAY_KEYS: readonly (keyof SandboxDelays)[] = ['bindingMs', 'paymentMs', 'captureMs', 'authorizeDestinationMs', 'withdrawalMs', 'threeDsTimeoutMs'];
+const DELAY_KEYS: readonly (keyof SandboxDelays)[] = ['bindingMs', 'paymentMs', 'captureMs', 'authorizeDestinationMs', 'withdrawalMs', 'refundMs', 'threeDsTimeoutMs'];
 
 /** Test and demo controls that span the whole sandbox: reset and run-time settings. */
 @Injectable()

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Customer, CustomerWebhookEventType, Destination, InvoiceWebhookEventType, WebhookScope } from '../../gateway/provider-api.types';
-import type { BindingRecord, CustomerRecord, InvoiceRecord, PaymentRecord, WithdrawalRecord } from '../state/sandbox-records';
+import { REFUND_EVENT_SUBSCRIPTIONS } from '../../gateway/provider-webhook.types';
+import type { BindingRecord, CustomerRecord, InvoiceRecord, PaymentRecord, RefundRecord, WithdrawalRecord } from '../state/sandbox-records';
 import { SandboxStateService } from '../state/sandbox-state.service';
-import { webhookBinding, webhookCustomer, webhookInvoice, webhookPayment } from '../webhooks/webhook-payloads';
+import { webhookBinding, webhookCustomer, webhookInvoice, webhookPayment, webhookRefund } from '../webhooks/webhook-payloads';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 
 type InvoiceEventType = 'InvoiceCreated' | 'InvoicePaid' | 'InvoiceCancelled';
-type PaymentEventType = 'PaymentStarted' | 'PaymentProcessed' | 'PaymentCaptured' | 'PaymentFailed';
+type PaymentEventType = 'PaymentStarted' | 'PaymentProcessed' | 'PaymentCaptured' | 'PaymentFailed' | 'PaymentRefunded';
+type RefundEventType = keyof typeof REFUND_EVENT_SUBSCRIPTIONS;
 /** Whose webhooks a wallet event goes to: the identity's, narrowed to one wallet for scopes that name it. */
 interface WalletOwner {
   identityID: string | undefined;
@@ -39,6 +41,22 @@ export class WebhookEventsService {
       invoice: webhookInvoice(record.invoice),
       payment: webhookPayment(payment.payment, customer, binding),
     }));
+  }
+
+  /** RefundCreated, RefundSucceeded or RefundFailed: delivered to webhooks subscribed to PaymentRefund… of that name. */
+  refund(record: InvoiceRecord, payment: PaymentRecord, refund: RefundRecord, eventType: RefundEventType): void {
+    const { state } = this.store;
+    const customer = state.customers.get(payment.customerID)?.customer;
+    if (!customer) return;
+    const binding = state.bindings.get(payment.bindingID)?.binding;
+    this.processing(
+      'InvoicesTopic',
+      record.invoice.shopID,
+      eventType,
+      record.invoice.id,
+      () => ({ invoice: webhookInvoice(record.invoice), payment: webhookPayment(payment.payment, customer, binding), refund: webhookRefund(refund.refund) }),
+      REFUND_EVENT_SUBSCRIPTIONS[eventType],
+    );
   }
 
   customerCreated(customer: Customer): void {
@@ -94,14 +112,15 @@ export class WebhookEventsService {
   private processing(
     topic: WebhookScope['topic'],
     shopID: string,
-    eventType: InvoiceWebhookEventType | CustomerWebhookEventType,
+    eventType: InvoiceWebhookEventType | CustomerWebhookEventType | RefundEventType,
     objectID: string,
     content: () => object,
+    subscribedAs: string = eventType,
   ): void {
     const webhooks = this.store.state.webhooks;
     if (webhooks.processing.size === 0) return;
     const targets = [...webhooks.processing.values()].filter(
-      (w) => w.active && w.scope.topic === topic && w.scope.shopID === shopID && (w.scope.eventTypes as string[]).includes(eventType),
+      (w) => w.active && w.scope.topic === topic && w.scope.shopID === shopID && (w.scope.eventTypes as string[]).includes(subscribedAs),
     );
     if (targets.length === 0) return;
     const eventID = webhooks.next('event');

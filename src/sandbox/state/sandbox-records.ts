@@ -7,6 +7,7 @@ import type {
   Invoice,
   InvoiceEvent,
   Payment,
+  Refund,
   Wallet,
   Withdrawal,
   WithdrawalEvent,
@@ -82,6 +83,18 @@ export interface PaymentRecord {
   /** Decided when the payment starts: "success" or a failure code path. */
   plannedOutcome: string;
   capturedAt?: string;
+  /** The payment's refunds, in the order they were made (absent until the first). */
+  refunds?: RefundRecord[];
+  /** The last refund id handed out for this payment (ids are taken even by refunds the provider then refuses). */
+  refundSequence?: number;
+}
+
+export interface RefundRecord {
+  refund: Refund;
+  /** Decided when the refund is made, from the card the payment was made with: absent for success. */
+  plannedFailure?: { code: string; message: string };
+  /** Real time it reached succeeded or failed. */
+  finishedAt?: string;
 }
 
 export interface InvoiceRecord {

@@ -3,10 +3,12 @@ import type {
   CustomerBinding,
   Invoice,
   Payment,
+  Refund,
   WebhookCustomer,
   WebhookCustomerBinding,
   WebhookInvoice,
   WebhookPayment,
+  WebhookRefund,
 } from '../../gateway/provider-api.types';
 
 /**
@@ -48,6 +50,19 @@ export function webhookPayment(payment: Payment, customer: Customer, binding: Cu
     ...(binding ? { paymentToolToken: binding.paymentResource.paymentToolToken } : {}),
     ...(payment.metadata !== undefined ? { metadata: payment.metadata } : {}),
     ...(payment.error !== undefined ? { error: payment.error } : {}),
+  };
+}
+
+/** A refund as the webhook shows it: the error's message is its code again, as the provider's sender builds it. */
+export function webhookRefund(refund: Refund): WebhookRefund {
+  return {
+    id: refund.id,
+    createdAt: refund.createdAt,
+    status: refund.status,
+    amount: refund.amount,
+    currency: refund.currency,
+    ...(refund.reason !== undefined ? { reason: refund.reason } : {}),
+    ...(refund.error !== undefined ? { error: { code: refund.error.code, message: refund.error.code } } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { BillingRunService, BillingRunSummary } from '../../../src/billing/billi
 import type { BillingTuning } from '../../../src/billing/billing-tuning';
 import { RuntimeSettings } from '../../../src/config/runtime-settings';
 import { CustomerSyncService } from '../../../src/customers/customer-sync.service';
+import type { RefundTuning } from '../../../src/refunds/refund-tuning';
 import type { WorkTuning } from '../../../src/work/work-tuning';
 import { FAST_WORK_TUNING } from '../../support/fast-work-tuning';
 import { testConfig, TEST_ADMIN_TOKEN } from '../../support/test-config';
@@ -32,12 +33,14 @@ export async function startEngine(
   billingTuning: Partial<BillingTuning> = FAST_TUNING,
   env: Record<string, string> = {},
   workTuning: Partial<WorkTuning> = FAST_WORK_TUNING,
+  refundTuning: Partial<RefundTuning> = {},
 ): Promise<Engine> {
   const app = await createApp({
     config: testConfig({ TEST_CLOCK: 'true', ...env }),
     runtime: new RuntimeSettings(databaseUrl, sandboxUrl),
     billingTuning,
     workTuning,
+    refundTuning,
     poolSize: 6,
   });
   await app.init();
@@ -85,12 +88,12 @@ export async function createPlan(engine: Engine): Promise<TestPlan> {
  * Customers with a bound card, ready to be charged: created through the admin API, a card tokenized at the sandbox
  * the way a merchant's form does, the binding started through the admin API, then followed until the customer is ready.
  */
-export async function createReadyCustomers(engine: Engine, sandbox: SandboxClient, count: number, timeoutMs = 120_000): Promise<string[]> {
+export async function createReadyCustomers(engine: Engine, sandbox: SandboxClient, count: number, timeoutMs = 120_000, cardNumber?: string): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const created = await engine.api().post('/api/v1/customers').send({ email: `payer${i}@example.com` });
     if (created.status !== 201) throw new Error(`POST /api/v1/customers answered ${created.status}: ${JSON.stringify(created.body)}`);
-    const card = await sandbox.cardForBinding();
+    const card = await sandbox.cardForBinding(cardNumber);
     const binding = await engine.api().post(`/api/v1/customers/${created.body.id}/bindings`).send(card);
     if (binding.status !== 202) throw new Error(`POST /api/v1/customers/:id/bindings answered ${binding.status}: ${JSON.stringify(binding.body)}`);
     ids.push(created.body.id as string);

@@ -17,8 +17,9 @@ export interface EngineProcess {
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function startEngineProcess(env: { databaseUrl: string; sandboxUrl: string; concurrency?: number }): EngineProcess {
-  const child = spawn(process.execPath, nodeArgsFor(WORKER), {
+/** `worker`: another entry that prints the same ready line (test/refunds/support/refund-worker.ts works refunds). */
+export function startEngineProcess(env: { databaseUrl: string; sandboxUrl: string; concurrency?: number; worker?: string }): EngineProcess {
+  const child = spawn(process.execPath, nodeArgsFor(env.worker ?? WORKER), {
     cwd: ROOT,
     env: {
       ...process.env,

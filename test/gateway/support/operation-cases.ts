@@ -18,6 +18,7 @@ import type { WalletGateway } from '../../../src/gateway/wallet.gateway';
 import type { Ledger } from '../../support/sandbox-control';
 import { CARD_EXP_DATE, CARDS } from '../../support/test-cards';
 import { waitFor } from '../../support/wait';
+import { REFUND_OPERATION_CASES } from './refund-operation-cases';
 import { WEBHOOK_OPERATION_CASES } from './webhook-operation-cases';
 
 export const SHOP_ID = 'sandbox-shop';
@@ -377,6 +378,7 @@ export const OPERATION_CASES: OperationCase[] = [
       return { call: (gw) => gw.wallet.getWithdrawalEvents(withdrawal.id, { limit: 10 }) };
     },
   },
+  ...REFUND_OPERATION_CASES,
   ...WEBHOOK_OPERATION_CASES,
 ];
 
