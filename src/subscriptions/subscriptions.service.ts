@@ -81,7 +81,7 @@ export class SubscriptionsService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.lifecycle.created(em, subscription, status, { planId: plan.id, quantity: dto.quantity ?? 1, amount: plan.amount * (dto.quantity ?? 1), currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
+      await this.lifecycle.created(em, subscription, plan, status, { planId: plan.id, quantity: dto.quantity ?? 1, amount: plan.amount * (dto.quantity ?? 1), currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
       return subscription;
     });
   }
