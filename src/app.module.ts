@@ -20,6 +20,7 @@ import { BillingTuning } from './billing/billing-tuning';
 import { PayoutTuning } from './payouts/payout-tuning';
 import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { PendingItemsModule } from './pending-items/pending-items.module';
 import { PlansModule } from './plans/plans.module';
 import { PlanMigrationsModule } from './plan-migrations/plan-migrations.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
@@ -86,6 +87,7 @@ export class AppModule {
         SubscriptionsModule,
         BalancesModule,
         SubscriptionChangesModule,
+        PendingItemsModule,
         BillingModule,
         PayoutsModule,
         ProviderWebhooksModule,

@@ -22,6 +22,7 @@ import { ManualRetryOutsideLadder1795866176218 } from './1795866176218-ManualRet
 import { ChangeIdentities1795866436966 } from './1795866436966-ChangeIdentities';
 import { PlanMigrations1795868295096 } from './1795868295096-PlanMigrations';
 import { LeaseOwnerIndexes1795869489949 } from './1795869489949-LeaseOwnerIndexes';
+import { OneOffCharges1795872049938 } from './1795872049938-OneOffCharges';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -50,4 +51,5 @@ export const MIGRATIONS: Function[] = [
   ChangeIdentities1795866436966,
   PlanMigrations1795868295096,
   LeaseOwnerIndexes1795869489949,
+  OneOffCharges1795872049938,
 ];
