@@ -4,13 +4,18 @@ import { ChargeAttempt } from './charge-attempt.entity';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[]) {
+  // A one-off bills no period.
+  const period = charge.kind !== 'one_off';
   return {
     id: charge.id,
     subscriptionId: charge.subscriptionId,
     customerId: charge.customerId,
-    periodStart: iso(charge.periodStart),
-    periodEnd: iso(charge.periodEnd),
+    periodStart: period ? iso(charge.periodStart) : null,
+    periodEnd: period ? iso(charge.periodEnd) : null,
     kind: charge.kind,
+    description: charge.description,
+    lines: charge.lines && charge.lines.map((line) => ({ product: line.product, price: line.price, quantity: line.quantity, ...(line.taxRate !== undefined ? { taxRate: line.taxRate } : {}) })),
+    reference: charge.reference,
     amount: charge.amount,
     paidFromBalance: charge.paidFromBalance,
     currency: charge.currency,
@@ -18,7 +23,7 @@ export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[]) {
     invoiceId: charge.providerInvoiceId,
     // A charge that waits for a card or is settled has no retry scheduled.
     nextAttemptAt: charge.status === 'retrying' || charge.status === 'pending' ? iso(charge.nextAttemptAt) : null,
-    waitingForNewCard: charge.step === 'awaiting_card',
+    waitingForNewCard: charge.step === 'awaiting_card' || charge.step === 'await_customer',
     lastErrorCode: charge.lastErrorCode,
     attempts: attempts
       .sort((a, b) => a.number - b.number)
