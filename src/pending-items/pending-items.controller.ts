@@ -26,6 +26,13 @@ export class PendingItemsController {
     return { items: page.items.map(toPendingItemResponse), nextCursor: page.nextCursor };
   }
 
+  @ApiAdminRoute({ summary: 'Read a pending item', id: 'pending item' })
+  @ApiOkResponse({ type: PendingItemResponseDto })
+  @Get('pending-items/:id')
+  async get(@Param('id', UUID_PARAM) id: string) {
+    return toPendingItemResponse(await this.items.get(id));
+  }
+
   @ApiAdminRoute({
     summary: 'Drop a pending item',
     description:

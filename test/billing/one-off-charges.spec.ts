@@ -166,4 +166,68 @@ describe('one-off charges now', () => {
     expect(invoice.cart.every((l) => / from credit balance$/.test(l.product))).toBe(true);
     expect(await capturedOf(payer.providerCustomerId)).toContain(17100 - credit);
   });
+
+  it('refuses bad input with a 4xx naming the field, and charges nothing', async () => {
+    const ok = { lines: [{ product: 'Setup call', price: 5000 }], currency: 'RUB' };
+    const before = (await invoices()).length;
+    for (const [body, field] of [
+      [{}, 'lines'],
+      [{ ...ok, lines: [] }, 'lines'],
+      [{ ...ok, lines: [{ product: 'x', price: 0 }] }, 'lines.0.price'],
+      [{ ...ok, lines: [{ product: 'x', price: 1.5 }] }, 'lines.0.price'],
+      [{ ...ok, lines: [{ product: '', price: 1 }] }, 'lines.0.product'],
+      [{ ...ok, lines: [{ product: 'x', price: 1, quantity: 0 }] }, 'lines.0.quantity'],
+      [{ ...ok, lines: [{ product: 'x', price: 1, taxRate: '13' }] }, 'lines.0.taxRate'],
+      [{ ...ok, lines: [{ product: 'x', price: 1 }, { product: 'y', price: 1, taxRate: '20%' }] }, 'lines.1.taxRate'],
+      [{ ...ok, lines: [{ product: 'x', price: 600_000_000_000_000, quantity: 2 }] }, 'lines'],
+      [{ ...ok, lines: Array.from({ length: 101 }, () => ({ product: 'x', price: 1 })) }, 'lines'],
+      [{ ...ok, currency: 'rub' }, 'currency'],
+      [{ ...ok, when: 'later' }, 'when'],
+      [{ ...ok, when: null }, 'when'],
+      [{ ...ok, when: 'next_renewal' }, 'subscriptionId'],
+      [{ ...ok, subscriptionId: 'not-a-uuid' }, 'subscriptionId'],
+      [{ ...ok, reference: 'has space' }, 'reference'],
+      [{ ...ok, description: 'x'.repeat(1001) }, 'description'],
+      [{ ...ok, amount: 5000 }, 'amount'],
+    ] as const) {
+      const res = await s.api().post(`/api/v1/customers/${customer.id}/charges`).send(body);
+      expect({ body, status: res.status, field: res.body.field }).toEqual({ body, status: 400, field });
+    }
+    const unknown = await s.api().post('/api/v1/customers/00000000-0000-4000-8000-000000000000/charges').send(ok);
+    expect(unknown.status).toBe(404);
+    const stranger = await s.createCustomer();
+    await s.bindCard(stranger.id, CARDS.success);
+    const theirs = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: stranger.id, planId });
+    const notMine = await s.api().post(`/api/v1/customers/${customer.id}/charges`).send({ ...ok, subscriptionId: theirs.id });
+    expect([notMine.status, notMine.body.field]).toEqual([404, 'subscriptionId']);
+    const dollars = await s.api().post(`/api/v1/customers/${stranger.id}/charges`).send({ ...ok, currency: 'USD', subscriptionId: theirs.id });
+    expect([dollars.status, dollars.body.code, dollars.body.field]).toEqual([422, 'business_rule', 'currency']);
+    await s.post(`/api/v1/subscriptions/${theirs.id}/cancel`, { atPeriodEnd: false }, 200);
+    for (const when of ['now', 'next_renewal']) {
+      const ended = await s.api().post(`/api/v1/customers/${stranger.id}/charges`).send({ ...ok, when, subscriptionId: theirs.id });
+      expect([when, ended.status, ended.body.code, ended.body.field]).toEqual([when, 409, 'state_conflict', 'subscriptionId']);
+    }
+    const unready = await s.createCustomer();
+    const noCard = await s.api().post(`/api/v1/customers/${unready.id}/charges`).send(ok);
+    expect([noCard.status, noCard.body.code]).toEqual([409, 'customer_not_ready']);
+    expect((await invoices()).length).toBe(before);
+    expect((await s.get<{ items: Charge[] }>(`/api/v1/charges?customerId=${unready.id}`)).items).toEqual([]);
+  });
+
+  it('answers a repeat with the same reference and body with the same charge (200), and refuses the reference for another body (409)', async () => {
+    const body = { lines: [{ product: 'Consulting, 1 h', price: 9000, taxRate: '22%' }], currency: 'RUB', reference: 'order-2027-0042' };
+    const first = await s.api().post(`/api/v1/customers/${customer.id}/charges`).send(body);
+    expect([first.status, first.body.status, first.body.reference]).toEqual([202, 'succeeded', 'order-2027-0042']);
+    const again = await s.api().post(`/api/v1/customers/${customer.id}/charges`).send(body);
+    expect([again.status, again.body]).toEqual([200, first.body]);
+    const [invoice, ...more] = await invoiceOf(first.body.id);
+    expect(more).toEqual([]);
+    // The invoice's identity derives from the reference alone: a restored database meets the same invoice.
+    expect(invoice.externalID).toMatch(/^invr[A-Za-z0-9_-]{30}$/);
+    for (const other of [{ ...body, lines: [{ ...body.lines[0], price: 9001 }] }, { ...body, description: 'another' }]) {
+      const taken = await s.api().post(`/api/v1/customers/${customer.id}/charges`).send(other);
+      expect([taken.status, taken.body.code, taken.body.field, taken.body.chargeId]).toEqual([409, 'charge_reference_taken', 'reference', first.body.id]);
+    }
+    expect((await capturedOf(customer.providerCustomerId)).filter((amount) => amount === 9000)).toHaveLength(1);
+  });
 });
