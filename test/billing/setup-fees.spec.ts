@@ -157,4 +157,37 @@ describe('plan setup fees', () => {
     expect(await capturedOf(payer)).toEqual([9900]);
     expect(await capturedOf(unready)).toEqual([]);
   });
+
+  it("a first charge with the setup fee and a pending item, part paid by the credit balance: the cart sums to what the card pays, every rate kept", async () => {
+    const payer = await s.createCustomer();
+    await s.bindCard(payer.id, CARDS.success);
+    // A credit balance: down from Pro to Basic now, on the period's 16th of 31 days.
+    const pro = await plan({ name: 'Pro', product: 'Pro', lines: [{ product: 'Pro', price: 6200 }] });
+    const basic = await plan({ name: 'Basic', product: 'Basic', lines: [{ product: 'Basic', price: 3100 }] });
+    const old = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: payer.id, planId: pro.id });
+    await s.runBilling();
+    await s.post('/api/v1/test-clock', { advance: '15d' }, 200);
+    await s.post(`/api/v1/subscriptions/${old.id}/change`, { planId: basic.id, effective: 'now' }, 200);
+    const credit = (await s.get<{ balances: { amount: number }[] }>(`/api/v1/customers/${payer.id}/balance`)).balances[0].amount;
+    expect(credit).toBeGreaterThan(0);
+    await s.post(`/api/v1/subscriptions/${old.id}/cancel`, { atPeriodEnd: false }, 200);
+
+    const studio = await plan({ setupFee: 9900, setupFeeTaxRate: '22%', lines: [{ product: 'Studio', price: 4000, quantity: 2, taxRate: '22%' }, { product: 'Hosting', price: 777, taxRate: '5%' }] });
+    const sub = await s.post<{ id: string }>('/api/v1/subscriptions', { customerId: payer.id, planId: studio.id });
+    const item = await s.api().post(`/api/v1/customers/${payer.id}/charges`).send({ lines: [{ product: 'Training', price: 2501, quantity: 3, taxRate: '7%' }], currency: 'RUB', when: 'next_renewal', subscriptionId: sub.id });
+    expect(item.status).toBe(201);
+    await s.runBilling();
+    const [first] = await chargesOf(sub.id);
+    const amount = 8777 + 9900 + 7503;
+    expect(first).toMatchObject({ amount, paidFromBalance: credit, status: 'succeeded' });
+    const [invoice] = await invoiceOf(first.id);
+    expect(invoice.amount).toBe(amount - credit);
+    expect(invoice.cart.reduce((sum, l) => sum + l.price * l.quantity, 0)).toBe(amount - credit);
+    expect(invoice.cart.map((l) => l.taxMode?.rate)).toEqual(['22%', '5%', '22%', '7%']);
+    expect(invoice.cart.every((l) => l.price >= 1 && l.quantity >= 1)).toBe(true);
+    // What the balance paid of each line, as its product says, adds up to the credit.
+    const shares = invoice.cart.map((l) => Number(/, (\d+) from credit balance$/.exec(l.product)?.[1] ?? 0));
+    expect(shares.reduce((a, b) => a + b, 0)).toBe(credit);
+    expect(await capturedOf(payer)).toEqual(expect.arrayContaining([amount - credit]));
+  });
 });
