@@ -58,7 +58,9 @@ export class OneOffChargesService {
   ) {}
 
   /** `reservedId`: the id the request's Idempotency-Key reserved; a re-run of the key answers what it made. */
-  async create(customerId: string, dto: CreateOneOffChargeDto, reservedId?: string): Promise<OneOffResult> {
+  async create(customerIdAsGiven: string, dto: CreateOneOffChargeDto, reservedId?: string): Promise<OneOffResult> {
+    // Stored ids are lower case; a path may spell one in upper case.
+    const customerId = customerIdAsGiven.toLowerCase();
     const made = reservedId === undefined ? null : await this.madeWith(customerId, reservedId);
     if (made) return made;
     const customer = await this.customers.findStanding(customerId);

@@ -75,7 +75,7 @@ export class OneOffSettlementService {
    * fixed when its invoice is made.
    */
   async waitForCustomer(claim: ClaimedCharge): Promise<ChargeOutcome> {
-    await this.queue.write(claim, { step: 'await_customer', nextAttemptAt: null, invoiceDueAt: null, lastErrorCode: 'customer_not_ready' }, { release: true });
+    await this.queue.write(claim, { status: 'pending', step: 'await_customer', nextAttemptAt: null, invoiceDueAt: null, lastErrorCode: 'customer_not_ready' }, { release: true });
     return 'skipped';
   }
 
