@@ -42,7 +42,8 @@ type ChargeChanges = QueryDeepPartialEntity<Charge>;
  * How a charge's outcome is recorded: paid, declined (the dunning ladder decides what next), exhausted, refused
  * by the provider, or backed off after a technical failure. Each outcome is one fenced write, together with the
  * merchant events (charge.succeeded, charge.declined, charge.failed) and the subscription's change and audit event
- * in the same transaction; the lease is released in that write.
+ * in the same transaction; the lease is released in that write. A one-off's outcomes are OneOffSettlementService's: it
+ * is not dunned and changes no subscription.
  */
 @Injectable()
 export class ChargeSettlementService {

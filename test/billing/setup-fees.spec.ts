@@ -135,6 +135,9 @@ describe('plan setup fees', () => {
     expect(waiting).toMatchObject({ kind: 'one_off', status: 'pending', waitingForNewCard: true, invoiceId: null });
     await s.runBilling();
     expect(await capturedOf(payer)).toEqual([]);
+    // A retry by hand finds no card either: the charge still waits, nothing is sent.
+    expect(await s.post(`/api/v1/charges/${waiting.id}/retry`, {}, 200)).toMatchObject({ status: 'pending', waitingForNewCard: true, attempts: [] });
+    expect(await invoiceOf(waiting.id)).toEqual([]);
     await s.bindCard(payer.id, CARDS.success);
     await s.runBilling();
     expect(await s.get(`/api/v1/charges/${waiting.id}`)).toMatchObject({ status: 'succeeded', waitingForNewCard: false });
