@@ -23,6 +23,7 @@ import { RefundsModule } from './refunds/refunds.module';
 import { RefundTuning } from './refunds/refund-tuning';
 import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { PendingItemsModule } from './pending-items/pending-items.module';
 import { PlansModule } from './plans/plans.module';
 import { PlanMigrationsModule } from './plan-migrations/plan-migrations.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
@@ -93,6 +94,7 @@ export class AppModule {
         SubscriptionsModule,
         BalancesModule,
         SubscriptionChangesModule,
+        PendingItemsModule,
         BillingModule,
         PayoutsModule,
         RefundsModule,

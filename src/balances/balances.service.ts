@@ -68,7 +68,7 @@ export class BalancesService {
    * Applies the balance to a charge of `amount`, once: the first call books an `applied` entry of what the balance
    * covers (never more than it holds), every later call for the same charge answers that same figure.
    */
-  async applyToCharge(em: EntityManager, charge: { id: string; customerId: string; currency: string; amount: number; subscriptionId: string }, at: Date): Promise<number> {
+  async applyToCharge(em: EntityManager, charge: { id: string; customerId: string; currency: string; amount: number; subscriptionId: string | null }, at: Date): Promise<number> {
     const reference = `charge:${charge.id}`;
     await this.entries.lock(em, charge.customerId, charge.currency);
     const booked = await this.entries.findByReference(em, reference);

@@ -11,6 +11,7 @@ import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { MaterializeProgress } from './materialize-progress';
+import { OneOffChargesRepository } from './one-off-charges.repository';
 import { MaterializeScope, PeriodMaterializerService } from './period-materializer.service';
 
 export interface BillingRunSummary {
@@ -65,6 +66,7 @@ export class BillingRunService {
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly subscriptions: SubscriptionsService,
     private readonly notices: SubscriptionNoticesService,
+    private readonly oneOffs: OneOffChargesRepository,
   ) {}
 
   /**
@@ -133,10 +135,14 @@ export class BillingRunService {
     summary.skippedNotReady = await this.subscriptions.countDueNotReady(now);
   }
 
-  /** Subscriptions whose customer became ready activated, and charges that waited for a new card due again. */
+  /**
+   * Subscriptions whose customer became ready activated, charges that waited for a new card due again, and one-offs
+   * that waited for their customer's first card.
+   */
   private async activateReadyAndWake(now: Date): Promise<void> {
     await this.charges.transaction((em) => this.lifecycle.activateReady(em, now, this.tuning.materializeBatchSize));
     await this.charges.wakeAwaitingNewCard(now);
+    await this.oneOffs.wakeWaitingForCustomer(now);
   }
 
   /** The backlog gauges, the pass counted and logged. */

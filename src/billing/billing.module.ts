@@ -4,6 +4,7 @@ import { BalancesModule } from '../balances/balances.module';
 import { CustomersModule } from '../customers/customers.module';
 import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
+import { PendingItemsModule } from '../pending-items/pending-items.module';
 import { PlansModule } from '../plans/plans.module';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
@@ -32,10 +33,15 @@ import { ChargeDunningService } from './charge-dunning.service';
 import { ChargeFiguresRepository } from './charge-figures.repository';
 import { ChargeFiguresService } from './charge-figures.service';
 import { RefundableChargesService } from './refundable-charges.service';
+import { OneOffChargesController } from './one-off-charges.controller';
+import { OneOffChargesRepository } from './one-off-charges.repository';
+import { OneOffChargesService } from './one-off-charges.service';
+import { OneOffSettlementService } from './one-off-settlement.service';
+import { SetupFeesService } from './setup-fees.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule],
-  controllers: [BillingController, ChargesController, ChargeDunningController, DunningRulesController],
+  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule, PendingItemsModule],
+  controllers: [BillingController, ChargesController, ChargeDunningController, DunningRulesController, OneOffChargesController],
   providers: [
     ChargesRepository,
     ChargeAttemptsRepository,
@@ -56,6 +62,10 @@ import { RefundableChargesService } from './refundable-charges.service';
     DunningRulesService,
     ProrationChargesService,
     RefundableChargesService,
+    OneOffChargesRepository,
+    OneOffSettlementService,
+    OneOffChargesService,
+    SetupFeesService,
   ],
   exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService, RefundableChargesService],
 })

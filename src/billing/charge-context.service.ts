@@ -7,11 +7,18 @@ import { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import type { ClaimedCharge } from './charge-queue';
 
-/** What working a charge needs besides the charge itself. */
+/** What working a subscription's charge needs besides the charge itself. */
 export interface ChargeContext {
   plan: Plan;
   payer: CustomerPayer;
   subscription: Subscription;
+}
+
+/** What working any charge needs: a one-off may name no subscription (and so no plan). */
+export interface AnyChargeContext {
+  plan: Plan | null;
+  payer: CustomerPayer;
+  subscription: Subscription | null;
 }
 
 /**
@@ -20,7 +27,7 @@ export interface ChargeContext {
  */
 @Injectable()
 export class ChargeContextService {
-  private readonly contexts = new WeakMap<ClaimedCharge, Promise<ChargeContext>>();
+  private readonly contexts = new WeakMap<ClaimedCharge, Promise<AnyChargeContext>>();
 
   constructor(
     private readonly subscriptions: SubscriptionsService,
@@ -41,7 +48,14 @@ export class ChargeContextService {
   }
 
   /** The claim's context, read now when its batch was not prepared (a charge retried by hand). */
-  of(claim: ClaimedCharge): Promise<ChargeContext> {
+  async of(claim: ClaimedCharge): Promise<ChargeContext> {
+    const { plan, payer, subscription } = await this.any(claim);
+    if (!plan || !subscription) throw new Error(`Charge ${claim.row.id}: its subscription or plan is missing`);
+    return { plan, payer, subscription };
+  }
+
+  /** Like `of`, for any charge: a one-off's subscription and plan are null when it names none. */
+  any(claim: ClaimedCharge): Promise<AnyChargeContext> {
     let context = this.contexts.get(claim);
     if (!context) {
       context = this.load([claim]).then((all) => found(all, claim));
@@ -50,28 +64,29 @@ export class ChargeContextService {
     return context;
   }
 
-  private async load(batch: ClaimedCharge[]): Promise<Map<ClaimedCharge, ChargeContext>> {
+  private async load(batch: ClaimedCharge[]): Promise<Map<ClaimedCharge, AnyChargeContext>> {
     const unique = <T>(values: T[]) => [...new Set(values)];
     const [subscriptions, payers] = await Promise.all([
-      this.subscriptions.getMany(unique(batch.map((c) => c.row.subscriptionId))),
+      this.subscriptions.getMany(unique(batch.flatMap((c) => (c.row.subscriptionId === null ? [] : [c.row.subscriptionId])))),
       this.customers.payersOf(unique(batch.map((c) => c.row.customerId))),
     ]);
     const plans = await this.plans.getMany(unique(subscriptions.map((s) => s.planId)));
     const subscriptionById = new Map(subscriptions.map((s) => [s.id, s]));
     const payerById = new Map(payers.map((p) => [p.id, p]));
     const planById = new Map(plans.map((p) => [p.id, p]));
-    const contexts = new Map<ClaimedCharge, ChargeContext>();
+    const contexts = new Map<ClaimedCharge, AnyChargeContext>();
     for (const claim of batch) {
-      const subscription = subscriptionById.get(claim.row.subscriptionId);
+      const subscription = claim.row.subscriptionId === null ? null : (subscriptionById.get(claim.row.subscriptionId) ?? null);
       const payer = payerById.get(claim.row.customerId);
-      const plan = subscription && planById.get(subscription.planId);
-      if (subscription && payer && plan) contexts.set(claim, { subscription, payer, plan });
+      const plan = subscription && (planById.get(subscription.planId) ?? null);
+      // A one-off without a subscription needs only its payer; every other charge its subscription and plan too.
+      if (payer && (plan || (claim.row.kind === 'one_off' && claim.row.subscriptionId === null))) contexts.set(claim, { subscription, payer, plan });
     }
     return contexts;
   }
 }
 
-function found(contexts: Map<ClaimedCharge, ChargeContext>, claim: ClaimedCharge): ChargeContext {
+function found(contexts: Map<ClaimedCharge, AnyChargeContext>, claim: ClaimedCharge): AnyChargeContext {
   const context = contexts.get(claim);
   if (!context) throw new Error(`Charge ${claim.row.id}: its subscription, customer or plan is missing`);
   return context;

@@ -58,8 +58,8 @@ export class ChargeDunningResponseDto {
   @ApiProperty({ type: [String], description: "The ladder that applies (the plan's own, else DUNNING_RETRY_DELAYS): the delay before each retry.", example: ['1d', '3d', '7d'] })
   retryDelays: string[];
 
-  @ApiProperty({ enum: ['cancel', 'unpaid'], description: 'What happens to the subscription when the ladder is exhausted.', example: 'cancel' })
-  finalAction: 'cancel' | 'unpaid';
+  @ApiProperty({ enum: ['cancel', 'unpaid', 'none'], description: 'What happens to the subscription when the ladder is exhausted; `none` for a one-off charge, which is not dunned.', example: 'cancel' })
+  finalAction: 'cancel' | 'unpaid' | 'none';
 
   @ApiProperty({ type: 'integer', minimum: 1, description: 'N in "attempt n of N": the first attempt and one per step of the ladder.', example: 4 })
   maxAttempts: number;

@@ -18,6 +18,9 @@ function attemptClass(attempt: ChargeAttempt): FailureClass | null {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** What a one-off charge's dunning view shows: no ladder, no final action. */
+const ONE_OFF_DUNNING = { strategy: 'fixed' as const, retryDelays: [] as string[], windowMs: 0, finalAction: 'none' as const };
+
 /**
  * How a charge is being collected, read for an operator: each attempt with the provider's code and its class,
  * attempt n of N under the plan's ladder, the next attempt and when collection gives up.
@@ -33,8 +36,8 @@ export class ChargeDunningService {
 
   async of(id: string) {
     const { charge, attempts } = await this.charges.get(id);
-    const subscription = await this.subscriptions.get(charge.subscriptionId);
-    const dunning = this.plans.effectiveDunning(await this.plans.get(subscription.planId));
+    // A one-off is not dunned: one attempt, and a decline ends it.
+    const dunning = charge.kind === 'one_off' ? ONE_OFF_DUNNING : this.plans.effectiveDunning(await this.plans.get((await this.subscriptions.get(charge.subscriptionId as string)).planId));
     const lastErrorClass: FailureClass | null =
       charge.technicalFailures > 0 ? 'technical' : charge.lastErrorCode !== null ? classifyDecline(charge.lastErrorCode) : null;
     const scheduled = charge.status === 'retrying' || charge.status === 'pending';

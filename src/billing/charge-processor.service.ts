@@ -4,9 +4,7 @@ import { SystemClock } from '../common/clock/system-clock';
 import { LeaseLostError } from '../work/lease-lost.error';
 import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
-import { Invoice, InvoiceLine, Payment } from '../gateway/provider-api.types';
-import { Plan } from '../plans/plan.entity';
-import { Charge } from './charge.entity';
+import { Invoice, Payment } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
 import { PlansService } from '../plans/plans.service';
 import { WebhookHealthService } from '../provider-webhooks/webhook-health.service';
@@ -20,7 +18,10 @@ import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
+import { respectAttemptCap } from './dunning-policy';
 import { invoiceDueAt, invoiceMadeAt, paymentExternalId } from './external-ids';
+import { invoiceRequest } from './invoice-request';
+import { OneOffSettlementService } from './one-off-settlement.service';
 
 /**
  * A payment left to its event is read anyway this long after (and again as long after each read that finds it open):
@@ -31,23 +32,6 @@ const WEBHOOK_SAFETY_NET_MS = 5_000;
 /** A charge whose settling write is still under way (processAhead). */
 export interface SettlingTail {
   tail: Promise<ChargeOutcome>;
-}
-
-/**
- * The invoice's cart: a change's charge has its one line (both plans, `d of D days`); a charge the credit balance
- * paid part of is one line for the rest (a cart line cannot be negative); else every plan line's quantity
- * multiplied by the subscription's.
- */
-function cartOf(charge: Charge, plan: Plan, quantity: number): InvoiceLine[] {
-  const owed = charge.amount - charge.paidFromBalance;
-  if (charge.description) return [{ product: charge.description, price: owed, quantity: 1 }];
-  if (charge.paidFromBalance > 0) return [{ product: `${plan.product}, ${charge.paidFromBalance} from credit balance`, price: owed, quantity: 1 }];
-  return plan.lines.map((line) => ({
-    product: line.product,
-    price: line.price,
-    quantity: line.quantity * quantity,
-    ...(line.taxRate ? { taxMode: { type: 'InvoiceLineTaxVAT' as const, rate: line.taxRate } } : {}),
-  }));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -86,6 +70,7 @@ export class ChargeProcessorService {
     private readonly webhooks: WebhookHealthService,
     private readonly adoption: InvoiceAdoptionService,
     private readonly timing: AttemptTimingService,
+    private readonly oneOffs: OneOffSettlementService,
   ) {}
 
   /** Reads what a claimed batch needs in one go, before its charges are worked. */
@@ -119,7 +104,10 @@ export class ChargeProcessorService {
       // The credit balance paid it whole when it was made: it succeeds with no provider call.
       if (charge.step === 'create_invoice' && charge.amount > 0 && charge.paidFromBalance >= charge.amount) return await this.settlement.settleFromBalance(claim);
       if (charge.step === 'create_invoice') {
-        const waiting = await this.timing.holdFirstAttempt(claim);
+        // A one-off whose customer has no card yet (a trial's setup fee) waits for one, with no invoice made.
+        if (charge.kind === 'one_off' && !(await this.contexts.any(claim)).payer.ready) return await this.oneOffs.waitForCustomer(claim);
+        // A one-off is charged when it is asked for: the allowed hours are dunning's.
+        const waiting = charge.kind === 'one_off' ? undefined : await this.timing.holdFirstAttempt(claim);
         if (waiting) return waiting;
         const outcome = await this.createInvoice(claim);
         if (outcome) return outcome;
@@ -139,31 +127,23 @@ export class ChargeProcessorService {
   }
 
   private async subscriptionEnded(claim: ClaimedCharge): Promise<boolean> {
-    return (await this.contexts.of(claim)).subscription.status === 'canceled';
+    return (await this.contexts.any(claim)).subscription?.status === 'canceled';
   }
 
   /** Returns an outcome when the charge ended here; undefined to go on to its payment. */
   private async createInvoice(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
     const charge = claim.row;
-    const { plan, subscription } = await this.contexts.of(claim);
-    // Charges made before the due date was part of their intent get it now, before the first create.
+    const context = await this.contexts.any(claim);
+    // Charges made before the due date was part of their intent (and one-offs, whose invoice is made when their customer
+    // can pay) get it now, before the first create; a one-off has no ladder to outlast.
     if (!charge.invoiceDueAt) {
-      const madeAt = invoiceMadeAt(charge.createdAt, this.realClock.now());
-      await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]) });
+      const ladder = charge.kind === 'one_off' || !context.plan ? [] : [this.plans.effectiveDunning(context.plan).windowMs];
+      const madeAt = invoiceMadeAt(charge.kind === 'one_off' ? this.clock.now() : charge.createdAt, this.realClock.now());
+      await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, ladder) });
     }
     let invoice: Invoice;
     try {
-      const result = await this.gateway.createInvoice({
-        shopID: plan.shopId,
-        dueDate: (charge.invoiceDueAt as Date).toISOString(),
-        amount: charge.amount - charge.paidFromBalance,
-        currency: charge.currency,
-        product: plan.product,
-        ...(plan.description ? { description: plan.description } : {}),
-        cart: cartOf(charge, plan, subscription.quantity),
-        metadata: { subscriptionId: charge.subscriptionId, chargeId: charge.id, periodStart: charge.periodStart.toISOString() },
-        externalID: charge.invoiceExternalId,
-      });
+      const result = await this.gateway.createInvoice(invoiceRequest(charge, context));
       invoice = result.invoice;
       this.tokens.set(charge.id, result.invoiceAccessToken.payload);
     } catch (error) {
@@ -211,7 +191,9 @@ export class ChargeProcessorService {
       const attempts = await this.attempts.ofCharge(charge.id);
       attempt = attempts.find((a) => a.status === 'pending' || a.status === 'unknown' || a.status === 'processing');
       if (!attempt) {
-        const waiting = await this.timing.holdNextAttempt(claim, attempts);
+        // A one-off's further attempts are an operator's retries: only the cap applies, and one it refuses leaves the charge as it was.
+        if (charge.kind === 'one_off' && respectAttemptCap(attempts.map((a) => a.attemptedAt), now) > now) return this.oneOffs.capReached(claim);
+        const waiting = charge.kind === 'one_off' ? undefined : await this.timing.holdNextAttempt(claim, attempts);
         if (waiting) return waiting;
         // The intent, written before the call (and only while this worker holds the charge), so a crash
         // leaves a replayable externalID behind.
@@ -259,7 +241,7 @@ export class ChargeProcessorService {
 
   private async payWithToken(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<Payment> {
     const charge = claim.row;
-    const { payer } = await this.contexts.of(claim);
+    const { payer } = await this.contexts.any(claim);
     const invoiceId = charge.providerInvoiceId as string;
     const params = {
       flow: { type: 'PaymentFlowInstant' as const },

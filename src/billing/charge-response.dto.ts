@@ -1,29 +1,48 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiCurrencyProperty, ApiIdProperty, ApiNullableText, ApiTimeProperty } from '../common/api-docs/api-properties';
+import { PlanLineResponseDto } from '../plans/plan-line-response.dto';
 import { ChargeAttemptResponseDto } from './charge-attempt-response.dto';
 import type { ChargeStatus, ChargeWait } from './charge.entity';
 import { CHARGE_STATUSES } from './list-charges-query.dto';
 
-/** Documentation of a charge (one billing period of one subscription) as charge-response.ts builds it. */
+/** Documentation of a charge (one billing period of one subscription, a proration or a one-off) as charge-response.ts builds it. */
 @ApiSchema({ name: 'Charge' })
 export class ChargeResponseDto {
   @ApiIdProperty('The charge id.')
   id: string;
 
-  @ApiIdProperty('The subscription billed.')
-  subscriptionId: string;
+  @ApiIdProperty('The subscription billed; null for a one-off charge that names none.', { nullable: true })
+  subscriptionId: string | null;
 
   @ApiIdProperty('The customer charged.')
   customerId: string;
 
-  @ApiTimeProperty('Start of the billing period.', { nullable: true })
+  @ApiTimeProperty('Start of the billing period (null for a one-off).', { nullable: true })
   periodStart: string | null;
 
-  @ApiTimeProperty('End of the billing period.', { nullable: true })
+  @ApiTimeProperty('End of the billing period (null for a one-off).', { nullable: true })
   periodEnd: string | null;
 
-  @ApiProperty({ enum: ['period', 'proration'], description: "`period`: a billing period's charge; `proration`: what a change within a period owes.", example: 'period' })
+  @ApiProperty({
+    enum: ['period', 'proration', 'one_off'],
+    description: "`period`: a billing period's charge; `proration`: what a change within a period owes; `one_off`: money outside the schedule (POST /customers/{id}/charges, or a plan's setup fee at the start of a subscription with a trial).",
+    example: 'period',
+  })
   kind: string;
+
+  @ApiNullableText("A proration's cart line (both plans, `d of D days`); a one-off's invoice description.", 'Onboarding session, 2 hours')
+  description: string | null;
+
+  @ApiProperty({
+    type: [PlanLineResponseDto],
+    nullable: true,
+    description:
+      "The cart fixed with the charge, before the credit balance: a one-off's lines, or a period charge's plan lines × seats followed by the pending items and setup fee it carries; they sum to `amount`. Null: the plan's lines × the seats (or a proration's one line). What the credit balance paid (`paidFromBalance`) is taken off the lines in proportion on the provider's invoice, each keeping its VAT rate.",
+  })
+  lines: PlanLineResponseDto[] | null;
+
+  @ApiNullableText("A one-off's reference, as given.", 'order-2027-0042')
+  reference: string | null;
 
   @ApiProperty({ type: 'integer', description: 'Minor units.', example: 2500 })
   amount: number;
@@ -44,7 +63,7 @@ export class ChargeResponseDto {
   @ApiProperty({
     enum: CHARGE_STATUSES,
     description:
-      '`pending`: not at the provider yet; `processing`: at the provider, outcome not final; `succeeded`; `retrying`: declined, `nextAttemptAt` set; `failed`: dunning exhausted or a hard decline waiting for a new card; `canceled`; `skipped`: a period missed during downtime, never charged.',
+      '`pending`: not at the provider yet; `processing`: at the provider, outcome not final; `succeeded`; `retrying`: declined, `nextAttemptAt` set; `failed`: dunning exhausted, a hard decline waiting for a new card, or a one-off declined (one-offs are not dunned); `canceled`; `skipped`: a period missed during downtime, never charged.',
     example: 'succeeded',
   })
   status: ChargeStatus;
@@ -64,7 +83,7 @@ export class ChargeResponseDto {
   })
   waitingFor: ChargeWait | null;
 
-  @ApiProperty({ description: 'true: a hard decline; the charge is attempted again once the customer binds a new card.', example: false })
+  @ApiProperty({ description: 'true: a hard decline (or a one-off whose customer has no card yet); the charge is attempted again once the customer binds a new card.', example: false })
   waitingForNewCard: boolean;
 
   @ApiNullableText("The provider's code of the last decline.", 'insufficientFunds')

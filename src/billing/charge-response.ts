@@ -8,13 +8,18 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * succeeded refunds gave back); a charge's events are recorded before any refund of it can exist, so they show 0.
  */
 export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[], amountRefunded = 0) {
+  // A one-off bills no period.
+  const period = charge.kind !== 'one_off';
   return {
     id: charge.id,
     subscriptionId: charge.subscriptionId,
     customerId: charge.customerId,
-    periodStart: iso(charge.periodStart),
-    periodEnd: iso(charge.periodEnd),
+    periodStart: period ? iso(charge.periodStart) : null,
+    periodEnd: period ? iso(charge.periodEnd) : null,
     kind: charge.kind,
+    description: charge.description,
+    lines: charge.lines && charge.lines.map((line) => ({ product: line.product, price: line.price, quantity: line.quantity, ...(line.taxRate !== undefined ? { taxRate: line.taxRate } : {}) })),
+    reference: charge.reference,
     amount: charge.amount,
     paidFromBalance: charge.paidFromBalance,
     amountRefunded,
@@ -25,7 +30,7 @@ export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[], amou
     nextAttemptAt: charge.status === 'retrying' || charge.status === 'pending' ? iso(charge.nextAttemptAt) : null,
     // Why that attempt is not made sooner, when a dunning rule moved it (smart's allowed hours, the attempt cap).
     waitingFor: charge.status === 'retrying' || charge.status === 'pending' ? charge.waitingFor : null,
-    waitingForNewCard: charge.step === 'awaiting_card',
+    waitingForNewCard: charge.step === 'awaiting_card' || charge.step === 'await_customer',
     lastErrorCode: charge.lastErrorCode,
     attempts: attempts
       .sort((a, b) => a.number - b.number)

@@ -23,6 +23,7 @@ import { ChargesRepository } from './charges.repository';
 import { classifyDecline, dunningDeadline, nextRetryAt } from './dunning-policy';
 import { DunningRulesService } from './dunning-rules.service';
 import { stateAfterManualDecline } from './ladder-position';
+import { OneOffSettlementService } from './one-off-settlement.service';
 import { attemptsOnCurrentCard, decideAfterDecline } from './smart-dunning';
 
 /**
@@ -44,7 +45,8 @@ type ChargeChanges = QueryDeepPartialEntity<Charge>;
  * How a charge's outcome is recorded: paid, declined (the dunning ladder decides what next), exhausted, refused
  * by the provider, or backed off after a technical failure. Each outcome is one fenced write, together with the
  * merchant events (charge.succeeded, charge.declined, charge.failed) and the subscription's change and audit event
- * in the same transaction; the lease is released in that write.
+ * in the same transaction; the lease is released in that write. A one-off's outcomes are OneOffSettlementService's: it
+ * is not dunned and changes no subscription.
  */
 @Injectable()
 export class ChargeSettlementService {
@@ -69,10 +71,12 @@ export class ChargeSettlementService {
     private readonly metrics: BillingMetricsService,
     private readonly events: EventsService,
     private readonly dunningRules: DunningRulesService,
+    private readonly oneOffs: OneOffSettlementService,
   ) {}
 
   /** The attempt's payment was captured (its provider payment id may not be recorded yet: it is written here). */
   async succeed(claim: ClaimedCharge, attempt: ChargeAttempt): Promise<ChargeOutcome> {
+    if (claim.row.kind === 'one_off') return this.oneOffs.succeed(claim, attempt);
     const charge = claim.row;
     const now = this.clock.now();
     const { plan, subscription } = await this.contexts.of(claim);
@@ -102,7 +106,7 @@ export class ChargeSettlementService {
         await this.queue.write(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, { release: true, em });
         await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'succeeded' });
         await this.announce(em, charge.id, ['charge.succeeded']);
-        await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, event, now);
+        await this.lifecycle.chargeSucceeded(em, charge.subscriptionId as string, plan, event, now);
       });
     }
     this.metrics.charges.inc({ outcome: 'succeeded' });
@@ -115,13 +119,14 @@ export class ChargeSettlementService {
    * `charge.succeeded` any success makes.
    */
   async settleFromBalance(claim: ClaimedCharge): Promise<ChargeOutcome> {
+    if (claim.row.kind === 'one_off') return this.oneOffs.succeed(claim);
     const charge = claim.row;
     const now = this.clock.now();
     const { plan } = await this.contexts.of(claim);
     await this.charges.transaction(async (em) => {
       await this.queue.write(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, lastErrorCode: null }, { release: true, em });
       await this.announce(em, charge.id, ['charge.succeeded']);
-      await this.lifecycle.chargeSucceeded(em, charge.subscriptionId, plan, { chargeId: charge.id, amount: charge.amount, currency: charge.currency }, now);
+      await this.lifecycle.chargeSucceeded(em, charge.subscriptionId as string, plan, { chargeId: charge.id, amount: charge.amount, currency: charge.currency }, now);
     });
     this.metrics.charges.inc({ outcome: 'succeeded' });
     return 'succeeded';
@@ -129,6 +134,8 @@ export class ChargeSettlementService {
 
   /** A definite decline: the ladder decides between a retry, waiting for a new card and the final action. */
   async decline(claim: ClaimedCharge, code: string, attempt: ChargeAttempt): Promise<ChargeOutcome> {
+    // A one-off is not dunned: a decline ends it, and leaves its subscription as it was.
+    if (claim.row.kind === 'one_off') return this.oneOffs.fail(claim, code, attempt, true);
     const attemptedAt = attempt.attemptedAt;
     const charge = claim.row;
     const now = this.clock.now();
@@ -139,7 +146,7 @@ export class ChargeSettlementService {
     const kind = classifyDecline(code);
     this.metrics.charges.inc({ outcome: kind === 'hard' ? 'declined_hard' : 'declined_soft' });
     // The subscription ended while this payment was in flight: no further attempt, whatever the ladder says.
-    if (await this.lifecycle.hasEnded(charge.subscriptionId)) return this.exhaust(claim, code, dunning.finalAction, declined);
+    if (await this.lifecycle.hasEnded(charge.subscriptionId as string)) return this.exhaust(claim, code, dunning.finalAction, declined);
 
     if (attempt.manual && attempt.ladderPosition) {
       // Outside the ladder: the charge goes back where its ladder stood (or waits for a new card after a hard decline),
@@ -201,13 +208,14 @@ export class ChargeSettlementService {
    * can be retried by hand; the subscription keeps its status, since the payer did nothing wrong.
    */
   async fail(claim: ClaimedCharge, code: string, attempt?: ChargeAttempt): Promise<ChargeOutcome> {
+    if (claim.row.kind === 'one_off') return this.oneOffs.fail(claim, code, attempt, false);
     const charge = claim.row;
     const now = this.clock.now();
     await this.charges.transaction(async (em) => {
       await this.queue.write(claim, { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, lastErrorCode: code }, { release: true, em });
       if (attempt) await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'declined', errorCode: code });
       await this.announce(em, charge.id, ['charge.failed']);
-      await this.lifecycle.chargeNeedsOperator(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code }, now);
+      await this.lifecycle.chargeNeedsOperator(em, charge.subscriptionId as string, { chargeId: charge.id, errorCode: code }, now);
     });
     this.metrics.charges.inc({ outcome: 'failed' });
     return 'failed';
@@ -237,7 +245,7 @@ export class ChargeSettlementService {
       if (declined) await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // The last declined attempt is announced, then that no automatic attempt follows.
       await this.announce(em, charge.id, declined ? ['charge.declined', 'charge.failed'] : ['charge.failed']);
-      await this.lifecycle.dunningExhausted(em, charge.subscriptionId, { chargeId: charge.id, errorCode: code, finalAction }, now);
+      await this.lifecycle.dunningExhausted(em, charge.subscriptionId as string, { chargeId: charge.id, errorCode: code, finalAction }, now);
     });
     this.metrics.charges.inc({ outcome: 'failed' });
     return 'failed';
@@ -252,7 +260,7 @@ export class ChargeSettlementService {
       await this.announce(em, charge.id, ['charge.declined']);
       await this.lifecycle.chargeDeclined(
         em,
-        charge.subscriptionId,
+        charge.subscriptionId as string,
         {
           chargeId: charge.id,
           errorCode: code,

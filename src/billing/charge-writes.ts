@@ -1,4 +1,5 @@
 import type { ChargeKind } from './charge.entity';
+import type { CartLine } from './invoice-cart';
 import type { LadderPosition } from './ladder-position';
 
 /** One period's charge as billing materializes it. */
@@ -14,6 +15,8 @@ export interface NewCharge {
   kind: ChargeKind;
   /** A proration charge's one cart line. */
   description?: string | null;
+  /** The cart fixed with the charge: a period's plan lines with the pending items it carries (null: the plan's lines). */
+  lines?: CartLine[] | null;
   currency: string;
   status: 'pending' | 'skipped';
   invoiceExternalId: string;

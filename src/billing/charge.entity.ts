@@ -1,12 +1,16 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { LeasedRow } from '../work/leased-row';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+import type { CartLine } from './invoice-cart';
 import type { LadderPosition } from './ladder-position';
 
-/** `skipped`: a period missed beyond the catch-up cap after downtime, never sent to the provider. */
-/** `period`: a billing period's charge; `proration`: the difference owed for a change within a period. */
-export type ChargeKind = 'period' | 'proration';
+/**
+ * `period`: a billing period's charge; `proration`: the difference owed for a change within a period; `one_off`: money
+ * outside the schedule (a merchant's one-off charge, or the setup fee of a subscription with a trial).
+ */
+export type ChargeKind = 'period' | 'proration' | 'one_off';
 
+/** `skipped`: a period missed beyond the catch-up cap after downtime, never sent to the provider. */
 export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' | 'failed' | 'canceled' | 'skipped';
 
 /**
@@ -15,14 +19,18 @@ export type ChargeStatus = 'pending' | 'processing' | 'succeeded' | 'retrying' |
  */
 export type ChargeWait = 'allowed_hours' | 'attempt_cap';
 
-/** Where the engine is inside one charge; each step is resumable after a crash. */
-export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' | 'awaiting_card' | 'done';
+/**
+ * Where the engine is inside one charge; each step is resumable after a crash. `await_customer`: a one-off whose
+ * customer has no card yet, made due again once the customer is ready.
+ */
+export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' | 'awaiting_card' | 'await_customer' | 'done';
 
 /**
- * One billing period of one subscription (or one change's proration), charged at most once: a period charge is
- * unique per (subscription, period start), a proration per invoice externalID (its subscription, period and place
- * among the period's changes), so no concurrent run makes a second one, and two changes at one instant (whose
- * prorations share their start, the change's instant) still have one each.
+ * One billing period of one subscription (or one change's proration, or a one-off), charged at most once: a period
+ * charge is unique per (subscription, period start), a proration per invoice externalID (its subscription, period and
+ * place among the period's changes), so no concurrent run makes a second one, and two changes at one instant (whose
+ * prorations share their start, the change's instant) still have one each. A one-off is unique per invoice
+ * externalID too (its reference, its reserved id, or its subscription for a setup fee), and per reference.
  */
 // Claims held by a process: handed back in one statement when it stops.
 @Index('charges_lease_owner_idx', ['leaseOwner'], { where: 'lease_owner IS NOT NULL' })
@@ -32,6 +40,8 @@ export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' |
 @Entity('charges')
 @Index('charges_period_uq', ['subscriptionId', 'periodStart'], { unique: true, where: "kind = 'period'" })
 @Index('charges_proration_uq', ['invoiceExternalId'], { unique: true, where: "kind = 'proration'" })
+@Index('charges_one_off_uq', ['invoiceExternalId'], { unique: true, where: "kind = 'one_off'" })
+@Index('charges_reference_uq', ['reference'], { unique: true, where: 'reference IS NOT NULL' })
 // Lists: newest first, optionally by subscription, customer or status.
 @Index('charges_created_idx', ['createdAt', 'seq'])
 @Index('charges_subscription_idx', ['subscriptionId', 'createdAt', 'seq'])
@@ -43,12 +53,15 @@ export type ChargeStep = 'create_invoice' | 'create_payment' | 'await_payment' |
 // Provider events name the invoice: its charge is found through this index.
 @Index('charges_provider_invoice_idx', ['providerInvoiceId'], { where: 'provider_invoice_id IS NOT NULL' })
 @Index('charges_awaiting_card_idx', ['customerId'], { where: "step = 'awaiting_card'" })
+// One-offs waiting for their customer's first card, found when the customer becomes ready.
+@Index('charges_await_customer_idx', ['customerId'], { where: "step = 'await_customer'" })
 export class Charge extends LeasedRow {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column({ type: 'uuid' })
-  subscriptionId: string;
+  /** Null only for a one-off that names no subscription. */
+  @Column({ type: 'uuid', nullable: true })
+  subscriptionId: string | null;
 
   @Column({ type: 'uuid' })
   customerId: string;
@@ -68,9 +81,24 @@ export class Charge extends LeasedRow {
   @Column({ type: 'varchar', length: 12, default: 'period' })
   kind: ChargeKind;
 
-  /** A proration charge's one cart line (both plans and `d of D days`), fixed with the charge so replays send the same. */
-  @Column({ type: 'varchar', length: 200, nullable: true })
+  /**
+   * A proration's one cart line (both plans and `d of D days`); a one-off's invoice description. Fixed with the charge,
+   * so replays send the same.
+   */
+  @Column({ type: 'varchar', length: 1000, nullable: true })
   description: string | null;
+
+  /**
+   * The cart, fixed with the charge so every replay sends the same (before the credit balance, which invoice-cart.ts
+   * takes off): a one-off's lines, or a period charge's plan lines with the pending items and setup fee it carries.
+   * Null: the plan's lines × the subscription's quantity (or a proration's one line).
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  lines: CartLine[] | null;
+
+  /** A one-off's merchant reference: unique, it names the charge (and derives its invoice externalID) across a restore. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  reference: string | null;
 
   /** The part of `amount` the customer's credit balance paid; the provider is asked for the rest. */
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER, default: 0 })

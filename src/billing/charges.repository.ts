@@ -80,13 +80,13 @@ export class ChargesRepository {
     const column = <K extends keyof NewCharge>(key: K) => charges.map((c) => c[key]);
     const rows: { id: string }[] = await em.query(
       `INSERT INTO charges (id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status, step,
-                            invoice_external_id, invoice_due_at, next_attempt_at, kind, description, created_at, updated_at)
+                            invoice_external_id, invoice_due_at, next_attempt_at, kind, description, lines, created_at, updated_at)
        SELECT c.id, c.subscription_id, c.customer_id, c.period_index, c.period_start, c.period_end, c.amount, c.currency, c.status,
-              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, c.kind, c.description, $13, $13
+              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, c.kind, c.description, c.lines, $13, $13
          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::bigint[], $8::char(3)[],
-                     $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[], $14::varchar[], $15::varchar[])
+                     $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[], $14::varchar[], $15::varchar[], $16::jsonb[])
               AS c(id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status,
-                   invoice_external_id, invoice_due_at, next_attempt_at, kind, description)
+                   invoice_external_id, invoice_due_at, next_attempt_at, kind, description, lines)
        ON CONFLICT DO NOTHING
        RETURNING id`,
       [
@@ -105,6 +105,7 @@ export class ChargesRepository {
         at,
         column('kind'),
         charges.map((c) => c.description ?? null),
+        charges.map((c) => (c.lines ? JSON.stringify(c.lines) : null)),
       ],
     );
     return new Set(rows.map((r) => r.id));
@@ -123,16 +124,17 @@ export class ChargesRepository {
   /**
    * Whether the subscription (`subscriptionId`, a column of the caller's statement) has a charge whose work is due by
    * `now` and not settled: new, retrying, in flight, or waiting for a new card past its deadline. Any of them may end
-   * the subscription (a decline with no retry left, or the final action), so its notices wait (see NoticeHold).
+   * the subscription (a decline with no retry left, or the final action), so its notices wait (see NoticeHold); a
+   * one-off never ends it.
    */
   unsettledDueSql(params: SqlParams, subscriptionId: string, now: Date): string {
     checkColumnNames(...subscriptionId.split('.'));
-    return `EXISTS (SELECT 1 FROM charges c WHERE c.subscription_id = ${subscriptionId} AND c.next_attempt_at <= ${params.bind(now)}::timestamptz)`;
+    return `EXISTS (SELECT 1 FROM charges c WHERE c.subscription_id = ${subscriptionId} AND c.next_attempt_at <= ${params.bind(now)}::timestamptz AND c.kind <> 'one_off')`;
   }
 
-  /** Whether a charge of the subscription is still being collected (not yet succeeded, failed, canceled or skipped). */
+  /** Whether a charge of the subscription's schedule is still being collected (a one-off moves none of its periods). */
   async hasOpen(em: EntityManager, subscriptionId: string): Promise<boolean> {
-    const rows = await em.query(`SELECT 1 FROM charges WHERE subscription_id = $1 AND status IN ('pending', 'processing', 'retrying') LIMIT 1`, [subscriptionId]);
+    const rows = await em.query(`SELECT 1 FROM charges WHERE subscription_id = $1 AND status IN ('pending', 'processing', 'retrying') AND kind <> 'one_off' LIMIT 1`, [subscriptionId]);
     return rows.length > 0;
   }
 

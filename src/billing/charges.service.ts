@@ -81,10 +81,12 @@ export class ChargesService implements OnModuleInit {
     const [claim] = await this.queue.claim(1, { dueAt: now, onlyId: id });
     const outcome = claim ? await this.processor.process(claim) : undefined;
     const after = await this.get(id);
-    // The processor put a dunned charge back on its ladder without an attempt: the card network's cap allows none now.
-    if (outcome === 'skipped' && after.attempts.length === attemptsBefore && after.charge.dunningStartedAt && after.charge.status !== 'canceled') {
+    // The processor put a dunned charge back on its ladder (a one-off back to failed) without an attempt: the card
+    // network's cap allows none now.
+    const capped = after.charge.dunningStartedAt !== null || (after.charge.kind === 'one_off' && after.charge.step === 'done');
+    if (outcome === 'skipped' && after.attempts.length === attemptsBefore && capped && after.charge.status !== 'canceled') {
       throw new ConflictException(
-        'No attempt was made: the card has had as many attempts in the last 30 days as the card networks allow. The ladder goes on as scheduled; retry by hand once an attempt leaves the 30 days.',
+        `No attempt was made: the card has had as many attempts in the last 30 days as the card networks allow. ${after.charge.kind === 'one_off' ? 'The charge stays failed' : 'The ladder goes on as scheduled'}; retry by hand once an attempt leaves the 30 days.`,
       );
     }
     return after;

@@ -1,5 +1,14 @@
 import fc from 'fast-check';
-import { attemptOfPaymentExternalId, EXTERNAL_ID_MAX_LENGTH, invoiceExternalId, MAX_PRORATIONS_PER_PERIOD, paymentExternalId, prorationInvoiceExternalId } from './external-ids';
+import {
+  attemptOfPaymentExternalId,
+  EXTERNAL_ID_MAX_LENGTH,
+  invoiceExternalId,
+  MAX_PRORATIONS_PER_PERIOD,
+  oneOffInvoiceExternalId,
+  paymentExternalId,
+  prorationInvoiceExternalId,
+  setupFeeInvoiceExternalId,
+} from './external-ids';
 
 const periodStart = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2400-01-01T00:00:00Z'), noInvalidDate: true });
 
@@ -63,6 +72,22 @@ describe('provider identities of a charge', () => {
         expect(paymentExternalId(a, x) === paymentExternalId(b, y)).toBe(m === n && x === y);
         expect(paymentExternalId(a, x).length).toBeLessThanOrEqual(EXTERNAL_ID_MAX_LENGTH);
         expect(attemptOfPaymentExternalId(invoiceExternalId(sub, p), paymentExternalId(a, x))).toBeUndefined();
+      }),
+    );
+  });
+
+  it("a one-off's derive from its reference alone (or its id), a setup fee's from its subscription, apart from every period's", () => {
+    const reference = fc.stringMatching(/^[A-Za-z0-9._:-]{1,64}$/);
+    fc.assert(
+      fc.property(fc.uuid(), fc.uuid(), reference, reference, periodStart, fc.integer({ min: 1, max: 9999 }), (a, b, r, q, p, attempt) => {
+        const byReference = oneOffInvoiceExternalId(a, r);
+        expect(oneOffInvoiceExternalId(b, r)).toBe(byReference);
+        expect(oneOffInvoiceExternalId(a, q) === byReference).toBe(r === q);
+        const ids = [byReference, oneOffInvoiceExternalId(a, null), setupFeeInvoiceExternalId(a), invoiceExternalId(a, p)];
+        expect(new Set(ids).size).toBe(4);
+        for (const id of ids) expect(paymentExternalId(id, attempt).length).toBeLessThanOrEqual(EXTERNAL_ID_MAX_LENGTH);
+        expect(attemptOfPaymentExternalId(invoiceExternalId(a, p), paymentExternalId(setupFeeInvoiceExternalId(a), attempt))).toBeUndefined();
+        expect(attemptOfPaymentExternalId(byReference, paymentExternalId(byReference, attempt))).toBe(attempt);
       }),
     );
   });

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The stable identities of a charge's provider objects, and the invoice intent fixed with them.
  *
@@ -86,4 +88,20 @@ export const MAX_PRORATIONS_PER_PERIOD = 36 * 36 - 1;
 export function prorationInvoiceExternalId(subscriptionId: string, periodStart: Date, ordinal: number): string {
   if (!Number.isInteger(ordinal) || ordinal < 1 || ordinal > MAX_PRORATIONS_PER_PERIOD) throw new Error(`No proration ordinal ${ordinal}`);
   return `${invoiceExternalId(subscriptionId, periodStart)}p${ordinal.toString(36).padStart(2, '0')}`;
+}
+
+/**
+ * A one-off charge's invoice externalID. With the merchant's `reference`: `invr` + 30 characters of the reference's
+ * SHA-256 in base64url, from the reference alone, so the same reference sent again after the database was restored
+ * meets the invoice the provider already holds; without one: `invo` + the charge id (22 characters), the id the
+ * request's Idempotency-Key reserved. 34 or 26 characters, so every payment's (the attempt appended) fits the limit.
+ */
+export function oneOffInvoiceExternalId(chargeId: string, reference: string | null): string {
+  if (reference === null) return `invo${compactUuid(chargeId)}`;
+  return `invr${createHash('sha256').update(reference, 'utf8').digest('base64url').slice(0, 30)}`;
+}
+
+/** The setup fee a subscription with a trial pays at its start: `invs` + the subscription (22 characters), one per subscription. */
+export function setupFeeInvoiceExternalId(subscriptionId: string): string {
+  return `invs${compactUuid(subscriptionId)}`;
 }

@@ -6,7 +6,9 @@ import { SystemClock } from '../common/clock/system-clock';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
 import { PeriodCalendar, periodCalendar } from '../common/calendar/billing-calendar';
-import { periodAmount } from '../common/money/amount-limits';
+import { MAX_AMOUNT, periodAmount } from '../common/money/amount-limits';
+import { PendingItem } from '../pending-items/pending-item.entity';
+import { PendingItemsService } from '../pending-items/pending-items.service';
 import { pendingChangeAppliesAt, Subscription } from '../subscriptions/subscription.entity';
 import { DueFilter, StartedPeriod, SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { backoffDelayMs } from '../work/backoff';
@@ -17,6 +19,7 @@ import { BillingTuning } from './billing-tuning';
 import type { NewCharge } from './charge-writes';
 import { ChargesRepository } from './charges.repository';
 import { invoiceDueAt, invoiceExternalId, invoiceMadeAt } from './external-ids';
+import { CartLine, MAX_CART_LINES, planCart } from './invoice-cart';
 
 /**
  * Most skipped periods of one subscription recorded as `skipped` charges in one pass: the newest ones, just before
@@ -65,6 +68,7 @@ export class PeriodMaterializerService {
     private readonly realClock: SystemClock,
     private readonly balances: BalancesService,
     private readonly work: WorkTuning,
+    private readonly pendingItems: PendingItemsService,
   ) {}
 
   /**
@@ -132,6 +136,7 @@ export class PeriodMaterializerService {
       const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
       const madeAt = invoiceMadeAt(now, this.realClock.now());
       const charges: NewCharge[] = [];
+      const carts: { charge: NewCharge; plan: Plan; quantity: number }[] = [];
       const started: { subscription: Subscription; period: StartedPeriod }[] = [];
       for (const s of due) {
         if (s.cancelAtPeriodEnd) {
@@ -148,11 +153,16 @@ export class PeriodMaterializerService {
         const calendar = periodCalendar(s.billingAnchor as Date, s.timezone, plan.interval, plan.intervalCount);
         const begun = calendar.begunBy(s.nextPeriodIndex, now);
         if (begun > this.tuning.maxCatchUpPeriods) skips.push(await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, calendar));
-        const charge = this.newCharge(s, plan, s.nextPeriodIndex, 'pending', calendar);
-        charges.push({ ...charge, invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]), nextAttemptAt: now });
+        const charge = { ...this.newCharge(s, plan, s.nextPeriodIndex, 'pending', calendar), nextAttemptAt: now };
+        charge.invoiceDueAt = invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]);
+        charges.push(charge);
+        carts.push({ charge, plan, quantity: s.quantity });
         started.push({ subscription: s, period: { index: charge.periodIndex, start: charge.periodStart, end: charge.periodEnd } });
       }
+      const carried = await this.carryPendingItems(em, carts);
       const inserted = await this.charges.insertMany(em, charges, now);
+      // Billed with the charge that carries them, in its transaction: a crash leaves both or neither.
+      await this.pendingItems.markBilled(em, carried.filter((item) => inserted.has(item.chargeId)), now);
       await this.applyBalances(em, charges.filter((c) => inserted.has(c.id)), now);
       started.forEach((entry, i) => {
         // A race may have made the period's charge already: then this pass made none.
@@ -164,6 +174,24 @@ export class PeriodMaterializerService {
     // Told once committed: a batch made again in halves would tell its skips twice.
     for (const skip of skips) this.reportSkipped(skip);
     return result;
+  }
+
+  /**
+   * The pending items of the batch's subscriptions (their merchant items and setup fees), locked, go on their new period
+   * charges as extra cart lines after the plan's: the charge's amount and cart grow by them and are fixed with it, so
+   * its lines sum to its amount and keep every rate. Answers which item each charge carries.
+   */
+  private async carryPendingItems(em: EntityManager, carts: { charge: NewCharge; plan: Plan; quantity: number }[]): Promise<{ itemId: string; chargeId: string }[]> {
+    const pending = await this.pendingItems.lockPendingOf(em, carts.map((c) => c.charge.subscriptionId));
+    const carried: { itemId: string; chargeId: string }[] = [];
+    for (const { charge, plan, quantity } of carts) {
+      const items = itemsThatFit(planCart(plan.lines, quantity), charge, pending.get(charge.subscriptionId) ?? []);
+      if (items.length === 0) continue;
+      charge.lines = [...planCart(plan.lines, quantity), ...items.flatMap((item) => item.lines)];
+      charge.amount += items.reduce((sum, item) => sum + item.amount, 0);
+      carried.push(...items.map((item) => ({ itemId: item.id, chargeId: charge.id })));
+    }
+    return carried;
   }
 
   /**
@@ -229,4 +257,22 @@ export class PeriodMaterializerService {
       nextAttemptAt: null,
     };
   }
+}
+
+/**
+ * The pending items (oldest first) a period charge carries: as many as keep its cart within the provider's lines and
+ * its amount within MAX_AMOUNT. The first that does not fit waits, with those after it, for the next renewal (a plan
+ * changed to a larger one since the item was accepted); an item of another currency never fits.
+ */
+export function itemsThatFit(planLines: readonly CartLine[], charge: Pick<NewCharge, 'amount' | 'currency'>, items: readonly PendingItem[]): PendingItem[] {
+  const taken: PendingItem[] = [];
+  let lines = planLines.length;
+  let amount = charge.amount;
+  for (const item of items) {
+    if (item.currency !== charge.currency || lines + item.lines.length > MAX_CART_LINES || amount + item.amount > MAX_AMOUNT) break;
+    taken.push(item);
+    lines += item.lines.length;
+    amount += item.amount;
+  }
+  return taken;
 }

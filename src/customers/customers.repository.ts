@@ -13,6 +13,10 @@ export interface CustomerPayer {
   id: string;
   providerCustomerId: string;
   activeBindingId: string | null;
+  /** The provider's shop that invoices this customer (a one-off's invoice goes there). */
+  shopId: string;
+  /** Whether the customer has a card to pay with (status `ready`). */
+  ready: boolean;
 }
 
 /** The customer's row as the write-back sees it under its lock. */
@@ -97,11 +101,11 @@ export class CustomersRepository {
 
   /** What charging needs of several customers, in one read. */
   async payersOf(ids: string[]): Promise<CustomerPayer[]> {
-    const rows: { id: string; provider_customer_id: string; active_binding_id: string | null }[] = await this.dataSource.query(
-      `SELECT id, provider_customer_id, active_binding_id FROM customers WHERE id = ANY($1::uuid[])`,
+    const rows: { id: string; provider_customer_id: string; active_binding_id: string | null; shop_id: string; status: string }[] = await this.dataSource.query(
+      `SELECT id, provider_customer_id, active_binding_id, shop_id, status FROM customers WHERE id = ANY($1::uuid[])`,
       [ids],
     );
-    return rows.map((r) => ({ id: r.id, providerCustomerId: r.provider_customer_id, activeBindingId: r.active_binding_id }));
+    return rows.map((r) => ({ id: r.id, providerCustomerId: r.provider_customer_id, activeBindingId: r.active_binding_id, shopId: r.shop_id, ready: r.status === 'ready' }));
   }
 
   findByProviderCustomerIdOrFail(providerCustomerId: string): Promise<Customer> {

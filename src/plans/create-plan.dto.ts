@@ -15,12 +15,12 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import type { PlanInterval } from './plan.entity';
+import type { PlanInterval, TaxRate } from './plan.entity';
 import { PlanDunningDto } from './plan-dunning.dto';
 import { PlanLineDto } from './plan-line.dto';
 import { ApiCurrencyProperty, ApiMetadataProperty } from '../common/api-docs/api-properties';
 import { IsMetadata, OptionalNotNull, StorableText } from '../common/http/validators';
-import { LinesTotalAtMost, MAX_AMOUNT, PeriodAtMostThreeYears, PLAN_INTERVALS } from './plan-validation';
+import { IsTaxRate, LinesTotalAtMost, MAX_AMOUNT, OnlyWithSetupFee, PeriodAtMostThreeYears, PLAN_INTERVALS, SetupFeeWithinLimit } from './plan-validation';
 
 /** `POST /api/v1/plans`. Types are checked strictly: "5" is not a number here. */
 @ApiSchema({ name: 'CreatePlan' })
@@ -91,6 +91,31 @@ export class CreatePlanDto {
   @Type(() => PlanLineDto)
   @LinesTotalAtMost(MAX_AMOUNT)
   lines: PlanLineDto[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_AMOUNT,
+    description: `Charged once per subscription (not per seat), in minor units: an extra cart line of its first paid period's invoice, or, with a trial, a charge of kind \`one_off\` at the subscription's start. With the plan's amount at most ${MAX_AMOUNT}.`,
+    example: 9900,
+  })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_AMOUNT)
+  @SetupFeeWithinLimit(MAX_AMOUNT)
+  setupFee?: number;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: '^(0|[1-9][0-9]?)%$|^[1-9][0-9]?/1[0-9]{2}$',
+    description: "The setup fee line's VAT rate, as a line's (one of BILLING_TAX_RATES); only with `setupFee`.",
+    example: '22%',
+  })
+  @OptionalNotNull()
+  @IsTaxRate()
+  @OnlyWithSetupFee()
+  setupFeeTaxRate?: TaxRate;
 
   /** Default: PROVIDER_SHOP_ID. */
   @ApiPropertyOptional({ minLength: 1, maxLength: 40, description: "The provider's shop to invoice; default PROVIDER_SHOP_ID.", example: 'shop-1' })

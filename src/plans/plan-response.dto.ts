@@ -39,7 +39,18 @@ export class PlanResponseDto {
   amount: number;
 
   @ApiProperty({
-    description: "true when every line's VAT rate is one of the rates in force (BILLING_TAX_RATES); false when a line keeps a former rate (say 20 % after 2026-01-01): move its subscribers to a current plan with a plan migration.",
+    type: 'integer',
+    nullable: true,
+    description: "Charged once per subscription (not per seat): an extra cart line of its first paid period's invoice, or, with a trial, a charge of kind `one_off` at its start; null: none.",
+    example: 9900,
+  })
+  setupFee: number | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The setup fee line's VAT rate; null: none (no VAT data on the line, or no setup fee).", example: '22%' })
+  setupFeeTaxRate: string | null;
+
+  @ApiProperty({
+    description: "true when every line's VAT rate (and the setup fee's) is one of the rates in force (BILLING_TAX_RATES); false when a line keeps a former rate (say 20 % after 2026-01-01): move its subscribers to a current plan with a plan migration.",
     example: true,
   })
   taxRatesCurrent: boolean;

@@ -20,6 +20,9 @@ export interface PlanResponse {
   lines: PlanLineResponse[];
   /** Σ price × quantity, in minor units. */
   amount: number;
+  /** Charged once per subscription; null: none. */
+  setupFee: number | null;
+  setupFeeTaxRate: TaxRate | null;
   /** Every line's VAT rate is in force (BILLING_TAX_RATES); false: move the subscribers with a plan migration. */
   taxRatesCurrent: boolean;
   shopId: string;
@@ -60,6 +63,8 @@ export function toPlanResponse(plan: Plan, dunning: EffectiveDunning, taxRatesCu
       ...(line.taxRate !== undefined ? { taxRate: line.taxRate } : {}),
     })),
     amount: plan.amount,
+    setupFee: plan.setupFee,
+    setupFeeTaxRate: plan.setupFeeTaxRate,
     taxRatesCurrent,
     shopId: plan.shopId,
     dunning:

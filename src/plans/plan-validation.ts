@@ -105,3 +105,43 @@ export function LinesTotalAtMost(max: number, options?: ValidationOptions): Prop
     options,
   );
 }
+
+/** The setup fee and the plan's own amount (Σ price × quantity of `lines`) together stay within `max`: the first invoice carries both. */
+export function SetupFeeWithinLimit(max: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'setupFeeWithinLimit',
+      constraints: [max],
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => {
+          const lines = (args?.object as { lines?: unknown } | undefined)?.lines;
+          if (!Number.isSafeInteger(value) || !Array.isArray(lines)) return true;
+          let total = BigInt(value as number);
+          for (const line of lines as unknown[]) {
+            const { price, quantity = 1 } = (line ?? {}) as { price?: unknown; quantity?: unknown };
+            // Malformed lines are reported by the line rules.
+            if (!Number.isSafeInteger(price) || !Number.isSafeInteger(quantity)) return true;
+            total += BigInt(price as number) * BigInt(quantity as number);
+          }
+          return total <= BigInt(max);
+        },
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} and the plan's amount (the sum of its lines) must add up to at most ${max} minor units`,
+      },
+    },
+    options,
+  );
+}
+
+/** `setupFeeTaxRate` is the setup fee's line rate: without a setup fee it has nothing to apply to. */
+export function OnlyWithSetupFee(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'onlyWithSetupFee',
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => value === undefined || (args?.object as { setupFee?: unknown } | undefined)?.setupFee !== undefined,
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} is the setup fee's VAT rate: give it with setupFee, or leave it out`,
+      },
+    },
+    options,
+  );
+}

@@ -60,6 +60,14 @@ export class Plan {
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
   amount: number;
 
+  /** Charged once per subscription (not per seat): on its first paid period's invoice, or at its start with a trial. */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER, nullable: true })
+  setupFee: number | null;
+
+  /** The setup fee line's VAT rate, as a line's (`22%`, `22/122`); null: no VAT data on it. */
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  setupFeeTaxRate: TaxRate | null;
+
   @Column({ type: 'varchar', length: 40 })
   shopId: string;
 

@@ -42,11 +42,13 @@ export class PlansService {
   async create(dto: CreatePlanDto, reservedId?: string): Promise<Plan> {
     const made = reservedId === undefined ? null : await this.plans.findOneBy({ id: reservedId });
     if (made) return made;
+    const inForce = `one of the VAT rates in force (BILLING_TAX_RATES): ${this.config.taxRates.join(', ')}`;
     dto.lines.forEach((line, index) => {
       if (line.taxRate !== undefined && !this.config.taxRates.includes(line.taxRate)) {
-        throw invalidField(`lines.${index}.taxRate`, `lines.${index}.taxRate must be one of the VAT rates in force (BILLING_TAX_RATES): ${this.config.taxRates.join(', ')}`);
+        throw invalidField(`lines.${index}.taxRate`, `lines.${index}.taxRate must be ${inForce}`);
       }
     });
+    if (dto.setupFeeTaxRate !== undefined && !this.config.taxRates.includes(dto.setupFeeTaxRate)) throw invalidField('setupFeeTaxRate', `setupFeeTaxRate must be ${inForce}`);
     const lines: PlanLine[] = dto.lines.map((line) => ({
       product: line.product,
       price: line.price,
@@ -69,6 +71,8 @@ export class PlansService {
       trialDays: dto.trialDays ?? 0,
       lines,
       amount,
+      setupFee: dto.setupFee ?? null,
+      setupFeeTaxRate: dto.setupFeeTaxRate ?? null,
       shopId: dto.shopId ?? this.config.providerShopId,
       dunning: dto.dunning ? toDunning(dto.dunning) : null,
       metadata: dto.metadata ?? {},
@@ -86,9 +90,10 @@ export class PlansService {
     return paginate(builder, query);
   }
 
-  /** Whether every rate on the plan's lines is still in force (BILLING_TAX_RATES): else move its subscribers with a plan migration. */
-  taxRatesCurrent(plan: Pick<Plan, 'lines'>): boolean {
-    return plan.lines.every((line) => line.taxRate === undefined || this.config.taxRates.includes(line.taxRate));
+  /** Whether every rate on the plan's lines (and its setup fee) is still in force (BILLING_TAX_RATES): else move its subscribers with a plan migration. */
+  taxRatesCurrent(plan: Pick<Plan, 'lines' | 'setupFeeTaxRate'>): boolean {
+    const rates = [...plan.lines.map((line) => line.taxRate), plan.setupFeeTaxRate ?? undefined];
+    return rates.every((rate) => rate === undefined || this.config.taxRates.includes(rate));
   }
 
   /**

@@ -106,6 +106,7 @@ export class RevenueReportRepository {
       this.read(MRR_SQL, params),
       // Churn and volume: the rows between the first and the last boundary, each placed in its interval by
       // width_bucket (interval i ends at boundary i + 1), so the index on the time serves any number of intervals.
+      // One-off charges are no renewal volume: a decline of one says nothing of a subscription's recovery.
       this.read(
         `SELECT width_bucket(e.occurred_at, $1::timestamptz[]) + 1 AS k, p.currency,
                 count(DISTINCT e.subscription_id) FILTER (WHERE e.to_status = 'canceled' AND e.type <> 'canceled_unpaid' AND e.from_status IN ('active', 'past_due'))::int AS voluntary,
@@ -123,7 +124,7 @@ export class RevenueReportRepository {
                 coalesce(sum(ch.amount) FILTER (WHERE a.status = 'declined' AND ch.status = 'succeeded'), 0)::bigint AS "recoveredVolume"
            FROM charge_attempts a JOIN charges ch ON ch.id = a.charge_id
           WHERE a.number = 1 AND a.attempted_at >= ($1::timestamptz[])[1] AND a.attempted_at < ($1::timestamptz[])[cardinality($1::timestamptz[])]
-            AND ($2::text IS NULL OR ch.currency = $2::text)
+            AND ($2::text IS NULL OR ch.currency = $2::text) AND ch.kind <> 'one_off'
           GROUP BY 1, ch.currency`,
         params,
       ),

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock/clock';
 import { EventsService } from '../events/events.service';
 import type { SqlFragment } from '../database/sql-statement';
 import type { Plan } from '../plans/plan.entity';
-import { firstPeriodIndexAtOrAfter, periodStart } from '../common/calendar/billing-calendar';
+import { continueOnSchedule } from './continue-on-schedule';
 import { subscriptionChangeEvent, SubscriptionView } from './subscription-change-event';
 import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
 import type { SubscriptionEvent } from './subscription-event.entity';
@@ -12,25 +12,10 @@ import { toSubscriptionResponse } from './subscription-response';
 import { Subscription, SubscriptionStatus } from './subscription.entity';
 import { DueFilter, SubscriptionsRepository } from './subscriptions.repository';
 import { BillingFailure, SubscriptionBillingErrorsService } from './subscription-billing-errors.service';
+import type { CancelListener, ChangeEventType, CreatedListener, EndListener, StartedPeriod } from './subscription-lifecycle.types';
 
 export type { DueFilter } from './subscriptions.repository';
-
-/**
- * Told, in the same transaction, that a subscription ended now; billing drops its open charges here
- * (but `keepChargeId`, the one being settled). Subscriptions never write another module's tables.
- */
-export type CancelListener = (em: EntityManager, subscriptionId: string, keepChargeId?: string) => Promise<void>;
-
-export type ChangeEventType = 'changed' | 'change_scheduled' | 'change_dropped';
-
-/** A new billing period, as billing materialized it. */
-export interface StartedPeriod {
-  index: number;
-  start: Date;
-  end: Date;
-  /** The charge made for it, when this pass made one (a race may have made it already). */
-  charge?: { id: string; amount: number };
-}
+export type { StartedPeriod } from './subscription-lifecycle.types';
 
 /**
  * The one owner of a subscription's status. Every change (user actions, billing outcomes) goes through here
@@ -40,6 +25,8 @@ export interface StartedPeriod {
 @Injectable()
 export class SubscriptionLifecycleService {
   private readonly cancelListeners: CancelListener[] = [];
+  private readonly createdListeners: CreatedListener[] = [];
+  private readonly endListeners: EndListener[] = [];
 
   constructor(
     private readonly subscriptions: SubscriptionsRepository,
@@ -51,6 +38,14 @@ export class SubscriptionLifecycleService {
 
   onCancel(listener: CancelListener): void {
     this.cancelListeners.push(listener);
+  }
+
+  onCreated(listener: CreatedListener): void {
+    this.createdListeners.push(listener);
+  }
+
+  onEnd(listener: EndListener): void {
+    this.endListeners.push(listener);
   }
 
   /** Whether the subscription has ended (canceled): billing starts no further payment for it. */
@@ -149,6 +144,7 @@ export class SubscriptionLifecycleService {
     s.cancelAtPeriodEnd = false;
     s.updatedAt = now;
     await this.subscriptions.save(em, s);
+    for (const listener of this.endListeners) await listener(em, s.id, now);
     await this.audit.record(em, { subscriptionId: s.id, type: 'canceled', from, to: 'canceled', data: { reason: 'canceled at period end' } }, now);
     await this.announce(em, before, s);
   }
@@ -286,6 +282,11 @@ export class SubscriptionLifecycleService {
     await this.announce(em, before, s);
   }
 
+  /** A fact about a charge that changes nothing of the subscription (a one-off paid or failed), in its audit trail. */
+  async chargeRecorded(em: EntityManager, subscriptionId: string, type: 'charge_succeeded' | 'charge_failed', data: Record<string, unknown>, now: Date): Promise<void> {
+    await this.audit.record(em, { subscriptionId, type, data }, now);
+  }
+
   /** The provider refused a charge itself: recorded for an operator; the status stays (the payer did nothing wrong). */
   async chargeNeedsOperator(em: EntityManager, subscriptionId: string, data: { chargeId: string; errorCode: string }, now: Date): Promise<void> {
     await this.audit.record(em, { subscriptionId, type: 'charge_failed', data: { ...data, needsOperator: true } }, now);
@@ -343,9 +344,10 @@ export class SubscriptionLifecycleService {
     });
   }
 
-  /** A new subscription's first audit event, in the transaction that creates it. */
-  async created(em: EntityManager, s: Subscription, status: SubscriptionStatus, data: Record<string, unknown>, now: Date): Promise<void> {
+  /** A new subscription's first audit event (and what other modules add to it), in the transaction that creates it. */
+  async created(em: EntityManager, s: Subscription, plan: Plan, status: SubscriptionStatus, data: Record<string, unknown>, now: Date): Promise<void> {
     await this.audit.record(em, { subscriptionId: s.id, type: 'created', to: status, data }, now);
+    for (const listener of this.createdListeners) await listener(em, s, plan, now);
     await this.announce(em, null, s);
   }
 
@@ -357,6 +359,7 @@ export class SubscriptionLifecycleService {
     s.cancelAtPeriodEnd = false;
     s.updatedAt = now;
     for (const listener of this.cancelListeners) await listener(em, s.id, keepChargeId);
+    for (const listener of this.endListeners) await listener(em, s.id, now);
     await this.audit.record(em, { id: actionId, subscriptionId: s.id, type, from, to: 'canceled' }, now);
   }
 
@@ -387,23 +390,5 @@ export class SubscriptionLifecycleService {
       await this.announce(em, before, s);
       return s;
     });
-  }
-}
-
-/**
- * Billing goes on at the first boundary of the original schedule at or after `now` (never before a period already
- * billed). The current period becomes the one that ends there, i.e. the period the subscription is in now (left
- * unbilled when it began inside a pause or while unpaid), so currentPeriodEnd = nextBillingAt as for any running
- * subscription. Before the first boundary (a trial, a start still ahead) the periods shown stay as they are.
- */
-function continueOnSchedule(s: Subscription, plan: Pick<Plan, 'interval' | 'intervalCount'>, now: Date): void {
-  const anchor = s.billingAnchor as Date;
-  const at = (index: number) => periodStart(anchor, s.timezone, plan.interval, plan.intervalCount, index);
-  const index = Math.max(s.nextPeriodIndex, firstPeriodIndexAtOrAfter(anchor, s.timezone, plan.interval, plan.intervalCount, now));
-  s.nextPeriodIndex = index;
-  s.nextBillingAt = at(index);
-  if (index > 0) {
-    s.currentPeriodStart = at(index - 1);
-    s.currentPeriodEnd = s.nextBillingAt;
   }
 }

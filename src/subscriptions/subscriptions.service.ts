@@ -84,7 +84,7 @@ export class SubscriptionsService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.lifecycle.created(em, subscription, status, { planId: plan.id, quantity, amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
+      await this.lifecycle.created(em, subscription, plan, status, { planId: plan.id, quantity, amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
       return subscription;
     });
   }

@@ -94,7 +94,7 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     const plan = await ok('POST', '/api/v1/plans', { body: { name: 'Pro', product: 'Pro plan', currency: 'RUB', interval: 'month', lines: [{ product: 'Seat', price: 50000 }] } });
     const laddered = await ok('POST', '/api/v1/plans', {
       headers: { 'Idempotency-Key': 'walk-plan-1' },
-      body: { name: 'Team', product: 'Team', description: 'Yearly', currency: 'RUB', interval: 'year', intervalCount: 1, trialDays: 0, metadata: { tier: 'b' }, dunning: { retryDelays: ['1d'], finalAction: 'unpaid' }, lines: [{ product: 'Seat', price: 900, quantity: 3, taxRate: '22%' }] },
+      body: { name: 'Team', product: 'Team', description: 'Yearly', currency: 'RUB', interval: 'year', intervalCount: 1, trialDays: 0, metadata: { tier: 'b' }, dunning: { retryDelays: ['1d'], finalAction: 'unpaid' }, setupFee: 9900, setupFeeTaxRate: '22%', lines: [{ product: 'Seat', price: 900, quantity: 3, taxRate: '22%' }] },
     });
     await call('POST', '/api/v1/plans', { body: { name: '', lines: [] } });
     await call('POST', '/api/v1/plans', { rawBody: 'name=x', headers: { 'Content-Type': 'text/plain' } });
@@ -144,6 +144,19 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     await ok('GET', '/api/v1/charges/{id}/dunning', { path: { id: charge.id } });
     await call('POST', '/api/v1/charges/{id}/retry', { path: { id: charge.id } });
     await ok('GET', '/api/v1/subscriptions/{id}/charges', { path: { id: subscription.id } });
+    // A one-off now (this card declines it: failed), its repeat by reference, a pending item for the next renewal.
+    const oneOff = { lines: [{ product: 'Onboarding', price: 15000, taxRate: '22%' }], currency: 'RUB', description: 'Setup call', reference: 'walk-one-off' };
+    await ok('POST', '/api/v1/customers/{id}/charges', { path: { id: payer.id }, body: oneOff });
+    await ok('POST', '/api/v1/customers/{id}/charges', { path: { id: payer.id }, body: oneOff });
+    await call('POST', '/api/v1/customers/{id}/charges', { path: { id: payer.id }, body: { ...oneOff, lines: [] } });
+    const item = await ok('POST', '/api/v1/customers/{id}/charges', {
+      path: { id: payer.id },
+      headers: { 'Idempotency-Key': 'walk-item-1' },
+      body: { lines: [{ product: 'Extra seat', price: 1500, quantity: 2 }], currency: 'RUB', when: 'next_renewal', subscriptionId: subscription.id },
+    });
+    await ok('GET', '/api/v1/subscriptions/{id}/pending-items', { path: { id: subscription.id } });
+    await ok('GET', '/api/v1/pending-items/{id}', { path: { id: item.id } });
+    await ok('DELETE', '/api/v1/pending-items/{id}', { path: { id: item.id } });
     await ok('GET', '/api/v1/customers/{id}/balance', { path: { id: payer.id } });
     await ok('GET', '/api/v1/subscriptions', { query: { status: 'past_due' } });
     await ok('GET', '/api/v1/subscriptions/{id}', { path: { id: subscription.id } });

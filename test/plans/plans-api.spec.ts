@@ -30,6 +30,8 @@ describe('plans API', () => {
           { product: 'Support', price: 500, quantity: 1 },
         ],
         amount: 2500,
+        setupFee: null,
+        setupFeeTaxRate: null,
         taxRatesCurrent: true,
         shopId: SANDBOX_SHOP_ID,
         // No dunning of its own: the environment's (the tests run DUNNING_STRATEGY=fixed).

@@ -34,7 +34,8 @@ export default function ChargePage() {
   const subscriptionId = charge.data?.subscriptionId;
   const subscription = useQuery({
     queryKey: ['subscription', subscriptionId],
-    enabled: subscriptionId !== undefined,
+    // A one-off may belong to no subscription.
+    enabled: typeof subscriptionId === 'string',
     queryFn: async () => unwrap(await api.GET('/api/v1/subscriptions/{id}', { params: { path: { id: subscriptionId ?? '' } } })),
   });
   const error = charge.error ?? dunning.error;
@@ -56,14 +57,18 @@ export default function ChargePage() {
         <Field label="Amount">
           <Money amount={c.amount} currency={c.currency} />
         </Field>
-        <Field label="Subscription">
-          <IdLink to={`/subscriptions/${c.subscriptionId}`} id={c.subscriptionId} />
-        </Field>
+        <Field label="Subscription">{c.subscriptionId ? <IdLink to={`/subscriptions/${c.subscriptionId}`} id={c.subscriptionId} /> : '—'}</Field>
         <Field label="Customer">
           <IdLink to={`/customers/${c.customerId}`} id={c.customerId} />
         </Field>
         <Field label="Period">
-          <Time value={c.periodStart} zone={zone} /> → <Time value={c.periodEnd} zone={zone} />
+          {c.kind === 'one_off' ? (
+            'One-off'
+          ) : (
+            <>
+              <Time value={c.periodStart} zone={zone} /> → <Time value={c.periodEnd} zone={zone} />
+            </>
+          )}
         </Field>
         <Field label="Provider's invoice">{c.invoiceId ?? '—'}</Field>
         <Field label="Attempts">

@@ -76,6 +76,16 @@ export const ERROR_CODES = {
     meaning: 'The payout `reference` already names another payout, made with another body (`payoutId` names it); in a batch, the items whose references are taken are listed.',
     example: ['reference invoice-2027-0042 is taken by payout 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e, made with another body'],
   },
+  customer_not_ready: {
+    status: 409,
+    meaning: "The customer has no card to charge yet (status `unready`): bind one first, or add the lines to a subscription's next renewal (`when: next_renewal`).",
+    example: "Customer 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e has no card to charge yet: bind one, or add the lines to a subscription's next renewal",
+  },
+  charge_reference_taken: {
+    status: 409,
+    meaning: 'The `reference` of a one-off charge already names another one-off charge (`chargeId`) or pending item (`pendingItemId`), made with another body.',
+    example: ['reference order-2027-0042 is taken by one-off charge 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e, made with another body'],
+  },
   provider_conflict: {
     status: 409,
     meaning: 'The provider already holds the object this daemon creates, made with other parameters.',

@@ -25,6 +25,7 @@ import { SubscriptionBillingErrors1795868365814 } from './1795868365814-Subscrip
 import { LeaseOwnerIndexes1795869489949 } from './1795869489949-LeaseOwnerIndexes';
 import { ChargeWaitingFor1795869825247 } from './1795869825247-ChargeWaitingFor';
 import { Refunds1795871916287 } from './1795871916287-Refunds';
+import { OneOffCharges1795872049938 } from './1795872049938-OneOffCharges';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -56,4 +57,5 @@ export const MIGRATIONS: Function[] = [
   LeaseOwnerIndexes1795869489949,
   ChargeWaitingFor1795869825247,
   Refunds1795871916287,
+  OneOffCharges1795872049938,
 ];
