@@ -1,10 +1,17 @@
 /** Jest runs unit specs (beside the code and in test/unit) and integration suites (test/) in one pass.
- *  Integration suites share one database that globalSetup prepares (a real server from
- *  TEST_DATABASE_URL, or embedded PGlite), so the suite runs in band.
+ *  On a real server (TEST_DATABASE_URL) each worker has a database of its own, copied from a migrated template by
+ *  globalSetup, so the suites run in parallel (TEST_WORKERS, default 2); the embedded PGlite has one database, so one
+ *  worker. A worker that grew past workerIdleMemoryLimit is replaced between files, so no process holds what every
+ *  suite before it left behind.
  *  A test's time limit only catches a hang, so it is set for a busy two-core machine (scripts/test-under-load.sh),
  *  where the slowest tests take minutes; only the heaviest ones set their own, HEAVY_TEST_TIMEOUT_MS in
  *  test/support/time-limits.ts. */
+const onServer = Boolean(process.env.TEST_DATABASE_URL);
+
 module.exports = {
+  maxWorkers: onServer ? Number(process.env.TEST_WORKERS || 2) : 1,
+  workerIdleMemoryLimit: '800MB',
+  setupFiles: ['<rootDir>/test/support/worker-setup.ts'],
   testEnvironment: 'node',
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test'],

@@ -27,12 +27,12 @@ for _ in $(seq "$burners"); do
 done
 
 database="${TEST_DATABASE_URL:+PostgreSQL ($TEST_DATABASE_URL)}"
-echo "test-under-load: ${burners} CPU burner(s) on $(nproc) core(s); database: ${database:-embedded PGlite}; ${runs} run(s) of: jest --runInBand $*"
+echo "test-under-load: ${burners} CPU burner(s) on $(nproc) core(s); database: ${database:-embedded PGlite}; ${runs} run(s) of: jest $*"
 
 failed=0
 for run in $(seq "$runs"); do
   started=$(date +%s)
-  npx jest --runInBand "$@"
+  npx jest "$@"
   status=$?
   seconds=$(($(date +%s) - started))
   load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
