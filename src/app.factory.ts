@@ -5,6 +5,7 @@ import { AppModule, AppModuleOptions } from './app.module';
 import { serveApiDescription } from './common/api-docs/api-description';
 import { serveConsole } from './console/console-assets';
 import { jsonBodyMiddleware } from './common/http/json-body.middleware';
+import { securityHeadersMiddleware } from './common/http/security-headers.middleware';
 import { buildValidationPipe } from './common/http/validation.pipe';
 
 /** Builds the daemon's HTTP application; main.ts and the integration tests share it. */
@@ -15,6 +16,7 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   // Nothing tells a caller which framework answers.
   app.disable('x-powered-by');
   app.useGlobalPipes(buildValidationPipe());
+  app.use(securityHeadersMiddleware());
   app.use(jsonBodyMiddleware());
   // GET /openapi.json and GET /docs, public: they describe the routes and hold no data.
   serveApiDescription(app);

@@ -42,6 +42,11 @@ if (!haveChromium) console.warn(`Skipping the /docs browser test: no chromium bi
     page.on('request', (request) => {
       if (!request.url().startsWith(t.url as string) && !request.url().startsWith('data:')) elsewhere.push(request.url());
     });
+    // The page's own policy (no frames, no foreign script) must not stop any part of it working.
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
     await page.goto(`${t.url}/docs`, { timeout: 120_000 });
 
     await page.locator('.auth-wrapper button.authorize').click();
@@ -65,5 +70,6 @@ if (!haveChromium) console.warn(`Skipping the /docs browser test: no chromium bi
     const body = JSON.parse((await answer.first().innerText()).trim()) as { items: { name: string }[] };
     expect(body.items.map((p) => p.name).sort()).toEqual(names);
     expect(elsewhere).toEqual([]);
+    expect(refused).toEqual([]);
   });
 });
