@@ -11,6 +11,7 @@ export class BillingMetricsService {
   readonly passes: Counter;
   readonly skippedPeriods: Counter;
   readonly adoptedInvoices: Counter;
+  readonly invoiceConflicts: Counter;
   readonly failedSubscriptions: Counter;
   readonly subscriptionsInError: Gauge;
 
@@ -27,6 +28,10 @@ export class BillingMetricsService {
     this.adoptedInvoices = metrics.counter({
       name: 'billing_invoices_adopted_total',
       help: "Invoices a charge found already made for its period (e.g. after a database restore) and took over with their payments instead of paying again",
+    });
+    this.invoiceConflicts = metrics.counter({
+      name: 'billing_invoice_conflicts_total',
+      help: "Invoice creates the provider refused because the period's externalID already names an invoice with other features; each costs a read-back",
     });
     this.failedSubscriptions = metrics.counter({
       name: 'billing_subscriptions_failed_total',

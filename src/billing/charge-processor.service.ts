@@ -147,9 +147,10 @@ export class ChargeProcessorService {
       invoice = result.invoice;
       this.tokens.set(charge.id, result.invoiceAccessToken.payload);
     } catch (error) {
-      // The period's invoice exists with other features (a due date computed later, by a charge made again after a
+      // The period's invoice exists with other features (an amount or cart changed, by a charge made again after a
       // restore): read it back and adopt it; never a new externalID for the same period.
       if (!(error instanceof ProviderError && error.kind === 'conflict')) throw error;
+      this.metrics.invoiceConflicts.inc();
       invoice = await this.gateway.getInvoiceByExternalId(charge.invoiceExternalId);
     }
     if (this.adoption.needsAdoption(claim, invoice)) {

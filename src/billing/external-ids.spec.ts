@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   attemptOfPaymentExternalId,
   EXTERNAL_ID_MAX_LENGTH,
+  invoiceDueAt,
   invoiceExternalId,
   MAX_PRORATIONS_PER_PERIOD,
   oneOffInvoiceExternalId,
@@ -90,5 +91,39 @@ describe('provider identities of a charge', () => {
         expect(attemptOfPaymentExternalId(byReference, paymentExternalId(byReference, attempt))).toBe(attempt);
       }),
     );
+  });
+});
+
+describe("an invoice's due date", () => {
+  const DAY = 86_400_000;
+  const ladder = fc.array(fc.integer({ min: 0, max: 30 * DAY }), { maxLength: 8 });
+  const sum = (delays: number[]) => delays.reduce((a, b) => a + b, 0);
+
+  it('is the same for a charge made again later (a restore), however late, up to 15 days after its period began', () => {
+    fc.assert(
+      fc.property(periodStart, ladder, fc.integer({ min: -400 * DAY, max: 15 * DAY }), fc.integer({ min: -400 * DAY, max: 15 * DAY }), (start, delays, first, again) => {
+        const made = (late: number) => invoiceDueAt(start, new Date(start.getTime() + late), delays).getTime();
+        expect(made(again)).toBe(made(first));
+        expect(made(first)).toBe(start.getTime() + sum(delays) + 30 * DAY);
+      }),
+    );
+  });
+
+  it('always leaves the whole ladder and 15 days more after the invoice is made, and moves only by whole 30-day steps', () => {
+    fc.assert(
+      fc.property(periodStart, ladder, fc.integer({ min: -400 * DAY, max: 3_000 * DAY }), (start, delays, late) => {
+        const madeAt = new Date(start.getTime() + late);
+        const due = invoiceDueAt(start, madeAt, delays).getTime();
+        expect(due - madeAt.getTime()).toBeGreaterThanOrEqual(sum(delays) + 15 * DAY);
+        expect((due - start.getTime() - sum(delays)) % (30 * DAY)).toBe(0);
+        expect(due).toBeLessThanOrEqual(invoiceDueAt(start, new Date(madeAt.getTime() + DAY), delays).getTime());
+      }),
+    );
+  });
+
+  it('is worked by hand: a renewal made on time and one billed 20 days late', () => {
+    const start = new Date('2027-02-15T10:00:00.000Z');
+    expect(invoiceDueAt(start, new Date('2027-02-15T10:03:00.000Z'), [DAY, 2 * DAY]).toISOString()).toBe('2027-03-20T10:00:00.000Z');
+    expect(invoiceDueAt(start, new Date('2027-03-07T10:00:00.000Z'), [DAY, 2 * DAY]).toISOString()).toBe('2027-04-19T10:00:00.000Z');
   });
 });

@@ -56,14 +56,18 @@ export function attemptOfPaymentExternalId(invoiceExternalId: string, paymentExt
 const DUE_DATE_MARGIN_MS = 30 * 86_400_000;
 
 /**
- * The invoice's due date: past the whole dunning ladder plus a margin, counted from the period's start (or from
- * when the charge was made, if later), so no retry ever meets an expired invoice. It is part of the intent: the
- * provider compares it on a replay, and the plan's ladder may be edited in between. (A charge made again after a
- * restore computes a later one; the provider then answers 409 and the invoice is read back by its externalID.)
+ * The invoice's due date: past the whole dunning ladder plus a 30-day margin, counted from the period's start, so no
+ * retry ever meets an expired invoice. It is derived from what the charge is, not from when it was made, because the
+ * provider compares it when an externalID comes again: a charge made again after a database restore, minutes or days
+ * later, sends the same due date and gets the invoice the provider already has, with no conflict. Only a charge made
+ * more than half the margin after its period began (billing far behind, a test clock lagging real time) moves it,
+ * by whole margins, so at least the ladder plus half the margin is always left when the invoice is made.
  */
 export function invoiceDueAt(periodStart: Date, madeAt: Date, retryDelaysMs: number[]): Date {
   const ladderMs = retryDelaysMs.reduce((a, b) => a + b, 0);
-  return new Date(Math.max(periodStart.getTime(), madeAt.getTime()) + ladderMs + DUE_DATE_MARGIN_MS);
+  const lateMs = madeAt.getTime() - periodStart.getTime();
+  const margins = 1 + Math.max(0, Math.ceil((lateMs - DUE_DATE_MARGIN_MS / 2) / DUE_DATE_MARGIN_MS));
+  return new Date(periodStart.getTime() + ladderMs + margins * DUE_DATE_MARGIN_MS);
 }
 
 /**

@@ -25,6 +25,8 @@ const JAN = '2027-01-15T10:00:00.000Z';
 const FEB = '2027-02-15T10:00:00.000Z';
 const MAR = '2027-03-15T10:00:00.000Z';
 const CUSTOMERS = 40;
+/** A restored daemon bills minutes after the first did: what a period's invoice says must not depend on when it is made. */
+const minutesLater = (at: string) => new Date(Date.parse(at) + 7 * 60_000).toISOString();
 
 interface PayoutView {
   id: string;
@@ -138,7 +140,7 @@ describe('restore drill: a database restored to an earlier point charges and pay
     for (const reference of refs('b')) await b.expect('POST', '/api/v1/payouts', 202, payoutBody(destinationId, reference));
     const kept = await b.expect('POST', '/api/v1/payouts', 200, payoutBody(destinationId, 'a-1'));
     expect(kept.status).toBe('succeeded');
-    await b.setClock(FEB);
+    await b.setClock(minutesLater(FEB));
     await untilSucceeded('restored', 2 * CUSTOMERS);
     const adoptedB = await untilPayoutsFinal(b, refs('b'));
     expect(adoptedB.map((p) => [p.reference, p.status, p.withdrawalId]).sort()).toEqual(paidB.map((p) => [p.reference, 'succeeded', p.withdrawalId]).sort());
@@ -148,6 +150,8 @@ describe('restore drill: a database restored to an earlier point charges and pay
     );
     expect(afterNightly).toEqual({ captures: 0, withdrawals: 0 });
     expect(await b.metric('billing_invoices_adopted_total')).toBe(CUSTOMERS);
+    // Each period's invoice made again is the one the provider has (same externalID, same due date): 201, no 409.
+    expect(await b.metric('billing_invoice_conflicts_total')).toBe(0);
 
     // March, with a slow provider, and payouts c-*: the backup is taken while the pass is under way.
     await sandbox.control.addFault({ operation: 'createPayment', kind: 'latency', latencyMs: 400 });
@@ -183,7 +187,7 @@ describe('restore drill: a database restored to an earlier point charges and pay
     console.log(`restore drill, backup mid-pass (${midPass.paid} paid, ${midPass.open} in flight when read): the copy holds ${state.made} March charges, ${state.invoiced} with an invoice, ${state.paid} paid`);
     expect(state.paid).toBeLessThan(CUSTOMERS);
     const c = await daemonOn('restored2');
-    await c.setClock(MAR);
+    await c.setClock(minutesLater(MAR));
     await untilSucceeded('restored2', 3 * CUSTOMERS);
     const finishedC = await untilPayoutsFinal(c, refs('c'));
     expect(finishedC.map((p) => [p.reference, p.status, p.withdrawalId]).sort()).toEqual(paidC.map((p) => [p.reference, 'succeeded', p.withdrawalId]).sort());
@@ -191,6 +195,7 @@ describe('restore drill: a database restored to an earlier point charges and pay
     const afterMidPass = await seconds();
     console.log(`restore drill, backup mid-pass: second captures ${afterMidPass.captures}, second withdrawals ${afterMidPass.withdrawals}`);
     expect(afterMidPass).toEqual({ captures: 0, withdrawals: 0 });
+    expect(await c.metric('billing_invoice_conflicts_total')).toBe(0);
     const report = checkExactlyOnce(await sandbox.control.ledger(), await c.charges(), {
       subscriptions: subscriptionIds.map((id) => ({ id, periodStarts: monthlyPeriodStarts(JAN, MAR) })),
       amount: plan.amount,
