@@ -145,6 +145,16 @@ export class BillingRunService {
     await this.oneOffs.wakeWaitingForCustomer(now);
   }
 
+  /**
+   * A card was just bound for `customerId`: what waited for one (a charge after a hard decline, a smart retry timed
+   * for the declined card, a one-off waiting for a first card) is due now. Answers how many charges became due.
+   */
+  async wakeForNewCard(customerId: string): Promise<number> {
+    await this.clock.refresh();
+    const now = this.clock.now();
+    return (await this.charges.wakeAwaitingNewCard(now, customerId)) + (await this.oneOffs.wakeWaitingForCustomer(now, customerId));
+  }
+
   /** The backlog gauges, the pass counted and logged. */
   private async endPass(now: Date, summary: BillingRunSummary): Promise<void> {
     await this.updateBacklogGauges(now);

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
 import { ShutdownSignal } from '../common/shutdown-signal';
+import { CardBoundNotifierService } from '../customers/card-bound-notifier.service';
 import { CustomerSyncService } from '../customers/customer-sync.service';
 import { BillingRunService, BillingRunSummary } from './billing-run.service';
 import { WorkRunnerService } from '../work/work-runner.service';
@@ -16,7 +17,7 @@ const SYNC_BATCH = 100;
  * Billing's schedule when SCHEDULER_ENABLED: every BILLING_INTERVAL_MS the timer makes due periods into charges and
  * wakes the charge queue, whose own loop on the engine works them (and whatever else falls due: retries, backoffs
  * that ended, open outcomes, the claims of a process that died). The customers' follower runs its own loop. The
- * admin's run (runNow) is a whole pass whose counts it answers. Passes never overlap within a process; on shutdown
+ * admin's run (runNow) is a whole pass whose counts it answers. A card bound wakes what waited for one at once. Passes never overlap within a process; on shutdown
  * no new one starts and the one in flight is awaited.
  */
 @Injectable()
@@ -33,6 +34,7 @@ export class BillingSchedulerService implements OnApplicationBootstrap, BeforeAp
     private readonly customerSync: CustomerSyncService,
     private readonly shutdown: ShutdownSignal,
     private readonly runner: WorkRunnerService,
+    private readonly cardBound: CardBoundNotifierService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -40,6 +42,10 @@ export class BillingSchedulerService implements OnApplicationBootstrap, BeforeAp
     this.registry.addInterval(JOB_NAME, setInterval(() => void this.tick(), this.config.billingIntervalMs));
     setImmediate(() => void this.tick());
     this.runner.start(CHARGES_QUEUE, () => this.billing.drainDueCharges(this.config.providerMaxConcurrency));
+    // A customer who fixes their card is charged while they are still on the page, not at the next pass.
+    this.cardBound.onCardBound(async (customerId) => {
+      if ((await this.billing.wakeForNewCard(customerId)) > 0) this.runner.kick(CHARGES_QUEUE);
+    });
   }
 
   /** One full pass now, or the one already running (after the timer's, should one be under way). */

@@ -173,23 +173,27 @@ export class ChargesRepository {
    * is a smart retry waiting for a later day (it remembers the declined card; fixed retries do not), since the new card
    * owes nothing to the old one's timing (Recurly and Braintree retry at once on a card change). Only rows not yet due
    * move, so a row a worker holds (claimed because it was due) is never touched: no lease rule is needed here.
+   * `customerId`: only that customer's (a card was just bound); otherwise every customer's (the pass).
    */
-  async wakeAwaitingNewCard(now: Date): Promise<void> {
-    await this.dataSource.query(
+  async wakeAwaitingNewCard(now: Date, customerId?: string): Promise<number> {
+    const params: unknown[] = customerId ? [now, customerId] : [now];
+    const ofCustomer = customerId ? 'AND ch.customer_id = $2' : '';
+    const woken: [unknown[], number] = await this.dataSource.query(
       `UPDATE charges ch
           SET step = 'create_payment', status = 'retrying', next_attempt_at = $1, not_before = NULL, declined_binding_id = NULL, waiting_for = NULL, updated_at = $1
          FROM customers c
         WHERE ch.step = 'awaiting_card' AND c.id = ch.customer_id AND c.status = 'ready'
-          AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
-      [now],
+          AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id ${ofCustomer}`,
+      params,
     );
-    await this.dataSource.query(
+    const hastened: [unknown[], number] = await this.dataSource.query(
       `UPDATE charges ch SET next_attempt_at = $1, declined_binding_id = NULL, waiting_for = NULL, updated_at = $1
          FROM customers c
         WHERE ch.status = 'retrying' AND ch.step = 'create_payment' AND ch.declined_binding_id IS NOT NULL
-          AND ch.next_attempt_at > $1 AND c.id = ch.customer_id AND c.status = 'ready' AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id`,
-      [now],
+          AND ch.next_attempt_at > $1 AND c.id = ch.customer_id AND c.status = 'ready' AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id ${ofCustomer}`,
+      params,
     );
+    return woken[1] + hastened[1];
   }
 
 

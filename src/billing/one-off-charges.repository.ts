@@ -53,14 +53,15 @@ export class OneOffChargesRepository {
 
   /**
    * One-offs that waited for their customer's first card are due now that the customer is ready. Only rows that are
-   * not due move (no worker holds them), so no lease rule is needed.
+   * not due move (no worker holds them), so no lease rule is needed. `customerId`: only that customer's.
    */
-  async wakeWaitingForCustomer(now: Date): Promise<void> {
-    await this.dataSource.query(
+  async wakeWaitingForCustomer(now: Date, customerId?: string): Promise<number> {
+    const woken: [unknown[], number] = await this.dataSource.query(
       `UPDATE charges ch SET step = 'create_invoice', next_attempt_at = $1, not_before = NULL, last_error_code = NULL, updated_at = $1
          FROM customers c
-        WHERE ch.step = 'await_customer' AND c.id = ch.customer_id AND c.status = 'ready'`,
-      [now],
+        WHERE ch.step = 'await_customer' AND c.id = ch.customer_id AND c.status = 'ready' ${customerId ? 'AND ch.customer_id = $2' : ''}`,
+      customerId ? [now, customerId] : [now],
     );
+    return woken[1];
   }
 }

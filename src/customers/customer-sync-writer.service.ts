@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
+import { CardBoundNotifierService } from './card-bound-notifier.service';
 import { BindingFailure, CustomerAnnouncerService } from './customer-announcer.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { BindingObservation, bindingPatch, newObservedBinding, ProviderView } from './customer-event-fold';
@@ -28,14 +29,24 @@ export class CustomerSyncWriterService {
     private readonly clock: Clock,
     private readonly webhooks: WebhookHealthService,
     private readonly announcer: CustomerAnnouncerService,
+    private readonly cardBound: CardBoundNotifierService,
   ) {}
 
-  /** Records the view in one short transaction. Returns true when the customer has just become ready. */
-  record(target: SyncTarget, view: ProviderView): Promise<boolean> {
+  /**
+   * Records the view in one short transaction. Returns true when the customer has just become ready. A card bound (the
+   * one `customer.ready` announces) is told to the listeners once committed.
+   */
+  async record(target: SyncTarget, view: ProviderView): Promise<boolean> {
+    const { becameReady, cardBound } = await this.recordInTransaction(target, view);
+    if (cardBound) this.cardBound.notify(target.id);
+    return becameReady;
+  }
+
+  private recordInTransaction(target: SyncTarget, view: ProviderView): Promise<{ becameReady: boolean; cardBound: boolean }> {
     return this.customers.transaction(async (em) => {
       // Lock the customer first (startBinding does the same), then its bindings.
       const current = await this.customers.lockForSync(target.id, em);
-      if (!current) return false;
+      if (!current) return { becameReady: false, cardBound: false };
 
       // Every time the API shows is business time; the poll schedule below stays on real time.
       const now = this.clock.now();
@@ -92,7 +103,7 @@ export class CustomerSyncWriterService {
       await this.announcer.announce(em, target.id, { ready: announceReady, failures });
       const delayMs = await this.nextDelay(em, target.id, status, activeBindingId, current.real_created_at, view.moreEvents);
       await this.customers.scheduleNextSync(target, delayMs, em);
-      return becameReady;
+      return { becameReady, cardBound: announceReady };
     });
   }
 

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
+import { CardBoundNotifierService } from './card-bound-notifier.service';
 import { CustomerAnnouncerService } from './customer-announcer.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { CustomerProviderReaderService } from './customer-provider-reader.service';
@@ -23,12 +24,13 @@ import { HostedFormLinkService } from './hosted-form-link.service';
     CustomersRepository,
     CustomerBindingsRepository,
     CustomerAnnouncerService,
+    CardBoundNotifierService,
     CustomerProviderReaderService,
     CustomerSyncWriterService,
     CustomersService,
     CustomerSyncService,
     HostedFormLinkService,
   ],
-  exports: [CustomersService, CustomerSyncService],
+  exports: [CustomersService, CustomerSyncService, CardBoundNotifierService],
 })
 export class CustomersModule {}
