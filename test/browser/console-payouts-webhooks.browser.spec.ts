@@ -107,6 +107,11 @@ function futureExpDate(): string {
     await deliveries.getByText('200').first().waitFor();
     const before = good.received.length;
     await deliveries.getByRole('button', { name: 'Redeliver' }).first().click();
+    // Sending again is asked first, as the event page asks.
+    const dialog = b.page.getByRole('dialog');
+    await dialog.getByText('sent again to this endpoint').waitFor();
+    expect(good.received.length).toBe(before);
+    await dialog.getByRole('button', { name: 'Redeliver', exact: true }).click();
     await b.done('Queued again for this endpoint.');
     await waitFor(async () => good.received.length, (n) => n === before + 1, { timeoutMs: 30_000, everyMs: 100, what: 'the event delivered again' });
     // The same event, the same webhook-id.

@@ -70,6 +70,7 @@ export function ActionButton<T>(props: {
           onClose={() => !mutation.isPending && setOpen(false)}
           title={props.confirm.title}
           centered
+          closeButtonProps={{ 'aria-label': 'Close' }}
           // The scroll lock writes a <style> element without the CSP nonce; the page behind a dialog may scroll.
           lockScroll={false}
         >

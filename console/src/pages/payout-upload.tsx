@@ -31,7 +31,7 @@ export default function PayoutUploadPage() {
         Upload payouts
       </Title>
       <Text size="sm">
-        A CSV with the header <code>destinationId,amount,currency[,metadata]</code>, amounts in minor units, metadata a JSON object. Nothing is sent until you
+        A CSV with the header <code>destinationId,amount,currency[,reference][,metadata]</code>, amounts in minor units, reference your own id for the payout (a payout asked twice with one reference is made once), metadata a JSON object. Nothing is sent until you
         confirm the preview.
       </Text>
       <FileInput label="Payouts CSV" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} clearable clearButtonProps={{ 'aria-label': 'Clear the file' }} placeholder="Choose a file" />

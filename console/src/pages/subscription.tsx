@@ -61,7 +61,7 @@ function SubscriptionActions({ s, amount }: { s: Subscription; amount: React.Rea
         disabled={ended}
         confirm={
           paused
-            ? { title: 'Resume this subscription?', effect: 'Billing goes on from a new period that starts now; its first charge is made at once.', confirmLabel: 'Resume' }
+            ? { title: 'Resume this subscription?', effect: 'Periods that began during the pause are not billed. Billing goes on at the next renewal of the original schedule; nothing is charged now.', confirmLabel: 'Resume' }
             : {
                 title: 'Pause this subscription?',
                 effect: <>Nothing is charged while it is paused; the next billing (<Time value={s.nextBillingAt} zone={s.timezone} />) waits until it is resumed.</>,

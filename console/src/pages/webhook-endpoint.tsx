@@ -15,6 +15,11 @@ function RedeliverButton({ attempt, endpointId }: { attempt: WebhookAttempt; end
     <ActionButton
       label="Redeliver"
       variant="default"
+      confirm={{
+        title: 'Send this event again?',
+        effect: 'The same body, with the same webhook-id, is sent again to this endpoint; receivers that deduplicate by webhook-id ignore it if they already have it.',
+        confirmLabel: 'Redeliver',
+      }}
       run={async (key) =>
         unwrap(await api.POST('/api/v1/events/{id}/redeliver', { params: { path: { id: attempt.eventId } }, body: { endpointId }, headers: { 'Idempotency-Key': key } }))
       }
