@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import './console.css';
 import { createTheme, type CSSVariablesResolver, MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';

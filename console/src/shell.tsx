@@ -1,10 +1,11 @@
-import { AppShell, Button, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Button, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, Route, Routes, useLocation } from 'react-router';
 import { api, unwrap } from './api/client';
 import { SESSION_QUERY } from './api/session';
-import { TestClockBanner } from './components/test-clock-banner';
+import { TEST_CLOCK_BANNER_HEIGHT, TestClockBanner } from './components/test-clock-banner';
 import { Time } from './components/values';
 
 // Each page is its own chunk: the first screen loads only what it shows.
@@ -50,16 +51,26 @@ export function Shell({ expiresAt, testClock }: { expiresAt: string | null; test
     },
   });
   const current = (to: string) => (to === '/' ? location.pathname === '/' : location.pathname.startsWith(to));
+  // On a phone the sections fold behind a menu button, and a chosen section folds them again.
+  const [menuOpen, menu] = useDisclosure(false);
+  const { close: closeMenu } = menu;
+  useEffect(() => closeMenu(), [location.pathname, closeMenu]);
   return (
-    <AppShell header={{ height: testClock ? 104 : 56 }} navbar={{ width: 210, breakpoint: 'sm' }} padding="md">
+    <AppShell header={{ height: testClock ? { base: 56 + TEST_CLOCK_BANNER_HEIGHT.base, sm: 56 + TEST_CLOCK_BANNER_HEIGHT.sm } : 56 }} navbar={{ width: 210, breakpoint: 'sm', collapsed: { mobile: !menuOpen } }} padding="md">
+      <a href="#content" className="skip-link">
+        Skip to content
+      </a>
       <AppShell.Header>
-        <Group h={56} px="md" justify="space-between">
-          <Title order={2} size="h4">
-            Billing console
-          </Title>
-          <Group gap="sm">
+        <Group h={56} px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={menuOpen} onClick={menu.toggle} hiddenFrom="sm" size="sm" aria-label={menuOpen ? 'Close the sections menu' : 'Open the sections menu'} aria-expanded={menuOpen} aria-controls="sections" />
+            <Title order={2} size="h4">
+              Billing console
+            </Title>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
             {expiresAt && (
-              <Text size="sm">
+              <Text size="sm" visibleFrom="sm">
                 Session until <Time value={expiresAt} />
               </Text>
             )}
@@ -70,12 +81,12 @@ export function Shell({ expiresAt, testClock }: { expiresAt: string | null; test
         </Group>
         {testClock && <TestClockBanner />}
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Sections">
+      <AppShell.Navbar p="xs" aria-label="Sections" id="sections">
         {SECTIONS.map((s) => (
           <NavLink key={s.to} component={Link} to={s.to} label={s.label} variant="filled" active={current(s.to)} aria-current={current(s.to) ? 'page' : undefined} />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id="content" tabIndex={-1}>
         <Suspense fallback={<Loader aria-label="Loading" />}>
           <Routes>
             <Route path="/" element={<DashboardPage />} />

@@ -37,27 +37,30 @@ export function PagedTable<T>(props: {
   const next = page.data.nextCursor ?? null;
   return (
     <div>
-      <Table striped highlightOnHover verticalSpacing="xs" aria-busy={page.isFetching}>
-        <caption style={{ position: 'absolute', left: -10000 }}>{props.caption}</caption>
-        <Table.Thead>
-          <Table.Tr>
-            {props.columns.map((c) => (
-              <Table.Th key={c.header} scope="col">
-                {c.header}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {page.data.items.map((row) => (
-            <Table.Tr key={props.rowKey(row)}>
+      {/* On a narrow screen the table scrolls inside its own box; the page itself never scrolls sideways. */}
+      <Table.ScrollContainer minWidth={560} type="native">
+        <Table striped highlightOnHover verticalSpacing="xs" aria-busy={page.isFetching}>
+          <caption style={{ position: 'absolute', left: -10000 }}>{props.caption}</caption>
+          <Table.Thead>
+            <Table.Tr>
               {props.columns.map((c) => (
-                <Table.Td key={c.header}>{c.cell(row)}</Table.Td>
+                <Table.Th key={c.header} scope="col">
+                  {c.header}
+                </Table.Th>
               ))}
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {page.data.items.map((row) => (
+              <Table.Tr key={props.rowKey(row)}>
+                {props.columns.map((c) => (
+                  <Table.Td key={c.header}>{c.cell(row)}</Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       {page.data.items.length === 0 && (
         <Text py="sm" c="gray.8">
           {props.empty ?? 'Nothing here.'}

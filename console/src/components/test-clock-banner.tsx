@@ -7,13 +7,17 @@ import { ActionButton } from './action-button';
 
 const STEPS = ['1h', '1d', '7d', '30d'];
 
+/** The banner's height below and from the small breakpoint. */
+export const TEST_CLOCK_BANNER_HEIGHT = { base: 84, sm: 48 };
+
 /** While TEST_CLOCK=true: what the billing clock reads, and a control to move it forward. */
 export function TestClockBanner() {
   const clock = useQuery({ queryKey: ['test-clock'], queryFn: async () => unwrap(await api.GET('/api/v1/test-clock')) });
   const [step, setStep] = useState('1d');
   return (
-    <Group h={48} px="md" gap="sm" bg="yellow.1" role="region" aria-label="Test clock" style={{ borderTop: '1px solid var(--mantine-color-yellow-4)' }}>
-      <Text size="sm" fw={700}>
+    // Two rows on a phone (the time, then the control), one from the small breakpoint up; the header's height follows.
+    <Group h={{ base: TEST_CLOCK_BANNER_HEIGHT.base, sm: TEST_CLOCK_BANNER_HEIGHT.sm }} px="md" gap="sm" bg="yellow.1" role="region" aria-label="Test clock" style={{ borderTop: '1px solid var(--mantine-color-yellow-4)', alignContent: 'center', rowGap: 4 }}>
+      <Text size="sm" fw={700} visibleFrom="sm">
         Test clock on
       </Text>
       <Text size="sm" data-testid="test-clock-now">
