@@ -10,6 +10,7 @@ import { Time } from './components/values';
 
 // Each page is its own chunk: the first screen loads only what it shows.
 const DashboardPage = lazy(() => import('./pages/dashboard'));
+const RevenuePage = lazy(() => import('./pages/revenue'));
 const CustomersPage = lazy(() => import('./pages/customers'));
 const CustomerPage = lazy(() => import('./pages/customer'));
 const SubscriptionsPage = lazy(() => import('./pages/subscriptions'));
@@ -31,6 +32,7 @@ const NotFoundPage = lazy(() => import('./pages/not-found'));
 
 const SECTIONS = [
   { to: '/', label: 'Dashboard' },
+  { to: '/revenue', label: 'Revenue' },
   { to: '/customers', label: 'Customers' },
   { to: '/subscriptions', label: 'Subscriptions' },
   { to: '/charges', label: 'Charges' },
@@ -90,6 +92,7 @@ export function Shell({ expiresAt, testClock }: { expiresAt: string | null; test
         <Suspense fallback={<Loader aria-label="Loading" />}>
           <Routes>
             <Route path="/" element={<DashboardPage />} />
+            <Route path="/revenue" element={<RevenuePage />} />
             <Route path="/customers" element={<CustomersPage />} />
             <Route path="/customers/:id" element={<CustomerPage />} />
             <Route path="/subscriptions" element={<SubscriptionsPage />} />

@@ -17,6 +17,7 @@ export type MerchantEvent = Schemas['Event'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookAttempt = Schemas['WebhookDeliveryAttempt'];
 export type Dashboard = Schemas['Dashboard'];
+export type RevenueInterval = Schemas['RevenueInterval'];
 
 /** One page of any list: newest first, `nextCursor` null on the last page. */
 export interface Page<T> {

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { ErrorNotice } from '../components/error-notice';
 import { Money, Time } from '../components/values';
+import { reportRange } from '../format/report-range';
 
 function Figure({ label, value, to }: { label: string; value: number; to?: string }) {
   return (
@@ -22,7 +23,45 @@ function Figure({ label, value, to }: { label: string; value: number; to?: strin
   );
 }
 
-// Where the revenue report (MRR, churn, recovery) goes once GET /api/v1/reports/revenue exists.
+/** This month's MRR per currency, how it moved since the month began, and how renewals fared: the owner's first look. */
+function RevenueThisMonth({ dayStart }: { dayStart: string }) {
+  const range = reportRange(dayStart, 'month', 1);
+  const report = useQuery({
+    queryKey: ['revenue', 'month', range.from, range.to],
+    queryFn: async () => unwrap(await api.GET('/api/v1/reports/revenue', { params: { query: { interval: 'month', from: range.from, to: range.to } } })),
+    refetchInterval: 60_000,
+  });
+  if (report.error) return <ErrorNotice error={report.error} />;
+  const rows = report.data?.items ?? [];
+  return (
+    <section aria-labelledby="revenue-this-month">
+      <Title order={2} size="h4" id="revenue-this-month" mb="xs">
+        Revenue this month{' '}
+        <Anchor component={Link} to="/revenue" size="sm" fw={400}>
+          (every month)
+        </Anchor>
+      </Title>
+      {report.data && rows.length === 0 && <Text size="sm">No subscription has been billed this month yet.</Text>}
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+        {rows.map((r) => (
+          <Card key={r.currency} withBorder padding="sm">
+            <Text size="sm">MRR ({r.currency})</Text>
+            <Text fz={28} fw={700}>
+              <Money amount={r.mrr} currency={r.currency} />
+            </Text>
+            <Text size="sm">
+              {r.mrr >= r.mrrAtStart ? 'Up' : 'Down'} <Money amount={Math.abs(r.mrr - r.mrrAtStart)} currency={r.currency} /> since the month began
+            </Text>
+            <Text size="sm">
+              Renewals declined: {r.failureRate === null ? '—' : `${(r.failureRate * 100).toFixed(1)} %`}; recovered since:{' '}
+              {r.recoveryRate === null ? '—' : `${(r.recoveryRate * 100).toFixed(1)} %`}
+            </Text>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </section>
+  );
+}
 
 export default function DashboardPage() {
   const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: async () => unwrap(await api.GET('/api/v1/dashboard')), refetchInterval: 30_000 });
@@ -34,6 +73,7 @@ export default function DashboardPage() {
       <Title order={1} size="h2">
         Dashboard
       </Title>
+      <RevenueThisMonth dayStart={d.dayStart} />
       <Text size="sm">
         Today (UTC on the billing clock) runs from <Time value={d.dayStart} /> to <Time value={d.dayEnd} />.
       </Text>
