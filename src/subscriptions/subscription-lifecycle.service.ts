@@ -378,7 +378,7 @@ export class SubscriptionLifecycleService {
    * Idempotency-Key reserved, the id of the action's audit event; when an earlier run wrote it, the subscription is
    * answered as it is.
    */
-  private async change(id: string, actionId: string | undefined, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
+  async change(id: string, actionId: string | undefined, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
     const now = this.clock.now();
     return this.subscriptions.transaction(async (em) => {
       const s = await this.lock(em, id);

@@ -20,6 +20,29 @@ export function pendingChangeAppliesAt(pending: PendingChange | null, renewalAt:
 }
 
 /**
+ * The coupon applied to a subscription, as it was when applied (a coupon archived later leaves it as it is).
+ * `periodsLeft`: period charges it still covers (null: forever); a billing pass counts one down in the transaction that
+ * makes the period's charge, and the discount goes away after its last one.
+ */
+export interface SubscriptionDiscount {
+  couponId: string;
+  code: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  /** The currency of `amountOff` (null for a percentage). */
+  currency: string | null;
+  /** The plans the coupon applies to (null: all): a change of plan keeps the discount only where it still applies. */
+  appliesToPlans: string[] | null;
+  periodsLeft: number | null;
+}
+
+/** Whether a discount still applies on `plan` (a change of plan keeps it only then). */
+export function discountAppliesTo(discount: SubscriptionDiscount, plan: { id: string; currency: string }): boolean {
+  if (discount.appliesToPlans !== null && !discount.appliesToPlans.includes(plan.id)) return false;
+  return discount.currency === null || discount.currency === plan.currency;
+}
+
+/**
  * Why billing passes could not make the subscription's due period into a charge (a row the database refuses, an
  * amount past the limit): the subscription is left out of the pass instead of failing it, and tried again.
  */
@@ -116,6 +139,10 @@ export class Subscription {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;
+
+  /** The coupon in force, or null. Written only by this module (apply, remove, the count of periods, a change of plan). */
+  @Column({ type: 'jsonb', nullable: true })
+  discount: SubscriptionDiscount | null;
 
   /** Set while passes fail to bill the due period; null again once one bills it. */
   @Column({ type: 'jsonb', nullable: true })

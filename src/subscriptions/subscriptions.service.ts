@@ -1,9 +1,11 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
+import { CouponsService } from '../coupons/coupons.service';
 import { CustomersService } from '../customers/customers.service';
 import type { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
@@ -29,6 +31,7 @@ export class SubscriptionsService {
     private readonly plans: PlansService,
     private readonly clock: Clock,
     private readonly lifecycle: SubscriptionLifecycleService,
+    private readonly coupons: CouponsService,
   ) {}
 
   /** `reservedId`: the id the request's Idempotency-Key reserved; a re-run of the key answers the subscription made with it. */
@@ -65,9 +68,13 @@ export class SubscriptionsService {
       billingAnchor = null;
     }
 
+    const id = reservedId ?? randomUUID();
     return this.subscriptions.transaction(async (em) => {
+      // The coupon is redeemed in the transaction that makes the subscription: a refusal makes neither.
+      const discount = dto.couponCode ? await this.coupons.redeem(em, dto.couponCode, { subscriptionId: id, customerId: customer.id, plan }, now) : null;
       const subscription = await this.subscriptions.insert(em, {
-        ...(reservedId !== undefined && { id: reservedId }),
+        id,
+        discount,
         customerId: customer.id,
         planId: plan.id,
         quantity,
