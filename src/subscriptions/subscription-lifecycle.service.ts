@@ -9,7 +9,7 @@ import { subscriptionChangeEvent, SubscriptionView } from './subscription-change
 import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
 import type { SubscriptionEvent } from './subscription-event.entity';
 import { toSubscriptionResponse } from './subscription-response';
-import { Subscription, SubscriptionStatus } from './subscription.entity';
+import { discountAppliesTo, Subscription, SubscriptionStatus } from './subscription.entity';
 import { DueFilter, SubscriptionsRepository } from './subscriptions.repository';
 import { BillingFailure, SubscriptionBillingErrorsService } from './subscription-billing-errors.service';
 import type { CancelListener, ChangeEventType, CreatedListener, EndListener, StartedPeriod } from './subscription-lifecycle.types';
@@ -119,7 +119,7 @@ export class SubscriptionLifecycleService {
    * A renewal reached a pending change: the subscription moves to its plan and quantity before the period is
    * charged. Another interval starts a new schedule at the renewal (the anchor moves there).
    */
-  async applyPendingChange(em: EntityManager, s: Subscription, plans: { from: Pick<Plan, 'interval' | 'intervalCount'>; to: Pick<Plan, 'interval' | 'intervalCount'> }, now: Date): Promise<void> {
+  async applyPendingChange(em: EntityManager, s: Subscription, plans: { from: Pick<Plan, 'interval' | 'intervalCount'>; to: Pick<Plan, 'id' | 'currency' | 'interval' | 'intervalCount'> }, now: Date): Promise<void> {
     const pending = s.pendingChange;
     if (!pending) return;
     const before = toSubscriptionResponse(s);
@@ -127,6 +127,7 @@ export class SubscriptionLifecycleService {
     s.planId = pending.planId;
     s.quantity = pending.quantity;
     s.pendingChange = null;
+    if (s.discount && !discountAppliesTo(s.discount, plans.to)) s.discount = null;
     if (plans.from.interval !== plans.to.interval || plans.from.intervalCount !== plans.to.intervalCount) {
       s.billingAnchor = s.nextBillingAt;
       s.nextPeriodIndex = 0;
@@ -176,8 +177,9 @@ export class SubscriptionLifecycleService {
         events.push({
           subscriptionId: s.id,
           type: 'period_billed',
-          data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount },
+          data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount, discountAmount: period.charge.discountAmount },
         });
+        if (period.discounted) s.discount = countedDown(s.discount);
       }
     }
     const rows = started.map((x) => x.subscription);
@@ -391,4 +393,10 @@ export class SubscriptionLifecycleService {
       return s;
     });
   }
+}
+
+/** A discount after one more period charge it covered: gone after its last (`forever` never ends). */
+function countedDown(discount: Subscription['discount']): Subscription['discount'] {
+  if (!discount || discount.periodsLeft === null) return discount;
+  return discount.periodsLeft > 1 ? { ...discount, periodsLeft: discount.periodsLeft - 1 } : null;
 }
