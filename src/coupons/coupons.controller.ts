@@ -22,6 +22,13 @@ export class CouponsController {
     body: true,
     idempotent: true,
   })
+  @ApiBody({
+    type: CreateCouponDto,
+    examples: {
+      percent: { summary: 'Half price for three periods', value: { code: 'SPRING50', name: 'Spring: half price for three months', percentOff: 50, duration: 'repeating', durationPeriods: 3, maxRedemptions: 50 } },
+      amount: { summary: 'An amount off the first period, for newcomers', value: { name: 'Welcome', amountOff: 50000, currency: 'RUB', duration: 'once', firstTimeOnly: true, redeemBy: '2027-12-31T23:59:59.000Z' } },
+    },
+  })
   @ApiCreatedResponse({ type: CouponResponseDto })
   @Post()
   async create(@Body() dto: CreateCouponDto, @ReservedId() reservedId?: string) {

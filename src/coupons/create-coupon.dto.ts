@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
-import { ApiCurrencyProperty } from '../common/api-docs/api-properties';
 import { IsDateTimeWithZone } from '../common/http/date-time.validator';
 import { OptionalNotNull, StorableText } from '../common/http/validators';
 import { MAX_AMOUNT } from '../common/money/amount-limits';
@@ -36,14 +35,14 @@ export class CreateCouponDto {
   @Max(100)
   percentOff?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_AMOUNT, description: 'Minor units off a period charge (at most the charge); with `currency`, not with `percentOff`.', example: 10000 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_AMOUNT, description: 'Minor units off a period charge (at most the charge); with `currency`, not with `percentOff`.' })
   @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(MAX_AMOUNT)
   amountOff?: number;
 
-  @ApiCurrencyProperty('The currency of `amountOff` (required with it, refused without it): the coupon applies only to plans in it.')
+  @ApiPropertyOptional({ type: String, pattern: '^[A-Z]{3}$', description: 'The currency of `amountOff` (required with it, refused without it): the coupon applies only to plans in it.' })
   @OptionalNotNull()
   @IsString()
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code of three capital letters, e.g. RUB' })

@@ -3,7 +3,7 @@ import { CouponsService } from '../coupons/coupons.service';
 import { PlansService } from '../plans/plans.service';
 import { SubscriptionEventsRepository } from './subscription-events.repository';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
-import type { Subscription } from './subscription.entity';
+import { discountTerms, Subscription } from './subscription.entity';
 
 /**
  * A subscription's coupon, applied or removed later than its creation. One coupon at a time: a new one replaces the
@@ -25,7 +25,7 @@ export class SubscriptionDiscountsService {
       const replaced = s.discount;
       s.discount = await this.coupons.redeem(em, couponCode, { subscriptionId: s.id, customerId: s.customerId, plan }, now);
       s.updatedAt = now;
-      const data = { couponId: s.discount.couponId, code: s.discount.code, ...(replaced ? { replaced: { couponId: replaced.couponId, code: replaced.code, periodsLeft: replaced.periodsLeft } } : {}) };
+      const data = { ...discountTerms(s.discount), ...(replaced ? { replaced: { couponId: replaced.couponId, code: replaced.code, periodsLeft: replaced.periodsLeft } } : {}) };
       await this.audit.record(em, { id: actionId, subscriptionId: s.id, type: 'discount_applied', data }, now);
     });
   }

@@ -9,7 +9,7 @@ import { subscriptionChangeEvent, SubscriptionView } from './subscription-change
 import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
 import type { SubscriptionEvent } from './subscription-event.entity';
 import { toSubscriptionResponse } from './subscription-response';
-import { discountAppliesTo, Subscription, SubscriptionStatus } from './subscription.entity';
+import { countedDown, discountAppliesTo, Subscription, SubscriptionStatus } from './subscription.entity';
 import { DueFilter, SubscriptionsRepository } from './subscriptions.repository';
 import { BillingFailure, SubscriptionBillingErrorsService } from './subscription-billing-errors.service';
 import type { CancelListener, ChangeEventType, CreatedListener, EndListener, StartedPeriod } from './subscription-lifecycle.types';
@@ -96,6 +96,8 @@ export class SubscriptionLifecycleService {
     s.updatedAt = now;
     await this.subscriptions.save(em, s);
     await this.audit.record(em, { id: actionId, subscriptionId: s.id, type, data }, now);
+    // A change of plan dropped the coupon (it does not apply on the new plan): the trail says so, as a removal would.
+    if (before.discount && !s.discount) await this.audit.record(em, { subscriptionId: s.id, type: 'discount_removed', data: { ...before.discount, reason: 'plan_change' } }, now);
     await this.announce(em, before, s);
   }
 
@@ -179,7 +181,9 @@ export class SubscriptionLifecycleService {
           type: 'period_billed',
           data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount, discountAmount: period.charge.discountAmount },
         });
-        if (period.discounted) s.discount = countedDown(s.discount);
+        const ended = period.discounted ? s.discount : null;
+        if (ended) s.discount = countedDown(ended);
+        if (ended && !s.discount) events.push({ subscriptionId: s.id, type: 'discount_ended', data: { couponId: ended.couponId, code: ended.code, fullPriceAt: period.end.toISOString() } });
       }
     }
     const rows = started.map((x) => x.subscription);
@@ -393,10 +397,4 @@ export class SubscriptionLifecycleService {
       return s;
     });
   }
-}
-
-/** A discount after one more period charge it covered: gone after its last (`forever` never ends). */
-function countedDown(discount: Subscription['discount']): Subscription['discount'] {
-  if (!discount || discount.periodsLeft === null) return discount;
-  return discount.periodsLeft > 1 ? { ...discount, periodsLeft: discount.periodsLeft - 1 } : null;
 }

@@ -42,6 +42,17 @@ export function discountAppliesTo(discount: SubscriptionDiscount, plan: { id: st
   return discount.currency === null || discount.currency === plan.currency;
 }
 
+/** What a `discount_applied` audit event holds: the revenue report values MRR net of it from the trail. */
+export function discountTerms(d: SubscriptionDiscount) {
+  return { couponId: d.couponId, code: d.code, percentOff: d.percentOff, amountOff: d.amountOff, periodsLeft: d.periodsLeft };
+}
+
+/** A discount after one more period charge it covered: gone after its last (`forever` never ends). */
+export function countedDown(discount: SubscriptionDiscount | null): SubscriptionDiscount | null {
+  if (!discount || discount.periodsLeft === null) return discount;
+  return discount.periodsLeft > 1 ? { ...discount, periodsLeft: discount.periodsLeft - 1 } : null;
+}
+
 /**
  * Why billing passes could not make the subscription's due period into a charge (a row the database refuses, an
  * amount past the limit): the subscription is left out of the pass instead of failing it, and tried again.

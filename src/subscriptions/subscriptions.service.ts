@@ -13,7 +13,7 @@ import { addTrialDays, isValidTimeZone, periodStart } from '../common/calendar/b
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
-import { Subscription, SubscriptionStatus } from './subscription.entity';
+import { discountTerms, Subscription, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
 import { SubscriptionEventsRepository } from './subscription-events.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
@@ -91,6 +91,7 @@ export class SubscriptionsService {
         createdAt: now,
         updatedAt: now,
       });
+      if (discount) await this.audit.record(em, { subscriptionId: id, type: 'discount_applied', data: discountTerms(discount) }, now);
       await this.lifecycle.created(em, subscription, plan, status, { planId: plan.id, quantity, amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
       return subscription;
     });
