@@ -96,8 +96,7 @@ export class SubscriptionLifecycleService {
     s.updatedAt = now;
     await this.subscriptions.save(em, s);
     await this.audit.record(em, { id: actionId, subscriptionId: s.id, type, data }, now);
-    // A change of plan dropped the coupon (it does not apply on the new plan): the trail says so, as a removal would.
-    if (before.discount && !s.discount) await this.audit.record(em, { subscriptionId: s.id, type: 'discount_removed', data: { ...before.discount, reason: 'plan_change' } }, now);
+    if (before.discount && !s.discount) await this.audit.record(em, { subscriptionId: s.id, type: 'discount_removed', data: { ...before.discount, reason: 'plan_change' } }, now); // the coupon does not apply on the new plan
     await this.announce(em, before, s);
   }
 
