@@ -142,4 +142,24 @@ describe('coupons: billing', () => {
     const moved = await s.post<{ subscription: Sub }>(`/api/v1/subscriptions/${sub.id}/change`, { planId: other, effective: 'now' }, 200);
     expect(moved.subscription.discount).toBeNull();
   });
+
+  it('a pause keeps the coupon and counts none of its periods: the discount goes on after the resume', async () => {
+    const pro = await plan();
+    await coupon({ code: 'HALFTWO', percentOff: 50, duration: 'repeating', durationPeriods: 2 });
+    const sub = await subscribe(pro, { couponCode: 'HALFTWO' });
+    await s.runBilling();
+    await s.post(`/api/v1/subscriptions/${sub.id}/pause`, {}, 200);
+    await month();
+    await month();
+    expect((await s.get<Sub>(`/api/v1/subscriptions/${sub.id}`)).discount).toMatchObject({ code: 'HALFTWO', periodsLeft: 1 });
+    await s.post(`/api/v1/subscriptions/${sub.id}/resume`, {}, 200);
+    await month();
+    await month();
+    expect((await chargesOf(sub.id)).map((c) => [c.amount, c.discountAmount, c.status])).toEqual([
+      [500, 500, 'succeeded'],
+      [500, 500, 'succeeded'],
+      [1000, 0, 'succeeded'],
+    ]);
+    expect((await s.get<Sub>(`/api/v1/subscriptions/${sub.id}`)).discount).toBeNull();
+  });
 });
