@@ -24,6 +24,7 @@ import { RefundTuning } from './refunds/refund-tuning';
 import { CustomersModule } from './customers/customers.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { PendingItemsModule } from './pending-items/pending-items.module';
+import { CouponsModule } from './coupons/coupons.module';
 import { PlansModule } from './plans/plans.module';
 import { PlanMigrationsModule } from './plan-migrations/plan-migrations.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
@@ -95,6 +96,7 @@ export class AppModule {
         BalancesModule,
         SubscriptionChangesModule,
         PendingItemsModule,
+        CouponsModule,
         BillingModule,
         PayoutsModule,
         RefundsModule,

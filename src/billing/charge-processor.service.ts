@@ -101,8 +101,8 @@ export class ChargeProcessorService {
         await this.queue.write(claim, { status: 'canceled', step: 'done', nextAttemptAt: null, notBefore: null }, { release: true });
         return 'skipped';
       }
-      // The credit balance paid it whole when it was made: it succeeds with no provider call.
-      if (charge.step === 'create_invoice' && charge.amount > 0 && charge.paidFromBalance >= charge.amount) return await this.settlement.settleFromBalance(claim);
+      // The credit balance paid it whole when it was made, or its coupon took it all: it succeeds with no provider call.
+      if (charge.step === 'create_invoice' && (charge.amount > 0 ? charge.paidFromBalance >= charge.amount : charge.discountAmount > 0)) return await this.settlement.settleFromBalance(claim);
       if (charge.step === 'create_invoice') {
         // A one-off whose customer has no card yet (a trial's setup fee) waits for one, with no invoice made.
         if (charge.kind === 'one_off' && !(await this.contexts.any(claim)).payer.ready) return await this.oneOffs.waitForCustomer(claim);

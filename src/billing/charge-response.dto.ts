@@ -47,6 +47,14 @@ export class ChargeResponseDto {
   @ApiProperty({ type: 'integer', description: 'Minor units.', example: 2500 })
   amount: number;
 
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: "What the subscription's coupon took off this period charge (minor units); `amount` is already net of it. 0 without a coupon, and for prorations and one-offs.",
+    example: 0,
+  })
+  discountAmount: number;
+
   @ApiProperty({ type: 'integer', description: "The part of `amount` the customer's credit balance paid (minor units); the provider was asked for the rest.", example: 0 })
   paidFromBalance: number;
 

@@ -21,6 +21,7 @@ export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[], amou
     lines: charge.lines && charge.lines.map((line) => ({ product: line.product, price: line.price, quantity: line.quantity, ...(line.taxRate !== undefined ? { taxRate: line.taxRate } : {}) })),
     reference: charge.reference,
     amount: charge.amount,
+    discountAmount: charge.discountAmount,
     paidFromBalance: charge.paidFromBalance,
     amountRefunded,
     currency: charge.currency,

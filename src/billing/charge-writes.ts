@@ -17,6 +17,8 @@ export interface NewCharge {
   description?: string | null;
   /** The cart fixed with the charge: a period's plan lines with the pending items it carries (null: the plan's lines). */
   lines?: CartLine[] | null;
+  /** What the subscription's coupon took off (its `lines` are then the discounted cart); 0 when none. */
+  discountAmount?: number;
   currency: string;
   status: 'pending' | 'skipped';
   invoiceExternalId: string;

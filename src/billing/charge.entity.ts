@@ -100,6 +100,13 @@ export class Charge extends LeasedRow {
   @Column({ type: 'varchar', length: 64, nullable: true })
   reference: string | null;
 
+  /**
+   * What the subscription's coupon took off the plan's part of a period charge, fixed with the charge (its `lines` are
+   * then the discounted cart); `amount` is already net of it.
+   */
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER, default: 0 })
+  discountAmount: number;
+
   /** The part of `amount` the customer's credit balance paid; the provider is asked for the rest. */
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER, default: 0 })
   paidFromBalance: number;

@@ -80,13 +80,13 @@ export class ChargesRepository {
     const column = <K extends keyof NewCharge>(key: K) => charges.map((c) => c[key]);
     const rows: { id: string }[] = await em.query(
       `INSERT INTO charges (id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status, step,
-                            invoice_external_id, invoice_due_at, next_attempt_at, kind, description, lines, created_at, updated_at)
+                            invoice_external_id, invoice_due_at, next_attempt_at, kind, description, lines, discount_amount, created_at, updated_at)
        SELECT c.id, c.subscription_id, c.customer_id, c.period_index, c.period_start, c.period_end, c.amount, c.currency, c.status,
-              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, c.kind, c.description, c.lines, $13, $13
+              CASE WHEN c.status = 'skipped' THEN 'done' ELSE 'create_invoice' END, c.invoice_external_id, c.invoice_due_at, c.next_attempt_at, c.kind, c.description, c.lines, c.discount_amount, $13, $13
          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::timestamptz[], $6::timestamptz[], $7::bigint[], $8::char(3)[],
-                     $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[], $14::varchar[], $15::varchar[], $16::jsonb[])
+                     $9::varchar[], $10::varchar[], $11::timestamptz[], $12::timestamptz[], $14::varchar[], $15::varchar[], $16::jsonb[], $17::bigint[])
               AS c(id, subscription_id, customer_id, period_index, period_start, period_end, amount, currency, status,
-                   invoice_external_id, invoice_due_at, next_attempt_at, kind, description, lines)
+                   invoice_external_id, invoice_due_at, next_attempt_at, kind, description, lines, discount_amount)
        ON CONFLICT DO NOTHING
        RETURNING id`,
       [
@@ -106,6 +106,7 @@ export class ChargesRepository {
         column('kind'),
         charges.map((c) => c.description ?? null),
         charges.map((c) => (c.lines ? JSON.stringify(c.lines) : null)),
+        charges.map((c) => c.discountAmount ?? 0),
       ],
     );
     return new Set(rows.map((r) => r.id));

@@ -38,26 +38,8 @@ export function cartTotal(lines: readonly CartLine[]): number {
  */
 export function cartAfterCredit(lines: readonly CartLine[], credit: number): CartLine[] {
   if (!Number.isSafeInteger(credit) || credit < 0) throw new RangeError(`No cart for a credit of ${credit}`);
-  const totals = lines.map((line) => BigInt(line.price) * BigInt(line.quantity));
-  const total = totals.reduce((a, b) => a + b, 0n);
-  const applied = BigInt(credit);
-  if (applied >= total) throw new RangeError(`A credit of ${credit} leaves nothing of a cart of ${total} to pay`);
-  if (applied === 0n) return lines.map((line) => ({ ...line }));
-  const shares = totals.map((t) => (applied * t) / total);
-  let left = applied - shares.reduce((a, b) => a + b, 0n);
-  const byRemainder = totals.map((t, i) => ({ i, remainder: (applied * t) % total })).sort((a, b) => (a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1));
-  // One more unit each, first to lines that keep at least one minor unit after it, then (only when the rest is that
-  // small) to the others. Fewer units are left than lines, and no line's share reaches its total before its unit.
-  const given = new Set<number>();
-  for (const keepsSome of [true, false]) {
-    for (const { i } of byRemainder) {
-      if (left === 0n) break;
-      if (given.has(i) || (keepsSome && shares[i] + 1n >= totals[i])) continue;
-      shares[i] += 1n;
-      given.add(i);
-      left--;
-    }
-  }
+  if (credit === 0) return lines.map((line) => ({ ...line }));
+  const { totals, shares } = spread(lines, credit, 'credit');
   return lines.flatMap((line, i) => {
     const rest = totals[i] - shares[i];
     if (rest === 0n) return [];
@@ -74,6 +56,69 @@ export function cartAfterCredit(lines: readonly CartLine[], credit: number): Car
       },
     ];
   });
+}
+
+/**
+ * The cart of a period charge after its coupon's `discount`: the discount is spread over the lines in proportion to
+ * their totals (largest remainder, to the minor unit, as the credit balance is), so the lines sum exactly to the
+ * total less the discount and each keeps its VAT rate. A line that took a share says so (`<product>, <share>
+ * discount`). Its rest keeps the line's quantity when it divides by it; otherwise the line is split in two of the
+ * same rate (`q − r` units at ⌊rest / q⌋ and `r` units at one more, r = rest mod q), or, when the rest is below the
+ * quantity or a split would pass MAX_CART_LINES, merged into one unit of `<product> × <quantity>` at the rest. A line
+ * the discount covers whole is left out (only when the rest is smaller than the number of lines). Never a line below
+ * 1, deterministic. `discount` must be below the total: a charge discounted whole has no cart (no provider call).
+ */
+export function cartAfterDiscount(lines: readonly CartLine[], discount: number): CartLine[] {
+  if (!Number.isSafeInteger(discount) || discount < 0) throw new RangeError(`No cart for a discount of ${discount}`);
+  if (discount === 0) return lines.map((line) => ({ ...line }));
+  const { totals, shares } = spread(lines, discount, 'discount');
+  let room = MAX_CART_LINES - lines.length;
+  return lines.flatMap((line, i) => {
+    const rest = totals[i] - shares[i];
+    if (rest === 0n) return [];
+    if (shares[i] === 0n) return [{ ...line }];
+    const rate = line.taxRate ? { taxRate: line.taxRate } : {};
+    const quantity = BigInt(line.quantity);
+    const odd = rest % quantity;
+    const product = labelled(line.product, `, ${shares[i]} discount`);
+    if (odd === 0n) return [{ product, price: Number(rest / quantity), quantity: line.quantity, ...rate }];
+    if (rest > quantity && room > 0) {
+      room--;
+      const price = rest / quantity;
+      return [
+        { product, price: Number(price), quantity: Number(quantity - odd), ...rate },
+        { product, price: Number(price + 1n), quantity: Number(odd), ...rate },
+      ];
+    }
+    return [{ product: labelled(`${line.product} × ${line.quantity}`, `, ${shares[i]} discount`), price: Number(rest), quantity: 1, ...rate }];
+  });
+}
+
+/**
+ * `amount` of the lines' total spread over them in proportion (largest remainder, ties to the earlier line): each
+ * line's share, never its whole total while another line can take the unit. `amount` must be below the total.
+ */
+function spread(lines: readonly CartLine[], amount: number, what: string): { totals: bigint[]; shares: bigint[] } {
+  const totals = lines.map((line) => BigInt(line.price) * BigInt(line.quantity));
+  const total = totals.reduce((a, b) => a + b, 0n);
+  const applied = BigInt(amount);
+  if (applied >= total) throw new RangeError(`A ${what} of ${amount} leaves nothing of a cart of ${total} to pay`);
+  const shares = totals.map((t) => (applied * t) / total);
+  let left = applied - shares.reduce((a, b) => a + b, 0n);
+  const byRemainder = totals.map((t, i) => ({ i, remainder: (applied * t) % total })).sort((a, b) => (a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1));
+  // One more unit each, first to lines that keep at least one minor unit after it, then (only when the rest is that
+  // small) to the others. Fewer units are left than lines, and no line's share reaches its total before its unit.
+  const given = new Set<number>();
+  for (const keepsSome of [true, false]) {
+    for (const { i } of byRemainder) {
+      if (left === 0n) break;
+      if (given.has(i) || (keepsSome && shares[i] + 1n >= totals[i])) continue;
+      shares[i] += 1n;
+      given.add(i);
+      left--;
+    }
+  }
+  return { totals, shares };
 }
 
 /** `text` + `suffix` within `max` characters: the text is cut (at a whole character, marked …) so the suffix stays whole. */

@@ -19,7 +19,8 @@ import { BillingTuning } from './billing-tuning';
 import type { NewCharge } from './charge-writes';
 import { ChargesRepository } from './charges.repository';
 import { invoiceDueAt, invoiceExternalId, invoiceMadeAt } from './external-ids';
-import { CartLine, MAX_CART_LINES, planCart } from './invoice-cart';
+import { discountOf } from '../coupons/coupon-discount';
+import { CartLine, cartAfterDiscount, MAX_CART_LINES, planCart } from './invoice-cart';
 
 /**
  * Most skipped periods of one subscription recorded as `skipped` charges in one pass: the newest ones, just before
@@ -155,6 +156,8 @@ export class PeriodMaterializerService {
         if (begun > this.tuning.maxCatchUpPeriods) skips.push(await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, calendar));
         const charge = { ...this.newCharge(s, plan, s.nextPeriodIndex, 'pending', calendar), nextAttemptAt: now };
         charge.invoiceDueAt = invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]);
+        // The coupon in force is fixed with the charge (amount and cart), so every replay sends the same body.
+        if (s.discount) applyDiscount(charge, planCart(plan.lines, s.quantity), discountOf(charge.amount, s.discount));
         charges.push(charge);
         carts.push({ charge, plan, quantity: s.quantity });
         started.push({ subscription: s, period: { index: charge.periodIndex, start: charge.periodStart, end: charge.periodEnd } });
@@ -166,7 +169,10 @@ export class PeriodMaterializerService {
       await this.applyBalances(em, charges.filter((c) => inserted.has(c.id)), now);
       started.forEach((entry, i) => {
         // A race may have made the period's charge already: then this pass made none.
-        if (inserted.has(charges[i].id)) entry.period.charge = { id: charges[i].id, amount: charges[i].amount };
+        if (!inserted.has(charges[i].id)) return;
+        entry.period.charge = { id: charges[i].id, amount: charges[i].amount, discountAmount: charges[i].discountAmount ?? 0 };
+        // Counted down in this transaction, with the charge it covered.
+        entry.period.discounted = entry.subscription.discount !== null;
       });
       await this.lifecycle.startPeriods(em, started, now);
       return { advanced: due.length, created: inserted.size };
@@ -185,9 +191,10 @@ export class PeriodMaterializerService {
     const pending = await this.pendingItems.lockPendingOf(em, carts.map((c) => c.charge.subscriptionId));
     const carried: { itemId: string; chargeId: string }[] = [];
     for (const { charge, plan, quantity } of carts) {
-      const items = itemsThatFit(planCart(plan.lines, quantity), charge, pending.get(charge.subscriptionId) ?? []);
+      const base = charge.lines ?? planCart(plan.lines, quantity);
+      const items = itemsThatFit(base, charge, pending.get(charge.subscriptionId) ?? []);
       if (items.length === 0) continue;
-      charge.lines = [...planCart(plan.lines, quantity), ...items.flatMap((item) => item.lines)];
+      charge.lines = [...base, ...items.flatMap((item) => item.lines)];
       charge.amount += items.reduce((sum, item) => sum + item.amount, 0);
       carried.push(...items.map((item) => ({ itemId: item.id, chargeId: charge.id })));
     }
@@ -257,6 +264,18 @@ export class PeriodMaterializerService {
       nextAttemptAt: null,
     };
   }
+}
+
+/**
+ * A period charge with its coupon's `discount` off the plan's part: `amount` net of it, and the cart the plan's lines
+ * less the discount (spread by cartAfterDiscount; none left when the discount is the whole amount: the charge then
+ * succeeds with no provider call, unless pending items it carries make a cart of their own).
+ */
+export function applyDiscount(charge: NewCharge, planLines: CartLine[], discount: number): void {
+  charge.discountAmount = discount;
+  if (discount === 0) return;
+  charge.amount -= discount;
+  charge.lines = charge.amount > 0 ? cartAfterDiscount(planLines, discount) : [];
 }
 
 /**

@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'subscription.canceled',
   'subscription.renewal_upcoming',
   'subscription.trial_ending',
+  'subscription.discount_ending',
   'subscription.price_change_upcoming',
   'charge.succeeded',
   'charge.declined',

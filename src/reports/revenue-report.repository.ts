@@ -22,11 +22,16 @@ export interface RevenueRow {
 }
 
 /**
- * Monthly-normalised value of a subscription (plan `p`, quantity `t.quantity`), in minor units, rounded half away
- * from zero per subscription: amount × quantity, a year's / 12, a week's × 52 / 12, a day's × 365 / 12, each divided
- * by the plan's interval count.
+ * Monthly-normalised value of a subscription (plan `p`, quantity `t.quantity`, the coupon's terms `d.terms` in force),
+ * in minor units, rounded half away from zero per subscription: amount × quantity less the discount (a percentage
+ * rounded half away from zero, an amount at most the period's, as billing takes them), a year's / 12, a week's × 52 /
+ * 12, a day's × 365 / 12, each divided by the plan's interval count. MRR is net of discounts.
  */
-const MONTHLY_VALUE_SQL = `round(p.amount::numeric * t.quantity * CASE p.interval WHEN 'month' THEN 1 WHEN 'year' THEN 1 WHEN 'week' THEN 52 ELSE 365 END
+const PERIOD_NET_SQL = `(p.amount::numeric * t.quantity - CASE
+    WHEN d.terms->>'percentOff' IS NOT NULL THEN round(p.amount::numeric * t.quantity * (d.terms->>'percentOff')::numeric / 100)
+    WHEN d.terms->>'amountOff' IS NOT NULL THEN least((d.terms->>'amountOff')::numeric, p.amount::numeric * t.quantity)
+    ELSE 0 END)`;
+const MONTHLY_VALUE_SQL = `round(${PERIOD_NET_SQL} * CASE p.interval WHEN 'month' THEN 1 WHEN 'year' THEN 1 WHEN 'week' THEN 52 ELSE 365 END
   / (CASE p.interval WHEN 'month' THEN 1 ELSE 12 END * p.interval_count))::bigint`;
 
 /**
@@ -51,6 +56,12 @@ const MRR_SQL = `
                 e.data->'from' AS before, row_number() OVER w AS n
            FROM subscription_events e WHERE e.type = 'changed'
          WINDOW w AS (PARTITION BY e.subscription_id ORDER BY e.occurred_at, e.seq)),
+       -- The coupon in force over (since, until]: a discount_applied event's terms, none after a removal or its end.
+       dc AS (
+         SELECT e.subscription_id AS id, e.occurred_at AS since, lead(e.occurred_at) OVER w AS until,
+                CASE WHEN e.type = 'discount_applied' THEN e.data END AS terms
+           FROM subscription_events e WHERE e.type IN ('discount_applied', 'discount_removed', 'discount_ended')
+         WINDOW w AS (PARTITION BY e.subscription_id ORDER BY e.occurred_at, e.seq)),
        subs AS (
          SELECT s.id, s.plan_id, s.quantity, p.currency FROM subscriptions s JOIN plans p ON p.id = s.plan_id
           WHERE ($2::text IS NULL OR p.currency = $2::text)),
@@ -58,6 +69,9 @@ const MRR_SQL = `
          SELECT width_bucket(since, $1::timestamptz[]) + 1 AS k, id FROM st WHERE since >= ($1::timestamptz[])[1]
          UNION
          SELECT width_bucket(since, $1::timestamptz[]) + 1, id FROM ch
+          WHERE since >= ($1::timestamptz[])[1] AND since < ($1::timestamptz[])[cardinality($1::timestamptz[])]
+         UNION
+         SELECT width_bucket(since, $1::timestamptz[]) + 1, id FROM dc
           WHERE since >= ($1::timestamptz[])[1] AND since < ($1::timestamptz[])[cardinality($1::timestamptz[])]),
        -- The (boundary, subscription) pairs counted there that need a value: everyone counted at the first boundary,
        -- and the touched ones counted at either end of their interval.
@@ -72,6 +86,7 @@ const MRR_SQL = `
            FROM counted c JOIN b ON b.k = c.k JOIN subs s ON s.id = c.id
            LEFT JOIN ch ON ch.id = c.id AND b.at > ch.since AND (ch.until IS NULL OR b.at <= ch.until)
            LEFT JOIN ch f ON f.id = c.id AND f.n = 1
+           LEFT JOIN dc d ON d.id = c.id AND b.at > d.since AND (d.until IS NULL OR b.at <= d.until)
           CROSS JOIN LATERAL (SELECT coalesce(ch.terms, f.before) AS terms) x
           CROSS JOIN LATERAL (SELECT coalesce((x.terms->>'planId')::uuid, s.plan_id) AS plan_id, coalesce((x.terms->>'quantity')::int, s.quantity) AS quantity) t
            JOIN plans p ON p.id = t.plan_id),

@@ -10,7 +10,7 @@ import { PlansService } from '../plans/plans.service';
 import { ChangeQuote, PriceSide, quoteChange } from '../subscriptions/change-quote';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { toSubscriptionResponse } from '../subscriptions/subscription-response';
-import { Subscription } from '../subscriptions/subscription.entity';
+import { discountAppliesTo, Subscription, SubscriptionDiscount } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { creditBalanceOverLimit, periodAmountOrRefuse } from '../subscriptions/period-amount-limit';
 import { ChangeSubscriptionDto } from './dto/change-subscription.dto';
@@ -24,7 +24,15 @@ export interface ChangeResult {
 
 const notChangeable = (message: string) => withErrorCode(new ConflictException(message), 'subscription_not_changeable');
 
-const side = (plan: Plan, quantity: number): PriceSide => ({ planId: plan.id, planAmount: plan.amount, interval: plan.interval, intervalCount: plan.intervalCount, quantity });
+/** A side of the change, priced after the subscription's discount where that still applies on the plan. */
+const side = (plan: Plan, quantity: number, discount: SubscriptionDiscount | null): PriceSide => ({
+  planId: plan.id,
+  planAmount: plan.amount,
+  interval: plan.interval,
+  intervalCount: plan.intervalCount,
+  quantity,
+  discount: discount && discountAppliesTo(discount, plan) ? discount : null,
+});
 
 /**
  * Plan and quantity changes (contract v1.2). The preview and the change run the same code on the same snapshot,
@@ -109,8 +117,8 @@ export class SubscriptionChangesService {
         periodStart,
         periodEnd,
         paid,
-        current: side(from, s.quantity),
-        next: side(to, quantity),
+        current: side(from, s.quantity, s.discount),
+        next: side(to, quantity, s.discount),
         effective: dto.effective,
         prorate: dto.prorate,
         balance,
@@ -166,6 +174,8 @@ export class SubscriptionChangesService {
     s.planId = to.id;
     s.quantity = quantity;
     s.pendingChange = null;
+    // The coupon stays only where it still applies on the new plan.
+    if (s.discount && !discountAppliesTo(s.discount, to)) s.discount = null;
     if (quote.reanchor) {
       // The old period ends now; the new plan's first period starts now and is charged now (less the credit).
       s.billingAnchor = now;

@@ -1,4 +1,5 @@
 import { BillingInterval, periodEnd } from '../common/calendar/billing-calendar';
+import { DiscountTerms, discountOf } from '../coupons/coupon-discount';
 import { applyBalance, Proration, prorate, prorateIntervalChange } from './proration';
 
 /**
@@ -15,6 +16,8 @@ export interface PriceSide {
   interval: BillingInterval;
   intervalCount: number;
   quantity: number;
+  /** The discount in force on this side (the subscription's coupon, where it applies): amounts are after it. */
+  discount?: DiscountTerms | null;
 }
 
 export interface ChangeQuoteInput {
@@ -55,7 +58,11 @@ export interface ChangeQuote {
   nextChargeAmount: number;
 }
 
-export const amountOf = (side: PriceSide): number => side.planAmount * side.quantity;
+/** A period's amount on this side, after its discount (proration is on discounted amounts). */
+export const amountOf = (side: PriceSide): number => {
+  const gross = side.planAmount * side.quantity;
+  return side.discount ? gross - discountOf(gross, side.discount) : gross;
+};
 
 const sameInterval = (a: PriceSide, b: PriceSide) => a.interval === b.interval && a.intervalCount === b.intervalCount;
 

@@ -20,6 +20,7 @@ const base: SubscriptionView = {
   updatedAt: '2027-01-01T00:00:00.000Z',
   metadata: {},
   billingError: null,
+  discount: null,
 };
 
 describe('subscriptionChangeEvent', () => {

@@ -5,9 +5,9 @@ export type SubscriptionView = ReturnType<typeof toSubscriptionResponse>;
 
 /**
  * The changes a merchant is told about with `subscription.updated` (the contract's "status, period, cancel-at-period-end",
- * and v1.2's plan, quantity and pending change).
+ * and v1.2's plan, quantity and pending change; v1.3's discount).
  */
-const ANNOUNCED: (keyof SubscriptionView)[] = ['status', 'currentPeriodStart', 'currentPeriodEnd', 'cancelAtPeriodEnd', 'planId', 'quantity', 'pendingChange'];
+const ANNOUNCED: (keyof SubscriptionView)[] = ['status', 'currentPeriodStart', 'currentPeriodEnd', 'cancelAtPeriodEnd', 'planId', 'quantity', 'pendingChange', 'discount'];
 
 /**
  * The merchant event for a subscription that was `before` and is `after` (both as the admin GET shows it), or null

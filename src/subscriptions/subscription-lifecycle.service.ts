@@ -9,7 +9,7 @@ import { subscriptionChangeEvent, SubscriptionView } from './subscription-change
 import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
 import type { SubscriptionEvent } from './subscription-event.entity';
 import { toSubscriptionResponse } from './subscription-response';
-import { Subscription, SubscriptionStatus } from './subscription.entity';
+import { countedDown, discountAppliesTo, Subscription, SubscriptionStatus } from './subscription.entity';
 import { DueFilter, SubscriptionsRepository } from './subscriptions.repository';
 import { BillingFailure, SubscriptionBillingErrorsService } from './subscription-billing-errors.service';
 import type { CancelListener, ChangeEventType, CreatedListener, EndListener, StartedPeriod } from './subscription-lifecycle.types';
@@ -96,6 +96,7 @@ export class SubscriptionLifecycleService {
     s.updatedAt = now;
     await this.subscriptions.save(em, s);
     await this.audit.record(em, { id: actionId, subscriptionId: s.id, type, data }, now);
+    if (before.discount && !s.discount) await this.audit.record(em, { subscriptionId: s.id, type: 'discount_removed', data: { ...before.discount, reason: 'plan_change' } }, now); // the coupon does not apply on the new plan
     await this.announce(em, before, s);
   }
 
@@ -119,7 +120,7 @@ export class SubscriptionLifecycleService {
    * A renewal reached a pending change: the subscription moves to its plan and quantity before the period is
    * charged. Another interval starts a new schedule at the renewal (the anchor moves there).
    */
-  async applyPendingChange(em: EntityManager, s: Subscription, plans: { from: Pick<Plan, 'interval' | 'intervalCount'>; to: Pick<Plan, 'interval' | 'intervalCount'> }, now: Date): Promise<void> {
+  async applyPendingChange(em: EntityManager, s: Subscription, plans: { from: Pick<Plan, 'interval' | 'intervalCount'>; to: Pick<Plan, 'id' | 'currency' | 'interval' | 'intervalCount'> }, now: Date): Promise<void> {
     const pending = s.pendingChange;
     if (!pending) return;
     const before = toSubscriptionResponse(s);
@@ -127,6 +128,7 @@ export class SubscriptionLifecycleService {
     s.planId = pending.planId;
     s.quantity = pending.quantity;
     s.pendingChange = null;
+    if (s.discount && !discountAppliesTo(s.discount, plans.to)) s.discount = null;
     if (plans.from.interval !== plans.to.interval || plans.from.intervalCount !== plans.to.intervalCount) {
       s.billingAnchor = s.nextBillingAt;
       s.nextPeriodIndex = 0;
@@ -176,8 +178,11 @@ export class SubscriptionLifecycleService {
         events.push({
           subscriptionId: s.id,
           type: 'period_billed',
-          data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount },
+          data: { chargeId: period.charge.id, periodStart: period.start.toISOString(), periodEnd: period.end.toISOString(), amount: period.charge.amount, discountAmount: period.charge.discountAmount },
         });
+        const ended = period.discounted ? s.discount : null;
+        if (ended) s.discount = countedDown(ended);
+        if (ended && !s.discount) events.push({ subscriptionId: s.id, type: 'discount_ended', data: { couponId: ended.couponId, code: ended.code, fullPriceAt: period.end.toISOString() } });
       }
     }
     const rows = started.map((x) => x.subscription);
@@ -378,7 +383,7 @@ export class SubscriptionLifecycleService {
    * Idempotency-Key reserved, the id of the action's audit event; when an earlier run wrote it, the subscription is
    * answered as it is.
    */
-  private async change(id: string, actionId: string | undefined, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
+  async change(id: string, actionId: string | undefined, apply: (em: EntityManager, s: Subscription, now: Date) => Promise<void>): Promise<Subscription> {
     const now = this.clock.now();
     return this.subscriptions.transaction(async (em) => {
       const s = await this.lock(em, id);

@@ -22,5 +22,7 @@ export interface StartedPeriod {
   start: Date;
   end: Date;
   /** The charge made for it, when this pass made one (a race may have made it already). */
-  charge?: { id: string; amount: number };
+  charge?: { id: string; amount: number; discountAmount: number };
+  /** The charge made took the subscription's coupon: a period it covered is counted down. */
+  discounted?: boolean;
 }

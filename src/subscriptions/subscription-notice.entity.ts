@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export type NoticeKind = 'renewal_upcoming' | 'trial_ending';
+export type NoticeKind = 'renewal_upcoming' | 'trial_ending' | 'discount_ending';
 
 /**
  * A notice sent before money moves: one row per subscription, kind and the instant it warns about (the renewal, or the

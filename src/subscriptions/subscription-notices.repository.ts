@@ -10,6 +10,14 @@ const KINDS: Record<NoticeKind, { at: string; where: string }> = {
   // A subscription that will renew: not trialing (trial_ending covers that), paused, canceled or ending at period end.
   renewal_upcoming: { at: 's.next_billing_at', where: "s.status IN ('active', 'past_due') AND NOT s.cancel_at_period_end" },
   trial_ending: { at: 's.trial_ends_at', where: "s.status = 'trialing' AND NOT s.cancel_at_period_end" },
+  // The first renewal at full price: its coupon ended with the period charge before it (the discount_ended event names
+  // that renewal), and no other coupon was applied since.
+  discount_ending: {
+    at: 's.next_billing_at',
+    where:
+      "s.status IN ('active', 'past_due') AND NOT s.cancel_at_period_end AND s.discount IS NULL AND EXISTS (SELECT 1 FROM subscription_events e " +
+      "WHERE e.subscription_id = s.id AND e.type = 'discount_ended' AND (e.data->>'fullPriceAt')::timestamptz = s.next_billing_at)",
+  },
 };
 
 /** Where a walk over the due notices of a kind stands: the last (instant, subscription) it looked at. */

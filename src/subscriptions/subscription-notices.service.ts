@@ -22,8 +22,9 @@ export interface NoticesDecided {
 }
 
 /**
- * Notices before money moves: `subscription.renewal_upcoming` BILLING_UPCOMING_DAYS before a renewal and
- * `subscription.trial_ending` 7 days before a trial turns paid. Each is claimed by a unique key (subscription, kind,
+ * Notices before money moves: `subscription.renewal_upcoming` BILLING_UPCOMING_DAYS before a renewal,
+ * `subscription.trial_ending` 7 days before a trial turns paid, and `subscription.discount_ending` BILLING_UPCOMING_DAYS
+ * before the first renewal at full price after a coupon's last period. Each is claimed by a unique key (subscription, kind,
  * instant) in the transaction that records its event, so it goes out once whatever the replicas and restarts. A
  * notice is decided only for a subscription nothing may end before it: another module's hold (billing's: a charge due
  * and unsettled, whose decline may apply the dunning final action) leaves it for a later decision.
@@ -50,6 +51,7 @@ export class SubscriptionNoticesService {
     const decided: NoticesDecided = { sent: 0, held: 0 };
     if (this.config.upcomingDays > 0) await this.sendKind('renewal_upcoming', now, this.config.upcomingDays * DAY_MS, decided);
     await this.sendKind('trial_ending', now, TRIAL_ENDING_DAYS * DAY_MS, decided);
+    if (this.config.upcomingDays > 0) await this.sendKind('discount_ending', now, this.config.upcomingDays * DAY_MS, decided);
     return decided;
   }
 
@@ -64,11 +66,11 @@ export class SubscriptionNoticesService {
         const planIds = subscriptions.flatMap((s) => (s.pendingChange ? [s.planId, s.pendingChange.planId] : [s.planId]));
         const plans = new Map((await this.plans.getMany([...new Set(planIds)], em)).map((p) => [p.id, p]));
         const events: NewEvent[] = subscriptions.map((s) => {
-          const at = kind === 'renewal_upcoming' ? s.nextBillingAt : s.trialEndsAt;
+          const at = kind === 'trial_ending' ? s.trialEndsAt : s.nextBillingAt;
           // The subscription as GET shows it, and what the coming charge will take (quantity and any pending change
           // included) and when.
           const upcoming = { ...upcomingCharge(s, plans, at), chargeAt: at?.toISOString() ?? null };
-          return { type: kind === 'renewal_upcoming' ? 'subscription.renewal_upcoming' : 'subscription.trial_ending', data: { object: toSubscriptionResponse(s), upcoming } };
+          return { type: `subscription.${kind}` as const, data: { object: toSubscriptionResponse(s), upcoming } };
         });
         await this.events.record(em, events);
         return claimed;

@@ -24,6 +24,7 @@ export function toSubscriptionResponse(s: Subscription) {
     updatedAt: iso(s.updatedAt),
     metadata: s.metadata,
     billingError: s.billingError ?? null,
+    discount: s.discount ? { couponId: s.discount.couponId, code: s.discount.code, percentOff: s.discount.percentOff, amountOff: s.discount.amountOff, periodsLeft: s.discount.periodsLeft } : null,
   };
 }
 

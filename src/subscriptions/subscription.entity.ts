@@ -20,6 +20,40 @@ export function pendingChangeAppliesAt(pending: PendingChange | null, renewalAt:
 }
 
 /**
+ * The coupon applied to a subscription, as it was when applied (a coupon archived later leaves it as it is).
+ * `periodsLeft`: period charges it still covers (null: forever); a billing pass counts one down in the transaction that
+ * makes the period's charge, and the discount goes away after its last one.
+ */
+export interface SubscriptionDiscount {
+  couponId: string;
+  code: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  /** The currency of `amountOff` (null for a percentage). */
+  currency: string | null;
+  /** The plans the coupon applies to (null: all): a change of plan keeps the discount only where it still applies. */
+  appliesToPlans: string[] | null;
+  periodsLeft: number | null;
+}
+
+/** Whether a discount still applies on `plan` (a change of plan keeps it only then). */
+export function discountAppliesTo(discount: SubscriptionDiscount, plan: { id: string; currency: string }): boolean {
+  if (discount.appliesToPlans !== null && !discount.appliesToPlans.includes(plan.id)) return false;
+  return discount.currency === null || discount.currency === plan.currency;
+}
+
+/** What a `discount_applied` audit event holds: the revenue report values MRR net of it from the trail. */
+export function discountTerms(d: SubscriptionDiscount) {
+  return { couponId: d.couponId, code: d.code, percentOff: d.percentOff, amountOff: d.amountOff, periodsLeft: d.periodsLeft };
+}
+
+/** A discount after one more period charge it covered: gone after its last (`forever` never ends). */
+export function countedDown(discount: SubscriptionDiscount | null): SubscriptionDiscount | null {
+  if (!discount || discount.periodsLeft === null) return discount;
+  return discount.periodsLeft > 1 ? { ...discount, periodsLeft: discount.periodsLeft - 1 } : null;
+}
+
+/**
  * Why billing passes could not make the subscription's due period into a charge (a row the database refuses, an
  * amount past the limit): the subscription is left out of the pass instead of failing it, and tried again.
  */
@@ -116,6 +150,10 @@ export class Subscription {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   metadata: Record<string, unknown>;
+
+  /** The coupon in force, or null. Written only by this module (apply, remove, the count of periods, a change of plan). */
+  @Column({ type: 'jsonb', nullable: true })
+  discount: SubscriptionDiscount | null;
 
   /** Set while passes fail to bill the due period; null again once one bills it. */
   @Column({ type: 'jsonb', nullable: true })

@@ -1,29 +1,34 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
+import { ApplyCouponDto } from '../coupons/apply-coupon.dto';
 import { CancelSubscriptionDto } from './dto/cancel-subscription.dto';
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { SubscriptionEventResponseDto } from './dto/subscription-event-response.dto';
 import { SubscriptionResponseDto } from './dto/subscription-response.dto';
 import { toSubscriptionEventResponse, toSubscriptionResponse } from './subscription-response';
+import { SubscriptionDiscountsService } from './subscription-discounts.service';
 import { SubscriptionsService } from './subscriptions.service';
 
 @ApiTags('Subscriptions')
 @Controller('api/v1/subscriptions')
 export class SubscriptionsController {
-  constructor(private readonly subscriptions: SubscriptionsService) {}
+  constructor(
+    private readonly subscriptions: SubscriptionsService,
+    private readonly discounts: SubscriptionDiscountsService,
+  ) {}
 
   @ApiAdminRoute({
     summary: 'Subscribe a customer to a plan',
     description: 'Charges nothing until the customer is ready (status incomplete until then); a trial comes first when the plan has one.',
     body: true,
     idempotent: true,
-    errors: ['not_found', 'business_rule'],
+    errors: ['not_found', 'business_rule', 'coupon_invalid', 'coupon_exhausted', 'coupon_not_applicable', 'first_time_only'],
   })
   @ApiCreatedResponse({ type: SubscriptionResponseDto })
   @Post()
@@ -85,5 +90,27 @@ export class SubscriptionsController {
   @HttpCode(200)
   async resume(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto, @ReservedId() actionId?: string) {
     return toSubscriptionResponse(await this.subscriptions.resume(id, actionId));
+  }
+
+  @ApiAdminRoute({
+    summary: 'Apply a coupon to a subscription',
+    description: 'Replaces the coupon in force, if any (one at a time); its discount applies from the next period charge.',
+    id: 'subscription',
+    body: true,
+    idempotent: true,
+    errors: ['state_conflict', 'coupon_invalid', 'coupon_exhausted', 'coupon_not_applicable', 'first_time_only'],
+  })
+  @ApiOkResponse({ type: SubscriptionResponseDto })
+  @Post(':id/discount')
+  @HttpCode(200)
+  async applyDiscount(@Param('id', UUID_PARAM) id: string, @Body() dto: ApplyCouponDto, @ReservedId() actionId?: string) {
+    return toSubscriptionResponse(await this.discounts.apply(id, dto.couponCode, actionId));
+  }
+
+  @ApiAdminRoute({ summary: "Remove a subscription's coupon", description: 'Period charges made from now on are at full price; removing none changes nothing.', id: 'subscription' })
+  @ApiOkResponse({ type: SubscriptionResponseDto })
+  @Delete(':id/discount')
+  async removeDiscount(@Param('id', UUID_PARAM) id: string) {
+    return toSubscriptionResponse(await this.discounts.remove(id));
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CouponsModule } from '../coupons/coupons.module';
 import { CustomersModule } from '../customers/customers.module';
 import { EventsModule } from '../events/events.module';
 import { PlansModule } from '../plans/plans.module';
@@ -15,9 +16,10 @@ import { SubscriptionNotice } from './subscription-notice.entity';
 import { SubscriptionNoticesRepository } from './subscription-notices.repository';
 import { SubscriptionNoticesService } from './subscription-notices.service';
 import { SubscriptionRepricingService } from './subscription-repricing.service';
+import { SubscriptionDiscountsService } from './subscription-discounts.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent, SubscriptionNotice]), PlansModule, CustomersModule, EventsModule],
+  imports: [TypeOrmModule.forFeature([Subscription, SubscriptionEvent, SubscriptionNotice]), PlansModule, CustomersModule, EventsModule, CouponsModule],
   controllers: [SubscriptionsController],
   providers: [
     SubscriptionsRepository,
@@ -28,6 +30,7 @@ import { SubscriptionRepricingService } from './subscription-repricing.service';
     SubscriptionNoticesRepository,
     SubscriptionNoticesService,
     SubscriptionRepricingService,
+    SubscriptionDiscountsService,
   ],
   exports: [SubscriptionsService, SubscriptionLifecycleService, SubscriptionNoticesService, SubscriptionRepricingService],
 })

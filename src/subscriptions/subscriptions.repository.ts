@@ -89,10 +89,18 @@ export class SubscriptionsRepository {
   async updatePeriods(em: EntityManager, rows: Subscription[], at: Date): Promise<void> {
     await em.query(
       `UPDATE subscriptions s SET next_period_index = u.next_index, current_period_start = u.period_start, current_period_end = u.period_end,
-              next_billing_at = u.period_end, status = u.status, billing_error = NULL, billing_retry_at = NULL, updated_at = $6
-         FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::varchar[]) AS u(id, next_index, period_start, period_end, status)
+              next_billing_at = u.period_end, status = u.status, billing_error = NULL, billing_retry_at = NULL, updated_at = $6, discount = u.discount
+         FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::varchar[], $7::jsonb[]) AS u(id, next_index, period_start, period_end, status, discount)
         WHERE s.id = u.id`,
-      [rows.map((s) => s.id), rows.map((s) => s.nextPeriodIndex), rows.map((s) => s.currentPeriodStart), rows.map((s) => s.currentPeriodEnd), rows.map((s) => s.status), at],
+      [
+        rows.map((s) => s.id),
+        rows.map((s) => s.nextPeriodIndex),
+        rows.map((s) => s.currentPeriodStart),
+        rows.map((s) => s.currentPeriodEnd),
+        rows.map((s) => s.status),
+        at,
+        rows.map((s) => (s.discount ? JSON.stringify(s.discount) : null)),
+      ],
     );
   }
 

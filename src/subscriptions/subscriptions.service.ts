@@ -1,9 +1,11 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
+import { CouponsService } from '../coupons/coupons.service';
 import { CustomersService } from '../customers/customers.service';
 import type { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
@@ -11,7 +13,7 @@ import { addTrialDays, isValidTimeZone, periodStart } from '../common/calendar/b
 import { CreateSubscriptionDto } from './dto/create-subscription.dto';
 import { ListSubscriptionsQueryDto } from './dto/list-subscriptions-query.dto';
 import { SubscriptionLifecycleService } from './subscription-lifecycle.service';
-import { Subscription, SubscriptionStatus } from './subscription.entity';
+import { discountTerms, Subscription, SubscriptionStatus } from './subscription.entity';
 import { SubscriptionEvent } from './subscription-event.entity';
 import { SubscriptionEventsRepository } from './subscription-events.repository';
 import { SubscriptionsRepository } from './subscriptions.repository';
@@ -29,6 +31,7 @@ export class SubscriptionsService {
     private readonly plans: PlansService,
     private readonly clock: Clock,
     private readonly lifecycle: SubscriptionLifecycleService,
+    private readonly coupons: CouponsService,
   ) {}
 
   /** `reservedId`: the id the request's Idempotency-Key reserved; a re-run of the key answers the subscription made with it. */
@@ -65,9 +68,13 @@ export class SubscriptionsService {
       billingAnchor = null;
     }
 
+    const id = reservedId ?? randomUUID();
     return this.subscriptions.transaction(async (em) => {
+      // The coupon is redeemed in the transaction that makes the subscription: a refusal makes neither.
+      const discount = dto.couponCode ? await this.coupons.redeem(em, dto.couponCode, { subscriptionId: id, customerId: customer.id, plan }, now) : null;
       const subscription = await this.subscriptions.insert(em, {
-        ...(reservedId !== undefined && { id: reservedId }),
+        id,
+        discount,
         customerId: customer.id,
         planId: plan.id,
         quantity,
@@ -84,6 +91,7 @@ export class SubscriptionsService {
         createdAt: now,
         updatedAt: now,
       });
+      if (discount) await this.audit.record(em, { subscriptionId: id, type: 'discount_applied', data: discountTerms(discount) }, now);
       await this.lifecycle.created(em, subscription, plan, status, { planId: plan.id, quantity, amount, currency: plan.currency, startAt: startAt.toISOString(), timezone }, now);
       return subscription;
     });

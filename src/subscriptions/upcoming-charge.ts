@@ -1,5 +1,6 @@
+import { discountOf } from '../coupons/coupon-discount';
 import type { Plan } from '../plans/plan.entity';
-import { pendingChangeAppliesAt, Subscription } from './subscription.entity';
+import { discountAppliesTo, pendingChangeAppliesAt, Subscription, SubscriptionDiscount } from './subscription.entity';
 
 /** What the coming renewal (or the first charge after a trial) will take. */
 export interface UpcomingCharge {
@@ -10,10 +11,12 @@ export interface UpcomingCharge {
 /**
  * The amount the charge at `chargeAt` will be made for: the plan amount × quantity, or, when a change waits for that
  * renewal, the pending plan's amount × the pending quantity (the renewal applies the change before it charges). A
- * change that waits for a later renewal (a plan migration's) does not count yet. Null figures when the plan is unknown.
+ * change that waits for a later renewal (a plan migration's) does not count yet. Less the coupon in force where it
+ * applies on that plan (it covers the coming charge: one with periods left has at least this one). Null figures when
+ * the plan is unknown.
  */
 export function upcomingCharge(
-  s: Pick<Subscription, 'planId' | 'quantity' | 'pendingChange'>,
+  s: Pick<Subscription, 'planId' | 'quantity' | 'pendingChange'> & { discount?: SubscriptionDiscount | null },
   plans: ReadonlyMap<string, Pick<Plan, 'amount' | 'currency'>>,
   chargeAt: Date | null,
 ): UpcomingCharge {
@@ -21,5 +24,8 @@ export function upcomingCharge(
   const planId = pending?.planId ?? s.planId;
   const quantity = pending?.quantity ?? s.quantity;
   const plan = plans.get(planId);
-  return plan ? { amount: plan.amount * quantity, currency: plan.currency } : { amount: null, currency: null };
+  if (!plan) return { amount: null, currency: null };
+  const gross = plan.amount * quantity;
+  const discount = s.discount && discountAppliesTo(s.discount, { id: planId, currency: plan.currency }) ? discountOf(gross, s.discount) : 0;
+  return { amount: gross - discount, currency: plan.currency };
 }

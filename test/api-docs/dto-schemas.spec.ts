@@ -14,6 +14,7 @@ const QUERY_DTOS: Record<string, string> = {
   ListQueryDto: 'GET /api/v1/payouts/destinations',
   ListCustomersQueryDto: 'GET /api/v1/customers',
   ListPlansQueryDto: 'GET /api/v1/plans',
+  ListCouponsQueryDto: 'GET /api/v1/coupons',
   ListSubscriptionsQueryDto: 'GET /api/v1/subscriptions',
   ListChargesQueryDto: 'GET /api/v1/charges',
   ListPayoutsQueryDto: 'GET /api/v1/payouts',

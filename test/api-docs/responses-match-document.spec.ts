@@ -111,6 +111,14 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     const migration = await ok('POST', '/api/v1/plans/{id}/migrations', { path: { id: plan.id }, body: { toPlanId: repriced.id, noticeDays: 14 } });
     await ok('GET', '/api/v1/plan-migrations/{id}', { path: { id: migration.id } });
     await call('POST', '/api/v1/plans/{id}/migrations', { path: { id: plan.id }, body: { toPlanId: archived.id } });
+    // Coupons: made (a percentage for some periods, an amount forever), refused, listed, read, archived.
+    const coupon = await ok('POST', '/api/v1/coupons', { body: { code: 'walk50', name: 'Walk', percentOff: 50, duration: 'repeating', durationPeriods: 2, appliesToPlans: [plan.id] } });
+    await ok('POST', '/api/v1/coupons', { body: { name: 'Flat', amountOff: 500, currency: 'RUB', duration: 'forever', maxRedemptions: 10, redeemBy: '2040-01-01T00:00:00Z', firstTimeOnly: true } });
+    await call('POST', '/api/v1/coupons', { body: { name: 'Both', percentOff: 10, amountOff: 10, currency: 'RUB', duration: 'once' } });
+    await ok('GET', '/api/v1/coupons', { query: { status: 'active' } });
+    await ok('GET', '/api/v1/coupons/{id}', { path: { id: coupon.id } });
+    const oldCoupon = await ok('POST', '/api/v1/coupons', { body: { code: 'WALKOLD', name: 'Old', percentOff: 5, duration: 'once' } });
+    await ok('POST', '/api/v1/coupons/{id}/archive', { path: { id: oldCoupon.id } });
     await ok('GET', '/api/v1/dunning/rules');
     await ok('GET', '/api/v1/reports/revenue', { query: { from: '2031-03-01T00:00:00Z', to: '2031-04-01T00:00:00Z', interval: 'week', currency: 'RUB' } });
     await call('GET', '/api/v1/reports/revenue', { query: { from: '2031-03-01T00:00:00Z', to: '2031-02-01T00:00:00Z' } });
@@ -137,6 +145,10 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     const subscription = await ok('POST', '/api/v1/subscriptions', { body: { customerId: payer.id, planId: plan.id, timezone: 'Europe/Moscow', metadata: { order: 'A-1' } } });
     const incomplete = await ok('POST', '/api/v1/subscriptions', { body: { customerId: waiting.id, planId: laddered.id } });
     await call('POST', '/api/v1/subscriptions', { body: { customerId: payer.id, planId: archived.id } });
+    await ok('POST', '/api/v1/subscriptions/{id}/discount', { path: { id: subscription.id }, body: { couponCode: 'WALK50' } });
+    await call('POST', '/api/v1/subscriptions/{id}/discount', { path: { id: subscription.id }, body: { couponCode: 'WALKOLD' } }); // archived: 422
+    await ok('DELETE', '/api/v1/subscriptions/{id}/discount', { path: { id: subscription.id } });
+    await ok('POST', '/api/v1/subscriptions/{id}/discount', { path: { id: subscription.id }, body: { couponCode: 'WALK50' } });
     await ok('POST', '/api/v1/billing/run');
     const charges = await ok<{ items: Body[] }>('GET', '/api/v1/charges', { query: { subscriptionId: subscription.id } });
     const charge = charges.items[0];

@@ -113,6 +113,26 @@ export const ERROR_CODES = {
       "The refund would take more than the charge left to refund (`refundable` says how much is left this way): the sum of a charge's refunds never exceeds what was paid, and the part the credit balance paid goes back only to the balance.",
     example: 'The refund of 3000 exceeds what is left to refund to the card: 2500 RUB',
   },
+  coupon_invalid: {
+    status: 422,
+    meaning: 'No active coupon has this code: it is unknown, archived, or past its `redeemBy`.',
+    example: 'no active coupon has the code SPRING50',
+  },
+  coupon_exhausted: {
+    status: 422,
+    meaning: "The coupon was redeemed its `maxRedemptions` times (counted exactly across replicas).",
+    example: 'coupon SPRING50 was redeemed its 50 times',
+  },
+  coupon_not_applicable: {
+    status: 422,
+    meaning: "The coupon does not apply to the subscription's plan: the plan is not in its `appliesToPlans`, or an amount-off coupon is in another currency than the plan.",
+    example: 'coupon SPRING50 takes USD off; the plan bills RUB',
+  },
+  first_time_only: {
+    status: 422,
+    meaning: 'The coupon is for customers who have never paid, and this customer has (a succeeded charge).',
+    example: 'coupon WELCOME is for customers who have never paid; this one has',
+  },
   provider_refused: {
     status: 422,
     meaning: 'The provider refused the data passed on to it; `providerCode` holds its own code when it gave one.',

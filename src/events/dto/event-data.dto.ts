@@ -31,7 +31,7 @@ export class EventDataDto {
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
-    description: 'subscription.renewal_upcoming and subscription.trial_ending: the coming charge, `amount` (minor units), `currency` and `chargeAt` (the renewal, or the end of the trial).',
+    description: 'subscription.renewal_upcoming, subscription.trial_ending and subscription.discount_ending (the first renewal at full price after a coupon): the coming charge, `amount` (minor units), `currency` and `chargeAt` (the renewal, or the end of the trial).',
     example: { amount: 99000, currency: 'RUB', chargeAt: SAMPLE_TIME },
   })
   upcoming?: Record<string, unknown>;

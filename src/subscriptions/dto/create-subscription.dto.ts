@@ -1,6 +1,7 @@
 import { IsSeatQuantity } from './seat-quantity.decorator';
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { COUPON_CODE_PATTERN } from '../../coupons/create-coupon.dto';
 import { ApiIdProperty, ApiMetadataProperty } from '../../common/api-docs/api-properties';
 import { IsDateTimeWithZone } from '../../common/http/date-time.validator';
 import { IsMetadata } from '../../common/http/validators';
@@ -34,6 +35,12 @@ export class CreateSubscriptionDto {
   @IsString()
   @MaxLength(64)
   timezone?: string;
+
+  @ApiPropertyOptional({ type: String, pattern: COUPON_CODE_PATTERN, description: "A coupon's code, in any case: its discount applies from the first period charge (422 when it cannot be used).", example: 'SPRING50' })
+  @IsOptional()
+  @IsString()
+  @Matches(new RegExp(COUPON_CODE_PATTERN), { message: 'couponCode must be 3..32 of A-Z, 0-9, _ and -' })
+  couponCode?: string;
 
   @ApiMetadataProperty()
   @IsOptional()

@@ -35,6 +35,24 @@ export class BillingErrorResponseDto {
   since: string;
 }
 
+@ApiSchema({ name: 'SubscriptionDiscount' })
+export class SubscriptionDiscountResponseDto {
+  @ApiIdProperty('The coupon applied.')
+  couponId: string;
+
+  @ApiProperty({ description: "The coupon's code.", example: 'SPRING50' })
+  code: string;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Percent off each period charge it covers, or null.', example: 50 })
+  percentOff: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: "Minor units off each period charge it covers (in the plan's currency), or null.", example: null })
+  amountOff: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Period charges it still covers; null: forever. Trials and prorations do not count.', example: 2 })
+  periodsLeft: number | null;
+}
+
 /** Documentation of a subscription as the admin API answers it (subscription-response.ts builds it). */
 @ApiSchema({ name: 'Subscription' })
 export class SubscriptionResponseDto {
@@ -108,4 +126,7 @@ export class SubscriptionResponseDto {
       'Set while billing passes cannot make its due period into a charge: it is left out of the pass (the others are billed) and tried again; null once a pass bills it.',
   })
   billingError: BillingErrorResponseDto | null;
+
+  @ApiProperty({ type: SubscriptionDiscountResponseDto, nullable: true, description: 'The coupon in force (one at a time), or null.' })
+  discount: SubscriptionDiscountResponseDto | null;
 }
