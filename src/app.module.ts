@@ -5,7 +5,8 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { AdminTokenGuard } from './common/http/admin-token.guard';
+import { CredentialGuard } from './common/auth/credential.guard';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { buildLoggerParams } from './common/logging/pino-options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -101,12 +102,13 @@ export class AppModule {
         ProviderWebhooksModule,
         EventsModule,
         WebhooksModule,
+        ApiKeysModule,
         ConsoleModule,
         ReportsModule,
         ...(options.extraImports ?? []),
       ],
       providers: [
-        { provide: APP_GUARD, useClass: AdminTokenGuard },
+        { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

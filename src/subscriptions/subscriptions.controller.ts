@@ -12,6 +12,7 @@ import { SubscriptionEventResponseDto } from './dto/subscription-event-response.
 import { SubscriptionResponseDto } from './dto/subscription-response.dto';
 import { toSubscriptionEventResponse, toSubscriptionResponse } from './subscription-response';
 import { SubscriptionsService } from './subscriptions.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Subscriptions')
 @Controller('api/v1/subscriptions')
@@ -26,6 +27,7 @@ export class SubscriptionsController {
     errors: ['not_found', 'business_rule'],
   })
   @ApiCreatedResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Post()
   async create(@Body() dto: CreateSubscriptionDto, @ReservedId() reservedId?: string) {
     return toSubscriptionResponse(await this.subscriptions.create(dto, reservedId));
@@ -33,6 +35,7 @@ export class SubscriptionsController {
 
   @ApiAdminRoute({ summary: 'List subscriptions', errors: ['validation_failed'] })
   @ApiPageResponse(SubscriptionResponseDto)
+  @RequiresScope('subscriptions:read')
   @Get()
   async list(@Query() query: ListSubscriptionsQueryDto) {
     const page = await this.subscriptions.list(query);
@@ -41,6 +44,7 @@ export class SubscriptionsController {
 
   @ApiAdminRoute({ summary: 'Read a subscription', id: 'subscription' })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:read')
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string) {
     return toSubscriptionResponse(await this.subscriptions.get(id));
@@ -48,6 +52,7 @@ export class SubscriptionsController {
 
   @ApiAdminRoute({ summary: "A subscription's audit trail", description: 'Every change, newest first.', id: 'subscription' })
   @ApiPageResponse(SubscriptionEventResponseDto)
+  @RequiresScope('subscriptions:read')
   @Get(':id/events')
   async events(@Param('id', UUID_PARAM) id: string, @Query() query: ListQueryDto) {
     const page = await this.subscriptions.events(id, query);
@@ -63,6 +68,7 @@ export class SubscriptionsController {
     errors: ['state_conflict'],
   })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Post(':id/cancel')
   @HttpCode(200)
   async cancel(@Param('id', UUID_PARAM) id: string, @Body() dto: CancelSubscriptionDto, @ReservedId() actionId?: string) {
@@ -72,6 +78,7 @@ export class SubscriptionsController {
   @ApiAdminRoute({ summary: 'Pause a subscription', description: 'Nothing is charged while paused.', id: 'subscription', body: true, idempotent: true, errors: ['state_conflict'] })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Post(':id/pause')
   @HttpCode(200)
   async pause(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto, @ReservedId() actionId?: string) {
@@ -81,6 +88,7 @@ export class SubscriptionsController {
   @ApiAdminRoute({ summary: 'Resume a paused subscription', description: 'Billing goes on from a new period.', id: 'subscription', body: true, idempotent: true, errors: ['state_conflict'] })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Post(':id/resume')
   @HttpCode(200)
   async resume(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto, @ReservedId() actionId?: string) {

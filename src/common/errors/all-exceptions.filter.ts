@@ -8,11 +8,13 @@ import { ERROR_CODES, ErrorCode } from './error-codes';
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'validation_failed',
   401: 'unauthorized',
+  403: 'insufficient_scope',
   404: 'not_found',
   409: 'state_conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   422: 'business_rule',
+  429: 'rate_limited',
   500: 'internal_error',
   502: 'provider_error',
   503: 'service_unavailable',

@@ -26,6 +26,7 @@ import { LeaseOwnerIndexes1795869489949 } from './1795869489949-LeaseOwnerIndexe
 import { ChargeWaitingFor1795869825247 } from './1795869825247-ChargeWaitingFor';
 import { Refunds1795871916287 } from './1795871916287-Refunds';
 import { OneOffCharges1795872049938 } from './1795872049938-OneOffCharges';
+import { ApiKeys1795882071458 } from './1795882071458-ApiKeys';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -58,4 +59,5 @@ export const MIGRATIONS: Function[] = [
   ChargeWaitingFor1795869825247,
   Refunds1795871916287,
   OneOffCharges1795872049938,
+  ApiKeys1795882071458,
 ];
