@@ -27,6 +27,7 @@ import { ChargeWaitingFor1795869825247 } from './1795869825247-ChargeWaitingFor'
 import { Refunds1795871916287 } from './1795871916287-Refunds';
 import { OneOffCharges1795872049938 } from './1795872049938-OneOffCharges';
 import { ApiKeys1795882071458 } from './1795882071458-ApiKeys';
+import { ChangeActors1795883362136 } from './1795883362136-ChangeActors';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -60,4 +61,5 @@ export const MIGRATIONS: Function[] = [
   Refunds1795871916287,
   OneOffCharges1795872049938,
   ApiKeys1795882071458,
+  ChangeActors1795883362136,
 ];
