@@ -7,6 +7,7 @@ import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { CredentialGuard } from './common/auth/credential.guard';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { buildLoggerParams } from './common/logging/pino-options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -103,6 +104,7 @@ export class AppModule {
         EventsModule,
         WebhooksModule,
         ApiKeysModule,
+        RateLimitsModule,
         ConsoleModule,
         ReportsModule,
         ...(options.extraImports ?? []),

@@ -6,6 +6,9 @@ import { ApiKeysService } from '../../api-keys/api-keys.service';
 import { AppConfig } from '../../config/app-config';
 import { CONSOLE_HEADER, isCrossSite, readConsoleCookie } from '../../console/console-cookie';
 import { ConsoleSessionService } from '../../console/console-session.service';
+import { AuthFailureLimiterService } from '../../rate-limits/auth-failure-limiter.service';
+import { RateLimiterService } from '../../rate-limits/rate-limiter.service';
+import { clientAddress } from '../http/client-address';
 import { withErrorCode } from '../errors/coded-error';
 import { PUBLIC_ROUTE } from '../http/public-route.decorator';
 import { Credential } from './actor';
@@ -22,6 +25,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * when it declares none). The decision is taken on the handler the router chose, never on the path string, so no
  * spelling of a path (letter case, slashes, encodings, dot segments) can reach a handler without it.
  *
+ * Then each credential's requests are counted against API_RATE_LIMIT (429 past it, before any scope check or handler),
+ * and each refused credential against AUTH_FAILURE_LIMIT for its client address.
+ *
  * The operator console's session cookie stands in for the credential it was opened with only with the header
  * `X-Console: 1` (a header no other site's page can send without a CORS preflight this daemon never grants) and only
  * on a same-origin request.
@@ -35,6 +41,8 @@ export class CredentialGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly consoleSessions: ConsoleSessionService,
     private readonly apiKeys: ApiKeysService,
+    private readonly rateLimiter: RateLimiterService,
+    private readonly authFailures: AuthFailureLimiterService,
   ) {
     this.expected = digest(config.adminToken);
   }
@@ -43,7 +51,13 @@ export class CredentialGuard implements CanActivate {
     if (context.getType() !== 'http') return false;
     if (this.reflector.get<boolean>(PUBLIC_ROUTE, context.getHandler()) === true) return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const credential = await this.authenticate(request);
+    const address = clientAddress(request);
+    this.authFailures.refuseIfBlocked(address, 'bearer');
+    const credential = await this.authenticate(request).catch(async (error: unknown) => {
+      if (error instanceof UnauthorizedException) await this.authFailures.failed(address, 'bearer');
+      throw error;
+    });
+    await this.rateLimiter.admit(credential);
     const needed = this.reflector.get<Scope | undefined>(REQUIRED_SCOPE, context.getHandler()) ?? ADMIN_SCOPE;
     if (!scopesGrant(credential.scopes, needed)) {
       const refusal = withErrorCode(new ForbiddenException(`This credential lacks the scope ${needed}, which this route needs`), 'insufficient_scope');

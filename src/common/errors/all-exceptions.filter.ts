@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../../database/database-unavailable';
 import { writeScopeOf } from '../http/write-scope.interceptor';
 import { ERROR_CODES, ErrorCode } from './error-codes';
+import { RateLimitedException } from './rate-limited.exception';
 
 /** The code an error gets when whoever threw it named none: the usual meaning of its status. */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -75,6 +76,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const coded = fromRouter !== null ? { ...body, code: fromRouter } : withCode(body, status, 'http_error');
       // The test clock's read, which fails before any handler, answers database_unavailable this way.
       if ((coded as { code?: unknown }).code === 'database_unavailable') response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      if (exception instanceof RateLimitedException) response.setHeader('Retry-After', String(exception.retryAfterSeconds));
       sendJson(response, status, coded);
       return;
     }

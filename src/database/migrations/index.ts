@@ -28,6 +28,7 @@ import { Refunds1795871916287 } from './1795871916287-Refunds';
 import { OneOffCharges1795872049938 } from './1795872049938-OneOffCharges';
 import { ApiKeys1795882071458 } from './1795882071458-ApiKeys';
 import { ChangeActors1795883362136 } from './1795883362136-ChangeActors';
+import { RateLimitBuckets1795883647643 } from './1795883647643-RateLimitBuckets';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -62,4 +63,5 @@ export const MIGRATIONS: Function[] = [
   OneOffCharges1795872049938,
   ApiKeys1795882071458,
   ChangeActors1795883362136,
+  RateLimitBuckets1795883647643,
 ];
