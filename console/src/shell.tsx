@@ -1,8 +1,9 @@
 import { AppShell, Button, Group, Loader, NavLink, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { Link, Route, Routes, useLocation } from 'react-router';
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { api, unwrap } from './api/client';
+import { allows } from './api/scopes';
 import { SESSION_QUERY } from './api/session';
 import { TestClockBanner } from './components/test-clock-banner';
 import { Time } from './components/values';
@@ -28,18 +29,19 @@ const EndpointsPage = lazy(() => import('./pages/webhook-endpoints'));
 const EndpointPage = lazy(() => import('./pages/webhook-endpoint'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 
+/** Each section with the scope its list needs: a console signed in with an API key shows only those it may read. */
 const SECTIONS = [
-  { to: '/', label: 'Dashboard' },
-  { to: '/customers', label: 'Customers' },
-  { to: '/subscriptions', label: 'Subscriptions' },
-  { to: '/charges', label: 'Charges' },
-  { to: '/plans', label: 'Plans' },
-  { to: '/payouts', label: 'Payouts' },
-  { to: '/events', label: 'Events' },
-  { to: '/webhook-endpoints', label: 'Webhook endpoints' },
+  { to: '/', label: 'Dashboard', scope: 'reports:read' },
+  { to: '/customers', label: 'Customers', scope: 'customers:read' },
+  { to: '/subscriptions', label: 'Subscriptions', scope: 'subscriptions:read' },
+  { to: '/charges', label: 'Charges', scope: 'charges:read' },
+  { to: '/plans', label: 'Plans', scope: 'plans:read' },
+  { to: '/payouts', label: 'Payouts', scope: 'payouts:read' },
+  { to: '/events', label: 'Events', scope: 'events:read' },
+  { to: '/webhook-endpoints', label: 'Webhook endpoints', scope: 'webhooks:read' },
 ];
 
-export function Shell({ expiresAt, testClock }: { expiresAt: string | null; testClock: boolean }) {
+export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | null; testClock: boolean; scopes: readonly string[] }) {
   const location = useLocation();
   const queryClient = useQueryClient();
   const signOut = useMutation({
@@ -49,6 +51,7 @@ export function Shell({ expiresAt, testClock }: { expiresAt: string | null; test
       await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
     },
   });
+  const sections = SECTIONS.filter((section) => allows(scopes, section.scope));
   const current = (to: string) => (to === '/' ? location.pathname === '/' : location.pathname.startsWith(to));
   return (
     <AppShell header={{ height: testClock ? 104 : 56 }} navbar={{ width: 210, breakpoint: 'sm' }} padding="md">
@@ -71,14 +74,14 @@ export function Shell({ expiresAt, testClock }: { expiresAt: string | null; test
         {testClock && <TestClockBanner />}
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Sections">
-        {SECTIONS.map((s) => (
+        {sections.map((s) => (
           <NavLink key={s.to} component={Link} to={s.to} label={s.label} variant="filled" active={current(s.to)} aria-current={current(s.to) ? 'page' : undefined} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<Loader aria-label="Loading" />}>
           <Routes>
-            <Route path="/" element={<DashboardPage />} />
+            <Route path="/" element={allows(scopes, 'reports:read') ? <DashboardPage /> : <Navigate to={sections[0]?.to ?? '/events'} replace />} />
             <Route path="/customers" element={<CustomersPage />} />
             <Route path="/customers/:id" element={<CustomerPage />} />
             <Route path="/subscriptions" element={<SubscriptionsPage />} />
