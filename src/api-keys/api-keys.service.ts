@@ -1,4 +1,4 @@
-import { ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BeforeApplicationShutdown, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Credential } from '../common/auth/actor';
 import { scopesGrant } from '../common/auth/scopes';
@@ -30,11 +30,14 @@ interface Cached {
 
 /** API keys: made with a subset of the maker's scopes, shown once, looked up by hash on use, revoked at once. */
 @Injectable()
-export class ApiKeysService {
+export class ApiKeysService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ApiKeysService.name);
   private readonly cache = new Map<string, Cached>();
+  /** The cache's key hash of each key id (console sessions name their key by id). */
+  private readonly hashById = new Map<string, string>();
   /** When this replica last wrote lastUsedAt of each key. */
   private readonly touched = new Map<string, number>();
+  private readonly touching = new Set<Promise<void>>();
 
   constructor(
     private readonly keys: ApiKeysRepository,
@@ -91,10 +94,17 @@ export class ApiKeysService {
 
   /** Whether the key with this id is live, read as authenticate reads it (for console sessions made with a key). */
   async liveById(id: string): Promise<ApiKey | null> {
-    const cached = [...this.cache.values()].find((entry) => entry.key.id === id && this.fresh(entry));
-    const key = cached?.key ?? (await this.keys.findById(id));
-    if (key && !cached) this.remember(key);
+    const hash = this.hashById.get(id);
+    const cached = hash === undefined ? undefined : this.cache.get(hash);
+    const fresh = cached && this.fresh(cached) ? cached.key : null;
+    const key = fresh ?? (await this.keys.findById(id));
+    if (key && !fresh) this.remember(key);
     return key && this.isLive(key) ? key : null;
+  }
+
+  /** Waits for the lastUsedAt writes under way, so none outlives the database connection. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.touching]);
   }
 
   private async read(keyHash: string): Promise<ApiKey | null> {
@@ -107,8 +117,12 @@ export class ApiKeysService {
   }
 
   private remember(key: ApiKey): void {
-    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    if (this.cache.size >= CACHE_LIMIT) {
+      this.cache.clear();
+      this.hashById.clear();
+    }
     this.cache.set(key.keyHash, { key, readAtMs: this.clock.now().getTime() });
+    this.hashById.set(key.id, key.keyHash);
   }
 
   private fresh(entry: Cached): boolean {
@@ -126,6 +140,11 @@ export class ApiKeysService {
     if (now.getTime() - last < LAST_USED_GAP_SECONDS * 1000) return;
     if (this.touched.size >= CACHE_LIMIT) this.touched.clear();
     this.touched.set(key.id, now.getTime());
-    this.keys.touch(key.id, now, LAST_USED_GAP_SECONDS).catch((error: unknown) => this.logger.warn({ err: error, apiKeyId: key.id }, 'Could not note the use of an API key'));
+    // Not awaited: the request does not wait for its bookkeeping.
+    const touch = this.keys
+      .touch(key.id, now, LAST_USED_GAP_SECONDS)
+      .catch((error: unknown) => this.logger.warn({ err: error, apiKeyId: key.id }, 'Could not note the use of an API key'))
+      .finally(() => this.touching.delete(touch));
+    this.touching.add(touch);
   }
 }
