@@ -5,7 +5,9 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { AdminTokenGuard } from './common/http/admin-token.guard';
+import { CredentialGuard } from './common/auth/credential.guard';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { buildLoggerParams } from './common/logging/pino-options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -103,12 +105,14 @@ export class AppModule {
         ProviderWebhooksModule,
         EventsModule,
         WebhooksModule,
+        ApiKeysModule,
+        RateLimitsModule,
         ConsoleModule,
         ReportsModule,
         ...(options.extraImports ?? []),
       ],
       providers: [
-        { provide: APP_GUARD, useClass: AdminTokenGuard },
+        { provide: APP_GUARD, useClass: CredentialGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

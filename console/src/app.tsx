@@ -2,6 +2,7 @@ import { Loader } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, onSignedOut, unwrap } from './api/client';
+import { allows } from './api/scopes';
 import { SESSION_QUERY } from './api/session';
 import { Shell } from './shell';
 import { SignInPage } from './pages/sign-in';
@@ -14,5 +15,7 @@ export function App() {
 
   if (!session.data) return <Loader m="xl" aria-label="Loading" />;
   if (!session.data.signedIn) return <SignInPage />;
-  return <Shell expiresAt={session.data.expiresAt ?? null} testClock={session.data.testClock === true} />;
+  const scopes = session.data.scopes ?? [];
+  // The test clock's routes need `admin`: a console signed in with a narrower key shows no clock to move.
+  return <Shell expiresAt={session.data.expiresAt ?? null} testClock={session.data.testClock === true && allows(scopes, 'admin')} scopes={scopes} />;
 }

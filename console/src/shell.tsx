@@ -2,8 +2,9 @@ import { AppShell, Burger, Button, Group, Loader, NavLink, Text, Title } from '@
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
-import { Link, Route, Routes, useLocation } from 'react-router';
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { api, unwrap } from './api/client';
+import { allows } from './api/scopes';
 import { SESSION_QUERY } from './api/session';
 import { TEST_CLOCK_BANNER_HEIGHT, TestClockBanner } from './components/test-clock-banner';
 import { Time } from './components/values';
@@ -30,19 +31,20 @@ const EndpointsPage = lazy(() => import('./pages/webhook-endpoints'));
 const EndpointPage = lazy(() => import('./pages/webhook-endpoint'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 
+/** Each section with the scope its list needs: a console signed in with an API key shows only those it may read. */
 const SECTIONS = [
-  { to: '/', label: 'Dashboard' },
-  { to: '/revenue', label: 'Revenue' },
-  { to: '/customers', label: 'Customers' },
-  { to: '/subscriptions', label: 'Subscriptions' },
-  { to: '/charges', label: 'Charges' },
-  { to: '/plans', label: 'Plans' },
-  { to: '/payouts', label: 'Payouts' },
-  { to: '/events', label: 'Events' },
-  { to: '/webhook-endpoints', label: 'Webhook endpoints' },
+  { to: '/', label: 'Dashboard', scope: 'reports:read' },
+  { to: '/revenue', label: 'Revenue', scope: 'reports:read' },
+  { to: '/customers', label: 'Customers', scope: 'customers:read' },
+  { to: '/subscriptions', label: 'Subscriptions', scope: 'subscriptions:read' },
+  { to: '/charges', label: 'Charges', scope: 'charges:read' },
+  { to: '/plans', label: 'Plans', scope: 'plans:read' },
+  { to: '/payouts', label: 'Payouts', scope: 'payouts:read' },
+  { to: '/events', label: 'Events', scope: 'events:read' },
+  { to: '/webhook-endpoints', label: 'Webhook endpoints', scope: 'webhooks:read' },
 ];
 
-export function Shell({ expiresAt, testClock }: { expiresAt: string | null; testClock: boolean }) {
+export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | null; testClock: boolean; scopes: readonly string[] }) {
   const location = useLocation();
   const queryClient = useQueryClient();
   const signOut = useMutation({
@@ -52,6 +54,7 @@ export function Shell({ expiresAt, testClock }: { expiresAt: string | null; test
       await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
     },
   });
+  const sections = SECTIONS.filter((section) => allows(scopes, section.scope));
   const current = (to: string) => (to === '/' ? location.pathname === '/' : location.pathname.startsWith(to));
   // On a phone the sections fold behind a menu button, and a chosen section folds them again.
   const [menuOpen, menu] = useDisclosure(false);
@@ -84,14 +87,14 @@ export function Shell({ expiresAt, testClock }: { expiresAt: string | null; test
         {testClock && <TestClockBanner />}
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Sections" id="sections">
-        {SECTIONS.map((s) => (
+        {sections.map((s) => (
           <NavLink key={s.to} component={Link} to={s.to} label={s.label} variant="filled" active={current(s.to)} aria-current={current(s.to) ? 'page' : undefined} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main id="content" tabIndex={-1}>
         <Suspense fallback={<Loader aria-label="Loading" />}>
           <Routes>
-            <Route path="/" element={<DashboardPage />} />
+            <Route path="/" element={allows(scopes, 'reports:read') ? <DashboardPage /> : <Navigate to={sections[0]?.to ?? '/events'} replace />} />
             <Route path="/revenue" element={<RevenuePage />} />
             <Route path="/customers" element={<CustomersPage />} />
             <Route path="/customers/:id" element={<CustomerPage />} />

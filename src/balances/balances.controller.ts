@@ -4,6 +4,7 @@ import { ApiAdminRoute } from '../common/api-docs/api-route.decorators';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { BalancesService } from './balances.service';
 import { CustomerBalanceResponseDto } from './dto/customer-balance-response.dto';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Customers')
 @Controller('api/v1/customers')
@@ -12,6 +13,7 @@ export class BalancesController {
 
   @ApiAdminRoute({ summary: "A customer's credit balance", description: 'The balance per currency and its newest ledger entries.', id: 'customer' })
   @ApiOkResponse({ type: CustomerBalanceResponseDto })
+  @RequiresScope('customers:read')
   @Get(':id/balance')
   async balance(@Param('id', UUID_PARAM) id: string): Promise<CustomerBalanceResponseDto> {
     const { balances, entries } = await this.balances.ofCustomer(id);

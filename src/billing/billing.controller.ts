@@ -5,6 +5,7 @@ import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { BillingRunResponseDto } from './billing-run-response.dto';
 import { BillingRunService } from './billing-run.service';
 import { BillingSchedulerService } from './billing-scheduler.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Billing')
 @Controller('api/v1/billing')
@@ -24,6 +25,7 @@ export class BillingController {
   })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: BillingRunResponseDto })
+  @RequiresScope('admin')
   @Post('run')
   @HttpCode(200)
   async run(@Body() _body: EmptyBodyDto) {

@@ -4,6 +4,7 @@ import { ApiAdminRoute } from '../common/api-docs/api-route.decorators';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { ChargeDunningResponseDto } from './charge-dunning-response.dto';
 import { ChargeDunningService } from './charge-dunning.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Charges')
 @Controller('api/v1/charges')
@@ -16,6 +17,7 @@ export class ChargeDunningController {
     id: 'charge',
   })
   @ApiOkResponse({ type: ChargeDunningResponseDto })
+  @RequiresScope('charges:read')
   @Get(':id/dunning')
   get(@Param('id', UUID_PARAM) id: string) {
     return this.dunning.of(id);

@@ -9,6 +9,7 @@ import { ChargeResponseDto } from './charge-response.dto';
 import { ChargesService } from './charges.service';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Charges')
 @Controller('api/v1')
@@ -20,6 +21,7 @@ export class ChargesController {
 
   @ApiAdminRoute({ summary: 'List charges', description: 'One charge is one billing period of one subscription.', errors: ['validation_failed'] })
   @ApiPageResponse(ChargeResponseDto)
+  @RequiresScope('charges:read')
   @Get('charges')
   async list(@Query() query: ListChargesQueryDto) {
     const { page, attempts, refunded } = await this.charges.list(query);
@@ -28,6 +30,7 @@ export class ChargesController {
 
   @ApiAdminRoute({ summary: 'Read a charge', id: 'charge' })
   @ApiOkResponse({ type: ChargeResponseDto })
+  @RequiresScope('charges:read')
   @Get('charges/:id')
   async get(@Param('id', UUID_PARAM) id: string) {
     const { charge, attempts, amountRefunded } = await this.charges.get(id);
@@ -45,6 +48,7 @@ export class ChargesController {
   })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: ChargeResponseDto })
+  @RequiresScope('charges:write')
   @Post('charges/:id/retry')
   @HttpCode(200)
   async retry(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto) {
@@ -55,6 +59,7 @@ export class ChargesController {
   @ApiAdminRoute({ summary: "A subscription's charges", id: 'subscription' })
   @ApiPageResponse(ChargeResponseDto)
   @ApiTags('Subscriptions')
+  @RequiresScope('charges:read')
   @Get('subscriptions/:id/charges')
   async forSubscription(@Param('id', UUID_PARAM) id: string, @Query() query: ListQueryDto) {
     await this.subscriptions.get(id);

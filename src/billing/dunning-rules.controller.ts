@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { DEFAULT_MAX_DAYS } from '../plans/plans.service';
 import { DunningRulesResponseDto } from './dunning-rules-response.dto';
 import { DunningRulesService } from './dunning-rules.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Charges')
 @Controller('api/v1/dunning')
@@ -19,6 +20,7 @@ export class DunningRulesController {
     description: 'How the `smart` strategy times each retry from the decline: classes of decline codes, payday windows, the morning hour, the allowed local hours, the per-card cap.',
   })
   @ApiOkResponse({ type: DunningRulesResponseDto })
+  @RequiresScope('charges:read')
   @Get('rules')
   get(): DunningRulesResponseDto {
     const rules = this.dunningRules.rules;

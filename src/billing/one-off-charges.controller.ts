@@ -10,6 +10,7 @@ import { toChargeResponse } from './charge-response';
 import { ChargeResponseDto } from './charge-response.dto';
 import { CreateOneOffChargeDto } from './create-one-off-charge.dto';
 import { OneOffChargesService } from './one-off-charges.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Charges')
 @Controller('api/v1/customers')
@@ -33,6 +34,7 @@ export class OneOffChargesController {
     description: 'The `reference` already names this charge or pending item, made with the same body: it is answered as it is now.',
     schema: { oneOf: [{ $ref: getSchemaPath(ChargeResponseDto) }, { $ref: getSchemaPath(PendingItemResponseDto) }] },
   })
+  @RequiresScope('charges:write')
   @Post(':id/charges')
   @HttpCode(HttpStatus.ACCEPTED)
   async create(@Param('id', UUID_PARAM) id: string, @Body() dto: CreateOneOffChargeDto, @Res({ passthrough: true }) res: Response, @ReservedId() reservedId?: string) {

@@ -9,6 +9,7 @@ import { TestClockController } from './clock/test-clock.controller';
 import { TestClockState } from './clock/test-clock.entity';
 import { TestClockRepository } from './clock/test-clock.repository';
 import { TestClockService } from './clock/test-clock.service';
+import { ActorContextInterceptor } from './auth/actor-context.interceptor';
 import { IdempotencyInterceptor } from './http/idempotency.interceptor';
 import { IdempotencyRecordsRepository } from './http/idempotency-records.repository';
 import { IdempotencyRetentionService } from './http/idempotency-retention.service';
@@ -37,6 +38,8 @@ import { ShutdownSignal } from './shutdown-signal';
     IdempotencyRecordsRepository,
     RetentionService,
     IdempotencyRetentionService,
+    // Outermost: everything the handler and the other interceptors do runs as the request's actor.
+    { provide: APP_INTERCEPTOR, useClass: ActorContextInterceptor },
     { provide: APP_INTERCEPTOR, useClass: ClockRefreshInterceptor },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     // After (inside) the Idempotency-Key's: what it notes is the handler's own statements.

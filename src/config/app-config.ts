@@ -43,6 +43,10 @@ export class AppConfig {
   readonly logLevel: string;
   /** WEBHOOK_ALLOWED_HOSTS: hosts (names, addresses, CIDR ranges) webhooks may reach despite the address rules. */
   readonly webhookAllowedHosts: readonly string[];
+  /** API_RATE_LIMIT: requests per credential, shared by the replicas (`100/s`). */
+  readonly apiRateLimit: string;
+  /** AUTH_FAILURE_LIMIT: failed authentications per client address, shared by the replicas (`10/m`). */
+  readonly authFailureLimit: string;
   readonly production: boolean;
 
   constructor(values: Omit<AppConfig, 'usesSandbox'>) {

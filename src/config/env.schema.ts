@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { DEFAULT_TAX_RATES, parseTaxRateList } from '../common/tax-rates';
+import { isRateLimit } from '../rate-limits/rate-limit';
 import {
   IsIP,
   IsBoolean,
@@ -39,6 +40,17 @@ function IsTaxRateList(): PropertyDecorator {
     validator: {
       validate: (value: unknown) => typeof value === 'string' && 'rates' in parseTaxRateList(value),
       defaultMessage: (args) => (typeof args?.value === 'string' ? (parseTaxRateList(args.value) as { error: string }).error : 'BILLING_TAX_RATES must be a comma list of VAT rates'),
+    },
+  });
+}
+
+/** API_RATE_LIMIT, AUTH_FAILURE_LIMIT: a positive count per second, minute or hour. */
+function IsRateLimit(name: string): PropertyDecorator {
+  return ValidateBy({
+    name: 'isRateLimit',
+    validator: {
+      validate: (value: unknown) => isRateLimit(value),
+      defaultMessage: () => `${name} must be a positive count per second, minute or hour, such as 100/s, 600/m or 1000/h`,
     },
   });
 }
@@ -207,6 +219,14 @@ export class EnvSchema {
   })
   @MaxLength(4000)
   WEBHOOK_ALLOWED_HOSTS?: string;
+
+  /** Requests per credential (ADMIN_TOKEN, each API key), counted across every replica; the burst is twice it. */
+  @IsRateLimit('API_RATE_LIMIT')
+  API_RATE_LIMIT: string = '100/s';
+
+  /** Failed authentications per client address (bearer tokens and console sign-ins), across every replica; burst twice it. */
+  @IsRateLimit('AUTH_FAILURE_LIMIT')
+  AUTH_FAILURE_LIMIT: string = '10/m';
 
   @Transform(emptyToUndefined)
   @IsOptional()

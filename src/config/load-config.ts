@@ -78,6 +78,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     payoutWalletId: schema.PAYOUT_WALLET_ID,
     logLevel: schema.LOG_LEVEL,
     webhookAllowedHosts: (schema.WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((host) => host.trim()).filter((host) => host !== ''),
+    apiRateLimit: schema.API_RATE_LIMIT.trim(),
+    authFailureLimit: schema.AUTH_FAILURE_LIMIT.trim(),
     production,
   });
 }

@@ -26,4 +26,12 @@ export class ConsoleSessionStateResponseDto {
 
   @ApiProperty({ type: Boolean, nullable: true, description: 'Signed in: whether the test clock is on (TEST_CLOCK=true); null when not signed in.', example: false })
   testClock: boolean | null;
+
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'Signed in: the scopes of the credential it was opened with (`["admin"]` for ADMIN_TOKEN); the console shows only what they allow. Null when not signed in.',
+    example: ['admin'],
+  })
+  scopes: string[] | null;
 }

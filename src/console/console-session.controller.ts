@@ -3,7 +3,9 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swa
 import type { Request, Response } from 'express';
 import { ApiPublicRoute } from '../common/api-docs/api-route.decorators';
 import { PublicRoute } from '../common/http/public-route.decorator';
+import { clientAddress } from '../common/http/client-address';
 import { AppConfig } from '../config/app-config';
+import { AuthFailureLimiterService } from '../rate-limits/auth-failure-limiter.service';
 import { consoleCookie, isCrossSite, isHttps, readConsoleCookie } from './console-cookie';
 import { ConsoleSessionResponseDto, ConsoleSessionStateResponseDto, ConsoleSignOutResponseDto } from './console-session-response.dto';
 import { ConsoleSessionService } from './console-session.service';
@@ -21,22 +23,27 @@ export class ConsoleSessionController {
   constructor(
     private readonly sessions: ConsoleSessionService,
     private readonly config: AppConfig,
+    private readonly authFailures: AuthFailureLimiterService,
   ) {}
 
   @PublicRoute()
   @ApiPublicRoute({
     summary: 'Sign in to the operator console',
     description:
-      'Checks the admin token and sets the HttpOnly, SameSite=Strict cookie `console_session` (Secure over https), valid 12 hours. The admin API accepts that cookie only together with the header `X-Console: 1` and from the same origin.',
-    errors: ['unauthorized', ...BODY_ERRORS],
+      'Checks the admin token or an API key and sets the HttpOnly, SameSite=Strict cookie `console_session` (Secure over https), valid 12 hours. The admin API accepts that cookie only together with the header `X-Console: 1` and from the same origin; a session opened with a key has the key\'s scopes and ends when the key is revoked or expires.',
+    errors: ['unauthorized', 'rate_limited', ...BODY_ERRORS],
   })
   @ApiBody({ type: CreateConsoleSessionDto })
   @ApiCreatedResponse({ type: ConsoleSessionResponseDto })
   @Post()
   async signIn(@Body() body: CreateConsoleSessionDto, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     if (isCrossSite(request)) throw new UnauthorizedException('Sign in from the console itself: a sign-in from another site is refused');
-    if (!this.sessions.isAdminToken(body.token)) throw new UnauthorizedException('Wrong admin token: sign in with the ADMIN_TOKEN the daemon was started with');
-    const { id, expiresAt } = await this.sessions.open();
+    const address = clientAddress(request);
+    this.authFailures.refuseIfBlocked(address, 'console_sign_in');
+    const opened = await this.sessions.signIn(body.token);
+    if (!opened) await this.authFailures.failed(address, 'console_sign_in');
+    if (!opened) throw new UnauthorizedException('Wrong token: sign in with the ADMIN_TOKEN the daemon was started with or a live API key');
+    const { id, expiresAt } = opened;
     response.setHeader('Set-Cookie', consoleCookie(id, isHttps(request, this.config.publicUrl)));
     response.setHeader('Cache-Control', 'no-store');
     return { expiresAt: expiresAt.toISOString() };
@@ -52,9 +59,9 @@ export class ConsoleSessionController {
   @Get()
   async state(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const session = readConsoleCookie(request);
-    const expiresAt = session === undefined ? null : await this.sessions.liveUntil(session);
+    const state = session === undefined ? null : await this.sessions.state(session);
     response.setHeader('Cache-Control', 'no-store');
-    return { signedIn: expiresAt !== null, expiresAt: expiresAt?.toISOString() ?? null, testClock: expiresAt === null ? null : this.config.testClock };
+    return { signedIn: state !== null, expiresAt: state?.expiresAt.toISOString() ?? null, testClock: state === null ? null : this.config.testClock, scopes: state?.scopes ?? null };
   }
 
   @PublicRoute()

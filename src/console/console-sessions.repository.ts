@@ -6,19 +6,22 @@ import { DataSource } from 'typeorm';
 export class ConsoleSessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Stores a new session valid for `seconds`; answers when it expires. */
-  async insert(keyHash: string, seconds: number): Promise<Date> {
+  /** Stores a new session valid for `seconds`, opened with the API key `apiKeyId` (null: ADMIN_TOKEN); answers when it expires. */
+  async insert(keyHash: string, seconds: number, apiKeyId: string | null): Promise<Date> {
     const rows: { expires_at: Date }[] = await this.dataSource.query(
-      `INSERT INTO console_sessions (key_hash, expires_at) VALUES ($1, now() + make_interval(secs => $2)) RETURNING expires_at`,
-      [keyHash, seconds],
+      `INSERT INTO console_sessions (key_hash, expires_at, api_key_id) VALUES ($1, now() + make_interval(secs => $2), $3) RETURNING expires_at`,
+      [keyHash, seconds, apiKeyId],
     );
     return rows[0].expires_at;
   }
 
-  /** When the session expires, or null when there is no such session or it has expired. */
-  async findLive(keyHash: string): Promise<Date | null> {
-    const rows: { expires_at: Date }[] = await this.dataSource.query(`SELECT expires_at FROM console_sessions WHERE key_hash = $1 AND expires_at > now()`, [keyHash]);
-    return rows[0]?.expires_at ?? null;
+  /** When the session expires and the key it was opened with, or null when there is no such session or it has expired. */
+  async findLive(keyHash: string): Promise<{ expiresAt: Date; apiKeyId: string | null } | null> {
+    const rows: { expires_at: Date; api_key_id: string | null }[] = await this.dataSource.query(
+      `SELECT expires_at, api_key_id FROM console_sessions WHERE key_hash = $1 AND expires_at > now()`,
+      [keyHash],
+    );
+    return rows[0] ? { expiresAt: rows[0].expires_at, apiKeyId: rows[0].api_key_id } : null;
   }
 
   async delete(keyHash: string): Promise<void> {

@@ -6,13 +6,15 @@ import { ConsoleSessionService } from './console-session.service';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { DashboardController } from './dashboard.controller';
 import { DashboardService } from './dashboard.service';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { BillingModule } from '../billing/billing.module';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 
 /** The operator console: its sign-in sessions (the global admin guard asks this module about a session cookie) and its dashboard. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ConsoleSession]), BillingModule, SubscriptionsModule, WebhooksModule],
+  imports: [TypeOrmModule.forFeature([ConsoleSession]), ApiKeysModule, RateLimitsModule, BillingModule, SubscriptionsModule, WebhooksModule],
   controllers: [ConsoleSessionController, DashboardController],
   providers: [ConsoleSessionService, ConsoleSessionsRepository, DashboardService],
   exports: [ConsoleSessionService],

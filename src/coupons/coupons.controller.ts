@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 import { EmptyBodyDto } from '../common/http/empty-body.dto';
 import { ReservedId } from '../common/http/reserved-id.decorator';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
@@ -30,6 +31,7 @@ export class CouponsController {
     },
   })
   @ApiCreatedResponse({ type: CouponResponseDto })
+  @RequiresScope('coupons:write')
   @Post()
   async create(@Body() dto: CreateCouponDto, @ReservedId() reservedId?: string) {
     return toCouponResponse(await this.coupons.create(dto, reservedId));
@@ -37,6 +39,7 @@ export class CouponsController {
 
   @ApiAdminRoute({ summary: 'List coupons', errors: ['validation_failed'] })
   @ApiPageResponse(CouponResponseDto)
+  @RequiresScope('coupons:read')
   @Get()
   async list(@Query() query: ListCouponsQueryDto) {
     const page = await this.coupons.list(query);
@@ -45,6 +48,7 @@ export class CouponsController {
 
   @ApiAdminRoute({ summary: 'Read a coupon', id: 'coupon' })
   @ApiOkResponse({ type: CouponResponseDto })
+  @RequiresScope('coupons:read')
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string) {
     return toCouponResponse(await this.coupons.get(id));
@@ -59,6 +63,7 @@ export class CouponsController {
   })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: CouponResponseDto })
+  @RequiresScope('coupons:write')
   @Post(':id/archive')
   @HttpCode(HttpStatus.OK)
   async archive(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto) {

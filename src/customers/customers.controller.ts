@@ -17,6 +17,7 @@ import { CreatedCustomerResponseDto } from './dto/created-customer-response.dto'
 import { CustomerResponseDto } from './dto/customer-response.dto';
 import { ListCustomersQueryDto } from './dto/list-customers-query.dto';
 import { StartBindingDto } from './dto/start-binding.dto';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 const BINDING_ID_PARAM = new ParseUUIDPipe({ exceptionFactory: () => invalidField('bindingId', 'bindingId must be a UUID') });
 
@@ -33,6 +34,7 @@ export class CustomersController {
     errors: PROVIDER_ERRORS,
   })
   @ApiCreatedResponse({ type: CreatedCustomerResponseDto })
+  @RequiresScope('customers:write')
   @Post()
   create(@Body() dto: CreateCustomerDto, @Headers('Idempotency-Key') idempotencyKey?: string): Promise<CreatedCustomerResponse> {
     return this.customers.create(dto, idempotencyKey);
@@ -40,6 +42,7 @@ export class CustomersController {
 
   @ApiAdminRoute({ summary: 'List customers', errors: ['validation_failed'] })
   @ApiPageResponse(CustomerResponseDto)
+  @RequiresScope('customers:read')
   @Get()
   list(@Query() query: ListCustomersQueryDto): Promise<Page<CustomerResponse>> {
     return this.customers.list(query);
@@ -47,6 +50,7 @@ export class CustomersController {
 
   @ApiAdminRoute({ summary: 'Read a customer', description: '`status` is `ready` once a card is bound; `card` shows the active card.', id: 'customer' })
   @ApiOkResponse({ type: CustomerResponseDto })
+  @RequiresScope('customers:read')
   @Get(':id')
   get(@Param('id', UUID_PARAM) id: string): Promise<CustomerResponse> {
     return this.customers.get(id);
@@ -61,6 +65,7 @@ export class CustomersController {
     errors: PROVIDER_ERRORS,
   })
   @ApiAcceptedResponse({ type: BindingStartedResponseDto })
+  @RequiresScope('customers:write')
   @Post(':id/bindings')
   @HttpCode(202)
   startBinding(@Param('id', UUID_PARAM) id: string, @Body() dto: StartBindingDto, @ReservedId() reservedId?: string): Promise<{ id: string; status: 'pending' }> {
@@ -69,6 +74,7 @@ export class CustomersController {
 
   @ApiAdminRoute({ summary: "List a customer's card bindings", id: 'customer' })
   @ApiPageResponse(BindingResponseDto)
+  @RequiresScope('customers:read')
   @Get(':id/bindings')
   listBindings(@Param('id', UUID_PARAM) id: string, @Query() query: ListQueryDto): Promise<Page<BindingResponse>> {
     return this.customers.listBindings(id, query);
@@ -86,6 +92,7 @@ export class CustomersController {
   })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiCreatedResponse({ type: AccessTokenResponseDto })
+  @RequiresScope('customers:write')
   @Post(':id/access-token')
   @HttpCode(201)
   issueAccessToken(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto): Promise<AccessTokenResponse> {
@@ -98,6 +105,7 @@ export class CustomersController {
     id: 'customer',
   })
   @ApiOkResponse({ type: BindingResponseDto })
+  @RequiresScope('customers:read')
   @Get(':id/bindings/:bindingId')
   getBinding(@Param('id', UUID_PARAM) id: string, @Param('bindingId', BINDING_ID_PARAM) bindingId: string): Promise<BindingResponse> {
     return this.customers.getBinding(id, bindingId);
@@ -113,6 +121,7 @@ export class CustomersController {
   })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: CustomerResponseDto })
+  @RequiresScope('customers:write')
   @Post(':id/refresh')
   @HttpCode(200)
   refresh(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto): Promise<CustomerResponse> {

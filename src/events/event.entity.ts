@@ -1,5 +1,6 @@
 import { Column, Entity, Generated, Index, PrimaryColumn } from 'typeorm';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
+import type { Actor } from '../common/auth/actor';
 import type { EventData } from './event-types';
 
 /**
@@ -28,4 +29,8 @@ export class MerchantEvent {
 
   @Column({ type: 'jsonb' })
   data: EventData;
+
+  /** Who made the change: a credential of the admin API, the console, or the daemon itself (the default). */
+  @Column({ type: 'jsonb', default: () => `'{"type": "system"}'` })
+  actor: Actor;
 }

@@ -6,6 +6,7 @@ import { EventResponseDto } from './dto/event-response.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { toEventResponse } from './event-response';
 import { EventsService } from './events.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Events and webhooks')
 @Controller('api/v1/events')
@@ -18,6 +19,7 @@ export class EventsController {
     errors: ['validation_failed'],
   })
   @ApiPageResponse(EventResponseDto)
+  @RequiresScope('events:read')
   @Get()
   async list(@Query() query: ListEventsQueryDto) {
     const page = await this.events.list(query);
@@ -26,6 +28,7 @@ export class EventsController {
 
   @ApiAdminRoute({ summary: 'Read an event', description: 'Exactly the body its webhook deliveries carry.', id: 'event' })
   @ApiOkResponse({ type: EventResponseDto })
+  @RequiresScope('events:read')
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string) {
     return toEventResponse(await this.events.get(id));

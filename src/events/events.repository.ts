@@ -29,19 +29,21 @@ export class EventsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * CTEs that insert the rows `rowsSql` yields (id, type, created_at, data) and then run `fanOuts` over them, for a
+   * CTEs that insert the rows `rowsSql` yields (id, type, created_at, data, and actor when `options.actor`) and then run `fanOuts` over them, for a
    * statement of the caller's: the change, its events and their deliveries commit as one.
    */
-  insertCtes(rowsSql: string, fanOuts: string[]): string {
+  insertCtes(rowsSql: string, fanOuts: string[], options: { actor: boolean }): string {
+    // Without an actor column the rows take its default: the daemon's own work (`system`).
+    const columns = options.actor ? 'id, type, created_at, data, actor' : 'id, type, created_at, data';
     return [
-      `${EVENTS_CTE} AS (INSERT INTO events (id, type, created_at, data) ${rowsSql} RETURNING id, type)`,
+      `${EVENTS_CTE} AS (INSERT INTO events (${columns}) ${rowsSql} RETURNING id, type)`,
       ...fanOuts,
     ].join(',\n');
   }
 
-  /** Rows for insertCtes from three array parameters (ids, types, data, their placeholders given), timed now. */
-  unnestRowsSql(ids: string, types: string, data: string): string {
-    return `SELECT e.id, e.type, ${EVENT_TIME_SQL}, e.data
+  /** Rows for insertCtes from three array parameters (ids, types, data, their placeholders given) and one actor, timed now. */
+  unnestRowsSql(ids: string, types: string, data: string, actor: string): string {
+    return `SELECT e.id, e.type, ${EVENT_TIME_SQL}, e.data, ${actor}::jsonb
               FROM unnest(${ids}::uuid[], ${types}::varchar[], ${data}::jsonb[]) WITH ORDINALITY
                    AS e(id, type, data, n)
              ORDER BY e.n`;

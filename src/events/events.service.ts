@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ActorContext } from '../common/auth/actor-context';
 import { SystemClock } from '../common/clock/system-clock';
 import { Page } from '../common/http/pagination';
 import { checkColumnNames, SqlFragment, SqlParams } from '../database/sql-statement';
@@ -18,7 +19,8 @@ export type EventFanOut = (eventsCte: string) => string;
 /**
  * The outbox every producer writes to: events are recorded in the producer's transaction, each fanned out at once
  * (one delivery per subscribed endpoint) in the same single statement. Event times are real time, never the test
- * clock: retention and webhook timestamps are about the real world.
+ * clock: retention and webhook timestamps are about the real world. Each names its actor: whoever the request that
+ * records it authenticated as (ActorContext), or the daemon itself.
  */
 @Injectable()
 export class EventsService {
@@ -51,9 +53,10 @@ export class EventsService {
   recordSql(events: NewEvent[]): SqlFragment {
     const now = this.clock.now();
     const ids = events.map(() => timeOrderedId(now));
+    const actor = JSON.stringify(ActorContext.current());
     return (params) => {
-      const rows = this.events.unnestRowsSql(params.bind(ids), params.bind(events.map((e) => e.type)), params.bind(events.map((e) => JSON.stringify(e.data))));
-      return this.events.insertCtes(rows, this.fanOutCtes());
+      const rows = this.events.unnestRowsSql(params.bind(ids), params.bind(events.map((e) => e.type)), params.bind(events.map((e) => JSON.stringify(e.data))), params.bind(actor));
+      return this.events.insertCtes(rows, this.fanOutCtes(), { actor: true });
     };
   }
 
@@ -65,8 +68,9 @@ export class EventsService {
   recordOverSql(source: string, event: NewEvent, objectSql: Record<string, string>): SqlFragment {
     checkFieldNames(objectSql);
     const id = timeOrderedId(this.clock.now());
+    const actor = JSON.stringify(ActorContext.current());
     return (params) =>
-      this.insertOverSql(source, `${params.bind(id)}::uuid`, params.bind(event.type), `${params.bind(JSON.stringify(event.data))}::jsonb`, objectSql);
+      this.insertOverSql(source, `${params.bind(id)}::uuid`, params.bind(event.type), `${params.bind(JSON.stringify(event.data))}::jsonb`, objectSql, `${params.bind(actor)}::jsonb`);
   }
 
   /** A new event's id (time-ordered), for the rows a set-based statement records (recordRowsOverSql). */
@@ -76,12 +80,13 @@ export class EventsService {
 
   /**
    * recordOverSql for many rows at once (a group commit): one event of `type` for each row of the CTE `source`, its
-   * id (from newId) and data (jsonb) read from the source's columns `columns.id` and `columns.data`.
+   * id (from newId) and data (jsonb) read from the source's columns `columns.id` and `columns.data`. A group commit
+   * gathers the work engine's workers, so its events are the daemon's own (`system`, the column's default).
    */
   recordRowsOverSql(source: string, type: string, columns: { id: string; data: string }, objectSql: Record<string, string>): SqlFragment {
     checkFieldNames(objectSql);
     checkColumnNames(columns.id, columns.data);
-    return (params) => this.insertOverSql(source, `${source}.${columns.id}`, params.bind(type), `${source}.${columns.data}`, objectSql);
+    return (params) => this.insertOverSql(source, `${source}.${columns.id}`, params.bind(type), `${source}.${columns.data}`, objectSql, null);
   }
 
   async get(id: string): Promise<MerchantEvent> {
@@ -99,11 +104,12 @@ export class EventsService {
     return this.events.list(query);
   }
 
-  /** The event CTEs over `source`: its id, type and data from SQL text, `objectSql` set into `data.object`. */
-  private insertOverSql(source: string, idSql: string, typeSql: string, dataSql: string, objectSql: Record<string, string>): string {
+  /** The event CTEs over `source`: its id, type, data and actor (null: `system`) from SQL text, `objectSql` set into `data.object`. */
+  private insertOverSql(source: string, idSql: string, typeSql: string, dataSql: string, objectSql: Record<string, string>, actorSql: string | null): string {
     let data = dataSql;
     for (const [field, expression] of Object.entries(objectSql)) data = `jsonb_set(${data}, '{object,${field}}', to_jsonb((${expression})::text))`;
-    return this.events.insertCtes(`SELECT ${idSql}, ${typeSql}::varchar, ${EVENT_TIME_SQL}, ${data} FROM ${source}`, this.fanOutCtes());
+    const actor = actorSql === null ? '' : `, ${actorSql}`;
+    return this.events.insertCtes(`SELECT ${idSql}, ${typeSql}::varchar, ${EVENT_TIME_SQL}, ${data}${actor} FROM ${source}`, this.fanOutCtes(), { actor: actorSql !== null });
   }
 
   private fanOutCtes(): string[] {

@@ -9,6 +9,7 @@ import { CreatePayoutBatchDto } from './create-payout-batch.dto';
 import { PayoutBatchResponseDto } from './payout-batch-response.dto';
 import { PayoutBatchResponse } from './payout-responses';
 import { PayoutBatchWithCounts, PayoutsService } from './payouts.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 const toResponse = ({ batch, counts }: PayoutBatchWithCounts): PayoutBatchResponse => ({
   id: batch.id,
@@ -31,6 +32,7 @@ export class PayoutBatchesController {
     errors: ['business_rule'],
   })
   @ApiAcceptedResponse({ type: PayoutBatchResponseDto })
+  @RequiresScope('payouts:write')
   @Post()
   @HttpCode(HttpStatus.ACCEPTED)
   async create(@Body() body: CreatePayoutBatchDto, @ReservedId() reservedId?: string): Promise<PayoutBatchResponse> {
@@ -40,6 +42,7 @@ export class PayoutBatchesController {
   /** Newest first, each with its counts. Registered before PayoutsController, so `/payouts/batches` is this list. */
   @ApiAdminRoute({ summary: 'List payout batches', description: 'Each with its payouts counted by status.', errors: ['validation_failed'] })
   @ApiPageResponse(PayoutBatchResponseDto)
+  @RequiresScope('payouts:read')
   @Get()
   async list(@Query() query: ListQueryDto): Promise<Page<PayoutBatchResponse>> {
     const page = await this.payouts.listBatches(query);
@@ -48,6 +51,7 @@ export class PayoutBatchesController {
 
   @ApiAdminRoute({ summary: 'Read a payout batch', description: 'Its payouts counted by status.', id: 'payout batch' })
   @ApiOkResponse({ type: PayoutBatchResponseDto })
+  @RequiresScope('payouts:read')
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string): Promise<PayoutBatchResponse> {
     return toResponse(await this.payouts.getBatch(id));

@@ -8,6 +8,7 @@ import { CreatePayoutDestinationDto } from './create-payout-destination.dto';
 import { PayoutDestinationResponseDto } from './payout-destination-response.dto';
 import { PayoutDestinationsService } from './payout-destinations.service';
 import { PayoutDestinationResponse, toPayoutDestinationResponse } from './payout-responses';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Payouts')
 @Controller('api/v1/payouts/destinations')
@@ -29,6 +30,7 @@ export class PayoutDestinationsController {
     },
   })
   @ApiCreatedResponse({ type: PayoutDestinationResponseDto })
+  @RequiresScope('payouts:write')
   @Post()
   async create(@Body() body: CreatePayoutDestinationDto): Promise<PayoutDestinationResponse> {
     return toPayoutDestinationResponse(await this.destinations.create(body));
@@ -37,6 +39,7 @@ export class PayoutDestinationsController {
   /** Newest first. Registered before PayoutsController, so `/payouts/destinations` is this list, not a payout id. */
   @ApiAdminRoute({ summary: 'List payout destinations', errors: ['validation_failed'] })
   @ApiPageResponse(PayoutDestinationResponseDto)
+  @RequiresScope('payouts:read')
   @Get()
   async list(@Query() query: ListQueryDto): Promise<Page<PayoutDestinationResponse>> {
     const page = await this.destinations.list(query);
@@ -45,6 +48,7 @@ export class PayoutDestinationsController {
 
   @ApiAdminRoute({ summary: 'Read a payout destination', id: 'payout destination' })
   @ApiOkResponse({ type: PayoutDestinationResponseDto })
+  @RequiresScope('payouts:read')
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string): Promise<PayoutDestinationResponse> {
     return toPayoutDestinationResponse(await this.destinations.get(id));

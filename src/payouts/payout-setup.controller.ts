@@ -5,6 +5,7 @@ import { CreatePayoutSetupDto } from './create-payout-setup.dto';
 import { PayoutSetupResponse, toPayoutSetupResponse } from './payout-responses';
 import { PayoutSetupResponseDto } from './payout-setup-response.dto';
 import { PayoutSetupService } from './payout-setup.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Payouts')
 @Controller('api/v1/payouts/setup')
@@ -19,6 +20,7 @@ export class PayoutSetupController {
     errors: [...PROVIDER_ERRORS, 'business_rule'],
   })
   @ApiCreatedResponse({ type: PayoutSetupResponseDto })
+  @RequiresScope('payouts:write')
   @Post()
   async create(@Body() body: CreatePayoutSetupDto): Promise<PayoutSetupResponse> {
     return toPayoutSetupResponse(await this.setup.setUp(body));
@@ -26,6 +28,7 @@ export class PayoutSetupController {
 
   @ApiAdminRoute({ summary: 'Read the payout setup', description: '404 until payouts are set up.', errors: ['not_found'] })
   @ApiOkResponse({ type: PayoutSetupResponseDto })
+  @RequiresScope('payouts:read')
   @Get()
   async get(): Promise<PayoutSetupResponse> {
     return toPayoutSetupResponse(await this.setup.get());

@@ -10,6 +10,7 @@ import { ListPayoutsQueryDto } from './list-payouts-query.dto';
 import { PayoutResponse, toPayoutResponse } from './payout-responses';
 import { PayoutResponseDto } from './payout-response.dto';
 import { PayoutsService } from './payouts.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 /** Registered after the setup, destination and batch controllers: `:id` must not swallow their paths. */
 @ApiTags('Payouts')
@@ -27,6 +28,7 @@ export class PayoutsController {
   })
   @ApiAcceptedResponse({ type: PayoutResponseDto })
   @ApiOkResponse({ type: PayoutResponseDto, description: 'The `reference` already names this payout, made with the same body: it is answered as it is now.' })
+  @RequiresScope('payouts:write')
   @Post()
   @HttpCode(HttpStatus.ACCEPTED)
   async create(@Body() body: CreatePayoutDto, @Res({ passthrough: true }) res: Response, @ReservedId() reservedId?: string): Promise<PayoutResponse> {
@@ -37,6 +39,7 @@ export class PayoutsController {
 
   @ApiAdminRoute({ summary: 'List payouts', errors: ['validation_failed'] })
   @ApiPageResponse(PayoutResponseDto)
+  @RequiresScope('payouts:read')
   @Get()
   async list(@Query() query: ListPayoutsQueryDto): Promise<Page<PayoutResponse>> {
     const page = await this.payouts.list(query);
@@ -45,6 +48,7 @@ export class PayoutsController {
 
   @ApiAdminRoute({ summary: 'Read a payout', id: 'payout' })
   @ApiOkResponse({ type: PayoutResponseDto })
+  @RequiresScope('payouts:read')
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string): Promise<PayoutResponse> {
     return toPayoutResponse(await this.payouts.get(id));

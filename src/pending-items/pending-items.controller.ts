@@ -6,6 +6,7 @@ import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { toPendingItemResponse } from './pending-item-response';
 import { PendingItemResponseDto } from './pending-item-response.dto';
 import { PendingItemsService } from './pending-items.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 /** A subscription's pending items; they are made with `POST /customers/{id}/charges` (`when: next_renewal`). */
 @ApiTags('Charges')
@@ -20,6 +21,7 @@ export class PendingItemsController {
   })
   @ApiPageResponse(PendingItemResponseDto)
   @ApiTags('Subscriptions')
+  @RequiresScope('charges:read')
   @Get('subscriptions/:id/pending-items')
   async list(@Param('id', UUID_PARAM) id: string, @Query() query: ListQueryDto) {
     const page = await this.items.list(id, query);
@@ -28,6 +30,7 @@ export class PendingItemsController {
 
   @ApiAdminRoute({ summary: 'Read a pending item', id: 'pending item' })
   @ApiOkResponse({ type: PendingItemResponseDto })
+  @RequiresScope('charges:read')
   @Get('pending-items/:id')
   async get(@Param('id', UUID_PARAM) id: string) {
     return toPendingItemResponse(await this.items.get(id));
@@ -41,6 +44,7 @@ export class PendingItemsController {
     errors: ['state_conflict'],
   })
   @ApiOkResponse({ type: PendingItemResponseDto })
+  @RequiresScope('charges:write')
   @Delete('pending-items/:id')
   async drop(@Param('id', UUID_PARAM) id: string) {
     return toPendingItemResponse(await this.items.drop(id));

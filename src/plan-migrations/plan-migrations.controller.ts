@@ -7,6 +7,7 @@ import { CreatePlanMigrationDto } from './create-plan-migration.dto';
 import { PlanMigrationResponse, toPlanMigrationResponse } from './plan-migration-response';
 import { PlanMigrationResponseDto } from './plan-migration-response.dto';
 import { PlanMigrationsService } from './plan-migrations.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 /** Admin API, section Plans: moving a plan's subscribers to another plan with notice. */
 @ApiTags('Plans')
@@ -24,6 +25,7 @@ export class PlanMigrationsController {
     errors: ['business_rule'],
   })
   @ApiAcceptedResponse({ type: PlanMigrationResponseDto })
+  @RequiresScope('admin')
   @Post('plans/:id/migrations')
   @HttpCode(HttpStatus.ACCEPTED)
   async create(@Param('id', UUID_PARAM) id: string, @Body() dto: CreatePlanMigrationDto, @ReservedId() reservedId?: string): Promise<PlanMigrationResponse> {
@@ -32,6 +34,7 @@ export class PlanMigrationsController {
 
   @ApiAdminRoute({ summary: 'Read a plan migration', description: 'Its progress: `status` and how many subscriptions were moved or left alone so far.', id: 'plan migration' })
   @ApiOkResponse({ type: PlanMigrationResponseDto })
+  @RequiresScope('admin')
   @Get('plan-migrations/:id')
   async get(@Param('id', UUID_PARAM) id: string): Promise<PlanMigrationResponse> {
     return toPlanMigrationResponse(await this.migrations.get(id));

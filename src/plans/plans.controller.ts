@@ -12,6 +12,7 @@ import type { Plan } from './plan.entity';
 import { PlanResponseDto } from './plan-response.dto';
 import { PlansService } from './plans.service';
 import { UpdatePlanDto } from './update-plan.dto';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 /** Admin API, section Plans. */
 @ApiTags('Plans')
@@ -21,6 +22,7 @@ export class PlansController {
 
   @ApiAdminRoute({ summary: 'Create a plan', description: 'Prices, lines, currency and interval never change on a plan: a new price is a new plan.', body: true, idempotent: true })
   @ApiCreatedResponse({ type: PlanResponseDto })
+  @RequiresScope('plans:write')
   @Post()
   async create(@Body() dto: CreatePlanDto, @ReservedId() reservedId?: string): Promise<PlanResponse> {
     return this.view(await this.plans.create(dto, reservedId));
@@ -28,6 +30,7 @@ export class PlansController {
 
   @ApiAdminRoute({ summary: 'List plans', errors: ['validation_failed'] })
   @ApiPageResponse(PlanResponseDto)
+  @RequiresScope('plans:read')
   @Get()
   async list(@Query() query: ListPlansQueryDto): Promise<Page<PlanResponse>> {
     const page = await this.plans.list(query);
@@ -36,6 +39,7 @@ export class PlansController {
 
   @ApiAdminRoute({ summary: 'Read a plan', id: 'plan' })
   @ApiOkResponse({ type: PlanResponseDto })
+  @RequiresScope('plans:read')
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string): Promise<PlanResponse> {
     return this.view(await this.plans.get(id));
@@ -43,6 +47,7 @@ export class PlansController {
 
   @ApiAdminRoute({ summary: 'Change a plan', description: 'Only `name`, `description`, `dunning` and `metadata`; any other field is refused (400).', id: 'plan', body: true })
   @ApiOkResponse({ type: PlanResponseDto })
+  @RequiresScope('plans:write')
   @Patch(':id')
   async update(@Param('id', UUID_PARAM) id: string, @Body() dto: UpdatePlanDto): Promise<PlanResponse> {
     return this.view(await this.plans.update(id, dto));
@@ -51,6 +56,7 @@ export class PlansController {
   @ApiAdminRoute({ summary: 'Archive a plan', description: 'No new subscriptions from now on; existing ones go on. Archiving an archived plan changes nothing.', id: 'plan', body: true, idempotent: true })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: PlanResponseDto })
+  @RequiresScope('plans:write')
   @Post(':id/archive')
   @HttpCode(HttpStatus.OK)
   async archive(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto): Promise<PlanResponse> {

@@ -10,6 +10,7 @@ import { ListRefundsQueryDto } from './list-refunds-query.dto';
 import { RefundResponse, toRefundResponse } from './refund-response';
 import { RefundResponseDto } from './refund-response.dto';
 import { RefundsService } from './refunds.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Refunds')
 @Controller('api/v1')
@@ -28,6 +29,7 @@ export class RefundsController {
   })
   @ApiAcceptedResponse({ type: RefundResponseDto })
   @ApiOkResponse({ type: RefundResponseDto, description: 'The `reference` already names this refund, asked for with the same request: it is answered as it is now.' })
+  @RequiresScope('charges:write')
   @Post('charges/:id/refunds')
   @HttpCode(HttpStatus.ACCEPTED)
   async create(
@@ -43,6 +45,7 @@ export class RefundsController {
 
   @ApiAdminRoute({ summary: 'List refunds', errors: ['validation_failed'] })
   @ApiPageResponse(RefundResponseDto)
+  @RequiresScope('charges:read')
   @Get('refunds')
   async list(@Query() query: ListRefundsQueryDto): Promise<Page<RefundResponse>> {
     const page = await this.refunds.list(query);
@@ -51,6 +54,7 @@ export class RefundsController {
 
   @ApiAdminRoute({ summary: 'Read a refund', id: 'refund' })
   @ApiOkResponse({ type: RefundResponseDto })
+  @RequiresScope('charges:read')
   @Get('refunds/:id')
   async get(@Param('id', UUID_PARAM) id: string): Promise<RefundResponse> {
     return toRefundResponse(await this.refunds.get(id));

@@ -7,6 +7,7 @@ import { SubscriptionResponseDto } from '../subscriptions/dto/subscription-respo
 import { ChangeFiguresDto, ChangeResultDto } from './dto/change-figures-response.dto';
 import { ChangeSubscriptionDto } from './dto/change-subscription.dto';
 import { SubscriptionChangesService } from './subscription-changes.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Subscriptions')
 @Controller('api/v1/subscriptions')
@@ -23,6 +24,7 @@ export class SubscriptionChangesController {
     errors: ['not_found', 'business_rule', 'subscription_not_changeable', 'state_conflict'],
   })
   @ApiOkResponse({ type: ChangeResultDto })
+  @RequiresScope('subscriptions:write')
   @Post(':id/change')
   @HttpCode(200)
   change(@Param('id', UUID_PARAM) id: string, @Body() dto: ChangeSubscriptionDto, @ReservedId() actionId?: string) {
@@ -38,6 +40,7 @@ export class SubscriptionChangesController {
     errors: ['not_found', 'business_rule', 'subscription_not_changeable', 'state_conflict'],
   })
   @ApiOkResponse({ type: ChangeFiguresDto })
+  @RequiresScope('subscriptions:read')
   @Post(':id/change/preview')
   @HttpCode(200)
   preview(@Param('id', UUID_PARAM) id: string, @Body() dto: ChangeSubscriptionDto) {
@@ -46,6 +49,7 @@ export class SubscriptionChangesController {
 
   @ApiAdminRoute({ summary: 'Drop a pending change', description: 'The change set for the period end is dropped; without one, nothing changes.', id: 'subscription', idempotent: true })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Delete(':id/change')
   dropPending(@Param('id', UUID_PARAM) id: string) {
     return this.changes.dropPending(id);

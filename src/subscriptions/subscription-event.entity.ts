@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { Actor } from '../common/auth/actor';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 
 /** Append-only audit trail: one row per change of a subscription, never updated or deleted. */
@@ -33,6 +34,10 @@ export class SubscriptionEvent {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   data: Record<string, unknown>;
+
+  /** Who made the change: a credential of the admin API, the console, or the daemon itself (the default). */
+  @Column({ type: 'jsonb', default: () => `'{"type": "system"}'` })
+  actor: Actor;
 
   /** Business time (the clock) at which it happened. */
   @Column({ type: 'timestamptz' })

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { checkColumnNames, SqlFragment, SqlParams } from '../database/sql-statement';
+import { ActorContext } from '../common/auth/actor-context';
 import { invalidField } from '../common/errors/coded-error';
 import { DEFAULT_PAGE_SIZE, Page } from '../common/http/pagination';
 import { ListQueryDto } from '../common/http/list-query.dto';
@@ -36,7 +37,7 @@ export class SubscriptionEventsRepository {
   async recordMany(em: EntityManager, events: AuditEvent[], occurredAt: Date, also?: SqlFragment): Promise<void> {
     if (events.length === 0 && !also) return;
     const p = new SqlParams();
-    const [eventIds, ids, types, from, to, data, at] = [
+    const [eventIds, ids, types, from, to, data, at, actor] = [
       p.bind(events.map((e) => e.id ?? null)),
       p.bind(events.map((e) => e.subscriptionId)),
       p.bind(events.map((e) => e.type)),
@@ -44,10 +45,11 @@ export class SubscriptionEventsRepository {
       p.bind(events.map((e) => e.to ?? null)),
       p.bind(events.map((e) => JSON.stringify(e.data ?? {}))),
       p.bind(occurredAt),
+      p.bind(JSON.stringify(ActorContext.current())),
     ];
     await em.query(
-      `WITH subscription_audit AS (INSERT INTO subscription_events (id, subscription_id, type, from_status, to_status, data, occurred_at, created_at)
-       SELECT COALESCE(e.id, gen_random_uuid()), e.subscription_id, e.type, e.from_status, e.to_status, e.data, ${at}, ${at}
+      `WITH subscription_audit AS (INSERT INTO subscription_events (id, subscription_id, type, from_status, to_status, data, occurred_at, created_at, actor)
+       SELECT COALESCE(e.id, gen_random_uuid()), e.subscription_id, e.type, e.from_status, e.to_status, e.data, ${at}, ${at}, ${actor}::jsonb
          FROM unnest(${eventIds}::uuid[], ${ids}::uuid[], ${types}::varchar[], ${from}::varchar[], ${to}::varchar[], ${data}::jsonb[]) WITH ORDINALITY AS e(id, subscription_id, type, from_status, to_status, data, n)
         ORDER BY e.n)${also ? `,\n${also(p)}` : ''}
        SELECT 1`,
@@ -58,7 +60,7 @@ export class SubscriptionEventsRepository {
   /**
    * The `charge_succeeded` audit event of every row of the CTE `source` (a group commit's settled charges), for a
    * statement of the billing hot path: the source yields `subscription_id`, and its columns `columns.data` (jsonb)
-   * and `columns.at` (the settling time).
+   * and `columns.at` (the settling time). The work engine settles them: the actor is the column's default, `system`.
    */
   chargeSucceededRowsSql(source: string, columns: { data: string; at: string }): SqlFragment {
     checkColumnNames(columns.data, columns.at);

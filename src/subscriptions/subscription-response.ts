@@ -36,6 +36,7 @@ export function toSubscriptionEventResponse(e: SubscriptionEvent) {
     fromStatus: e.fromStatus,
     toStatus: e.toStatus,
     data: e.data,
+    actor: e.actor,
     occurredAt: iso(e.occurredAt),
     createdAt: iso(e.createdAt),
   };

@@ -14,6 +14,7 @@ import { SubscriptionResponseDto } from './dto/subscription-response.dto';
 import { toSubscriptionEventResponse, toSubscriptionResponse } from './subscription-response';
 import { SubscriptionDiscountsService } from './subscription-discounts.service';
 import { SubscriptionsService } from './subscriptions.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Subscriptions')
 @Controller('api/v1/subscriptions')
@@ -31,6 +32,7 @@ export class SubscriptionsController {
     errors: ['not_found', 'business_rule', 'coupon_invalid', 'coupon_exhausted', 'coupon_not_applicable', 'first_time_only'],
   })
   @ApiCreatedResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Post()
   async create(@Body() dto: CreateSubscriptionDto, @ReservedId() reservedId?: string) {
     return toSubscriptionResponse(await this.subscriptions.create(dto, reservedId));
@@ -38,6 +40,7 @@ export class SubscriptionsController {
 
   @ApiAdminRoute({ summary: 'List subscriptions', errors: ['validation_failed'] })
   @ApiPageResponse(SubscriptionResponseDto)
+  @RequiresScope('subscriptions:read')
   @Get()
   async list(@Query() query: ListSubscriptionsQueryDto) {
     const page = await this.subscriptions.list(query);
@@ -46,6 +49,7 @@ export class SubscriptionsController {
 
   @ApiAdminRoute({ summary: 'Read a subscription', id: 'subscription' })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:read')
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string) {
     return toSubscriptionResponse(await this.subscriptions.get(id));
@@ -53,6 +57,7 @@ export class SubscriptionsController {
 
   @ApiAdminRoute({ summary: "A subscription's audit trail", description: 'Every change, newest first.', id: 'subscription' })
   @ApiPageResponse(SubscriptionEventResponseDto)
+  @RequiresScope('subscriptions:read')
   @Get(':id/events')
   async events(@Param('id', UUID_PARAM) id: string, @Query() query: ListQueryDto) {
     const page = await this.subscriptions.events(id, query);
@@ -68,6 +73,7 @@ export class SubscriptionsController {
     errors: ['state_conflict'],
   })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Post(':id/cancel')
   @HttpCode(200)
   async cancel(@Param('id', UUID_PARAM) id: string, @Body() dto: CancelSubscriptionDto, @ReservedId() actionId?: string) {
@@ -77,6 +83,7 @@ export class SubscriptionsController {
   @ApiAdminRoute({ summary: 'Pause a subscription', description: 'Nothing is charged while paused.', id: 'subscription', body: true, idempotent: true, errors: ['state_conflict'] })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Post(':id/pause')
   @HttpCode(200)
   async pause(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto, @ReservedId() actionId?: string) {
@@ -86,6 +93,7 @@ export class SubscriptionsController {
   @ApiAdminRoute({ summary: 'Resume a paused subscription', description: 'Billing goes on from a new period.', id: 'subscription', body: true, idempotent: true, errors: ['state_conflict'] })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Post(':id/resume')
   @HttpCode(200)
   async resume(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto, @ReservedId() actionId?: string) {
@@ -101,6 +109,7 @@ export class SubscriptionsController {
     errors: ['state_conflict', 'coupon_invalid', 'coupon_exhausted', 'coupon_not_applicable', 'first_time_only'],
   })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Post(':id/discount')
   @HttpCode(200)
   async applyDiscount(@Param('id', UUID_PARAM) id: string, @Body() dto: ApplyCouponDto, @ReservedId() actionId?: string) {
@@ -109,6 +118,7 @@ export class SubscriptionsController {
 
   @ApiAdminRoute({ summary: "Remove a subscription's coupon", description: 'Period charges made from now on are at full price; removing none changes nothing.', id: 'subscription' })
   @ApiOkResponse({ type: SubscriptionResponseDto })
+  @RequiresScope('subscriptions:write')
   @Delete(':id/discount')
   async removeDiscount(@Param('id', UUID_PARAM) id: string) {
     return toSubscriptionResponse(await this.discounts.remove(id));

@@ -5,6 +5,7 @@ import { UUID_PARAM } from '../common/http/uuid-param.pipe';
 import { RedeliverEventDto } from './dto/redeliver-event.dto';
 import { RedeliveryResponseDto } from './dto/redelivery-response.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 /** POST /api/v1/events/:id/redeliver lives with the deliveries it makes. */
 @ApiTags('Events and webhooks')
@@ -21,6 +22,7 @@ export class EventRedeliveryController {
     errors: ['state_conflict'],
   })
   @ApiAcceptedResponse({ type: RedeliveryResponseDto })
+  @RequiresScope('webhooks:write')
   @Post(':id/redeliver')
   @HttpCode(202)
   redeliver(@Param('id', UUID_PARAM) id: string, @Body() dto: RedeliverEventDto) {

@@ -14,6 +14,7 @@ import { WebhookAttemptResponseDto } from './dto/webhook-attempt-response.dto';
 import { WebhookEndpointResponseDto } from './dto/webhook-endpoint-response.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { toCreatedWebhookEndpointResponse, toWebhookAttemptResponse, toWebhookEndpointResponse } from './webhook-responses';
+import { RequiresScope } from '../common/auth/requires-scope.decorator';
 
 @ApiTags('Events and webhooks')
 @Controller('api/v1/webhook-endpoints')
@@ -27,6 +28,7 @@ export class WebhookEndpointsController {
     idempotent: true,
   })
   @ApiCreatedResponse({ type: CreatedWebhookEndpointResponseDto })
+  @RequiresScope('webhooks:write')
   @Post()
   async create(@Body() dto: CreateWebhookEndpointDto, @ReservedId() reservedId?: string) {
     const { endpoint, secret } = await this.endpoints.create(dto, reservedId);
@@ -35,6 +37,7 @@ export class WebhookEndpointsController {
 
   @ApiAdminRoute({ summary: 'List webhook endpoints', errors: ['validation_failed'] })
   @ApiPageResponse(WebhookEndpointResponseDto)
+  @RequiresScope('webhooks:read')
   @Get()
   async list(@Query() query: ListQueryDto) {
     const page = await this.endpoints.list(query);
@@ -43,6 +46,7 @@ export class WebhookEndpointsController {
 
   @ApiAdminRoute({ summary: 'Read a webhook endpoint', description: 'Never its secret.', id: 'webhook endpoint' })
   @ApiOkResponse({ type: WebhookEndpointResponseDto })
+  @RequiresScope('webhooks:read')
   @Get(':id')
   async get(@Param('id', UUID_PARAM) id: string) {
     return toWebhookEndpointResponse(await this.endpoints.get(id));
@@ -50,6 +54,7 @@ export class WebhookEndpointsController {
 
   @ApiAdminRoute({ summary: 'Change a webhook endpoint', description: 'Only the fields given change.', id: 'webhook endpoint', body: true })
   @ApiOkResponse({ type: WebhookEndpointResponseDto })
+  @RequiresScope('webhooks:write')
   @Patch(':id')
   async update(@Param('id', UUID_PARAM) id: string, @Body() dto: UpdateWebhookEndpointDto) {
     return toWebhookEndpointResponse(await this.endpoints.update(id, dto));
@@ -57,6 +62,7 @@ export class WebhookEndpointsController {
 
   @ApiAdminRoute({ summary: 'Delete a webhook endpoint', description: 'Nothing more is sent to it; deliveries still queued for it are dropped.', id: 'webhook endpoint' })
   @ApiOkResponse({ type: DeletedWebhookEndpointResponseDto })
+  @RequiresScope('webhooks:write')
   @Delete(':id')
   async remove(@Param('id', UUID_PARAM) id: string) {
     await this.endpoints.remove(id);
@@ -72,6 +78,7 @@ export class WebhookEndpointsController {
   })
   @ApiBody({ type: EmptyBodyDto, required: false })
   @ApiOkResponse({ type: CreatedWebhookEndpointResponseDto })
+  @RequiresScope('webhooks:write')
   @Post(':id/rotate-secret')
   @HttpCode(200)
   async rotateSecret(@Param('id', UUID_PARAM) id: string, @Body() _body: EmptyBodyDto) {
@@ -86,6 +93,7 @@ export class WebhookEndpointsController {
     errors: ['validation_failed'],
   })
   @ApiPageResponse(WebhookAttemptResponseDto)
+  @RequiresScope('webhooks:read')
   @Get(':id/deliveries')
   async deliveries(@Param('id', UUID_PARAM) id: string, @Query() query: ListWebhookAttemptsQueryDto) {
     const page = await this.endpoints.attempts(id, query);

@@ -10,6 +10,7 @@ import { OPENAPI_VERSION } from '../../src/common/api-docs/openapi-3-1';
 import { registeredRoutes } from '../support/registered-routes';
 import { startTestApp, TestApp } from '../support/test-app';
 import { resetDatabase } from '../support/test-database';
+import { Scope, SCOPES } from '../../src/common/auth/scopes';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const PUBLIC_PATHS = new Set(['/health/live', '/health/ready', '/metrics', '/webhooks/provider', '/console/session']);
@@ -86,12 +87,14 @@ describe('The API description (OpenAPI 3) served at /openapi.json', () => {
     expect([...new Set(registered)].sort()).toEqual([...documented].sort());
   });
 
-  it('needs the bearer token on every admin route and on none of the public ones', () => {
+  it('needs the bearer token (or a key with the scope it names) on every admin route and on none of the public ones', () => {
     expect(document.components?.securitySchemes?.adminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.security).toEqual([{ adminToken: [] }]);
     for (const { key, path, op } of operationsOf(document)) {
-      // An operation without its own `security` inherits the document's: the bearer token.
-      expect({ key, security: op.security }).toEqual({ key, security: PUBLIC_PATHS.has(path) ? [] : undefined });
+      // An admin operation names the scope an API key needs, as `x-scope` and in its security requirement.
+      const scope = (op as { 'x-scope'?: string })['x-scope'];
+      expect({ key, security: op.security }).toEqual({ key, security: PUBLIC_PATHS.has(path) ? [] : [{ adminToken: [scope] }] });
+      if (!PUBLIC_PATHS.has(path)) expect({ key, scope: SCOPES.includes(scope as Scope) }).toEqual({ key, scope: true });
     }
   });
 

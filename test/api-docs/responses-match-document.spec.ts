@@ -246,6 +246,14 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     await call('DELETE', '/api/v1/webhook-endpoints/{id}', { path: { id: endpoint.id }, rawBody: 'x', headers: { 'Content-Type': 'text/plain' } });
     await ok('DELETE', '/api/v1/webhook-endpoints/{id}', { path: { id: endpoint.id } });
 
+    // API keys: made (shown once), read, listed, used, refused a scope, revoked.
+    const apiKey = await ok('POST', '/api/v1/api-keys', { body: { name: 'walk', scopes: ['plans:read'], expiresAt: '2099-01-01T00:00:00Z' } });
+    await ok('GET', '/api/v1/api-keys');
+    await ok('GET', '/api/v1/api-keys/{id}', { path: { id: apiKey.id } });
+    await ok('GET', '/api/v1/plans', { token: apiKey.key as string });
+    await call('GET', '/api/v1/customers', { token: apiKey.key as string }); // 403 insufficient_scope
+    await ok('DELETE', '/api/v1/api-keys/{id}', { path: { id: apiKey.id } });
+
     // The console's session (signed in with the token, read, signed out; a wrong token and a text body refused) and its dashboard.
     await call('POST', '/console/session', { token: null, body: { token: 'wrong-token-0123456789' } });
     await ok('POST', '/console/session', { token: null, body: { token: TEST_ADMIN_TOKEN } });

@@ -61,7 +61,7 @@ function gzippedJs(manifest: Record<string, ManifestChunk>, keys: string[]): num
     expect(await b.context.cookies()).toEqual([]);
     // The old session is over on the server too.
     const state = await b.page.evaluate(async () => (await fetch('/console/session')).json());
-    expect(state).toEqual({ signedIn: false, expiresAt: null, testClock: null });
+    expect(state).toEqual({ signedIn: false, expiresAt: null, testClock: null, scopes: null });
   });
 
   it('opens any deep link directly once signed in, and names an unknown page', async () => {
@@ -85,5 +85,20 @@ function gzippedJs(manifest: Record<string, ManifestChunk>, keys: string[]): num
     await banner.getByText(`Billing time: ${expected.slice(0, 10)} ${expected.slice(11, 16)} UTC`).waitFor();
     // A double click moved the clock once: the second click sent nothing, or the same Idempotency-Key.
     expect((await b.api().get('/api/v1/test-clock').expect(200)).body.now).toBe(expected);
+  });
+
+  it('signs in with an API key and shows only the sections its scopes allow, without the test clock', async () => {
+    const key = (await b.api().post('/api/v1/api-keys').send({ name: 'support desk', scopes: ['customers:read'] }).expect(201)).body.key as string;
+    await b.context.clearCookies();
+    await b.open('/');
+    await b.page.getByLabel('Admin token or API key').fill(key);
+    await b.page.getByRole('button', { name: 'Sign in' }).click();
+    // No dashboard (reports:read): the console opens the one section it may read.
+    await b.heading('Customers');
+    const links = await b.page.getByRole('navigation', { name: 'Sections' }).getByRole('link').allTextContents();
+    expect(links).toEqual(['Customers']);
+    expect(await b.page.getByRole('region', { name: 'Test clock' }).count()).toBe(0);
+    await b.page.getByRole('button', { name: 'Sign out' }).click();
+    await b.page.getByLabel('Admin token or API key').waitFor();
   });
 });

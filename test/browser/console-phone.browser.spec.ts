@@ -15,7 +15,7 @@ const PHONE = { width: 390, height: 844 };
   afterAll(() => b?.close());
   afterEach(() => expect(b.takeRecords()).toEqual({ problems: [], foreignRequests: [], accessibility: [] }));
 
-  const pageWidth = () => b.page.evaluate(() => document.documentElement.scrollWidth);
+  const pageWidth = () => b.page.evaluate('document.documentElement.scrollWidth') as Promise<number>;
   const sections = () => b.page.getByRole('navigation', { name: 'Sections' });
   /** Whether any of the sections panel is on screen. */
   const sectionsOnScreen = async () => {
@@ -30,18 +30,12 @@ const PHONE = { width: 390, height: 844 };
     await b.checkAccessibility('phone: dashboard');
 
     await b.page.getByRole('button', { name: 'Open the sections menu' }).click();
-    await b.page.waitForFunction(() => {
-      const nav = document.querySelector('nav[aria-label="Sections"]');
-      return nav !== null && nav.getBoundingClientRect().left >= 0;
-    });
+    await b.page.waitForFunction(`document.querySelector('nav[aria-label="Sections"]')?.getBoundingClientRect().left >= 0`);
     await b.checkAccessibility('phone: sections menu');
     await sections().getByRole('link', { name: 'Customers', exact: true }).click();
     await b.heading('Customers');
     // Choosing a section folds the menu again, so the page is what shows.
-    await b.page.waitForFunction(() => {
-      const nav = document.querySelector('nav[aria-label="Sections"]');
-      return nav !== null && nav.getBoundingClientRect().right <= 0;
-    });
+    await b.page.waitForFunction(`document.querySelector('nav[aria-label="Sections"]')?.getBoundingClientRect().right <= 0`);
     await b.page.getByText('a-rather-long-address-2@customers.example.com').first().waitFor();
     // The list scrolls inside its own box; the page does not.
     expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
@@ -53,8 +47,8 @@ const PHONE = { width: 390, height: 844 };
     await b.heading('Customers');
     await b.page.keyboard.press('Tab');
     const skip = b.page.getByRole('link', { name: 'Skip to content' });
-    expect(await skip.evaluate((link) => link === document.activeElement)).toBe(true);
+    expect(await skip.evaluate((link) => link === link.ownerDocument.activeElement)).toBe(true);
     await b.page.keyboard.press('Enter');
-    await b.page.waitForFunction(() => document.activeElement?.id === 'content');
+    await b.page.waitForFunction(`document.activeElement?.id === 'content'`);
   });
 });

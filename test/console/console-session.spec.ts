@@ -82,10 +82,10 @@ describe('console sessions: the admin token traded for a cookie the admin API ta
   });
 
   it("tells the console its own state, and whether the test clock is on, without failing a call", async () => {
-    expect((await http().get('/console/session').expect(200)).body).toEqual({ signedIn: false, expiresAt: null, testClock: null });
+    expect((await http().get('/console/session').expect(200)).body).toEqual({ signedIn: false, expiresAt: null, testClock: null, scopes: null });
     const { cookie, expiresAt } = await signIn(t);
     const state = await http().get('/console/session').set('Cookie', cookie).expect(200);
-    expect(state.body).toEqual({ signedIn: true, expiresAt, testClock: true });
+    expect(state.body).toEqual({ signedIn: true, expiresAt, testClock: true, scopes: ['admin'] });
     expect(state.headers['cache-control']).toBe('no-store');
   });
 

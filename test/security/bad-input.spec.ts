@@ -25,9 +25,12 @@ const json = (value: unknown) => JSON.stringify(value);
 const deep = (levels: number) => `{"metadata":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
 const MIB = 1024 * 1024;
 
-/** One fingerprint of every row of every table (but the processes' heartbeats): a refused request must leave it as it was. */
+/**
+ * One fingerprint of every row of every table (but the processes' heartbeats, and the rate limit's buckets, which
+ * count every request, refused or not): a refused request must leave it as it was.
+ */
 async function databaseFingerprint(db: Client): Promise<Record<string, string>> {
-  const { rows: tables } = await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('migrations', 'workers') ORDER BY 1`);
+  const { rows: tables } = await db.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('migrations', 'workers', 'rate_limit_buckets') ORDER BY 1`);
   const out: Record<string, string> = {};
   for (const { tablename } of tables) {
     const { rows } = await db.query<{ h: string | null }>(`SELECT md5(string_agg(r, '|' ORDER BY r)) AS h FROM (SELECT row_to_json(t)::text AS r FROM "${tablename}" t) x`);

@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { SANDBOX_API_KEY, SANDBOX_SHOP_ID } from '../../src/config/load-config';
-import { TEST_ADMIN_TOKEN } from './test-config';
+import { TEST_ADMIN_TOKEN, UNLIMITED_RATE } from './test-config';
 import { nodeArgsFor } from './transpiled-entry';
 
 const ROOT = join(__dirname, '..', '..');
@@ -38,7 +38,7 @@ export async function startDaemon(env: Record<string, string>): Promise<DaemonPr
   const child = spawn(process.execPath, nodeArgsFor('src/main.ts'), {
     cwd: ROOT,
     // Plans without their own dunning follow the fixed ladder the tests describe, unless a test says otherwise.
-    env: { PATH: process.env.PATH ?? '', DUNNING_STRATEGY: 'fixed', ...env, PORT: env.PORT ?? String(port) },
+    env: { PATH: process.env.PATH ?? '', DUNNING_STRATEGY: 'fixed', API_RATE_LIMIT: UNLIMITED_RATE, AUTH_FAILURE_LIMIT: UNLIMITED_RATE, ...env, PORT: env.PORT ?? String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => {

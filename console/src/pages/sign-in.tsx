@@ -31,8 +31,8 @@ export function SignInPage() {
             <Title order={1} size="h2">
               Billing console
             </Title>
-            <Text size="sm">Sign in with the ADMIN_TOKEN the daemon was started with. The session lasts 12 hours.</Text>
-            <PasswordInput label="Admin token" value={token} onChange={(e) => setToken(e.currentTarget.value)} required autoComplete="current-password" />
+            <Text size="sm">Sign in with the ADMIN_TOKEN the daemon was started with, or an API key: the console then shows only what its scopes allow. The session lasts 12 hours.</Text>
+            <PasswordInput label="Admin token or API key" value={token} onChange={(e) => setToken(e.currentTarget.value)} required autoComplete="current-password" />
             {signIn.error && <ErrorNotice error={signIn.error} />}
             <Button type="submit" loading={signIn.isPending}>
               Sign in

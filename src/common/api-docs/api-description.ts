@@ -20,7 +20,8 @@ export function serializeApiDocument(document: OpenAPIObject): string {
 
 const DESCRIPTION = [
   'Admin API of the recurring card billing and card payout daemon.',
-  'Every `/api/v1` route needs `Authorization: Bearer <ADMIN_TOKEN>`; `/health/live`, `/health/ready` and `/metrics` need none.',
+  'Every `/api/v1` route needs `Authorization: Bearer <ADMIN_TOKEN>` (every scope) or `Bearer <API key>` holding the scope the operation names (`x-scope`; `write` implies `read`, `admin` every scope); `/health/live`, `/health/ready` and `/metrics` need none.',
+  'Requests are limited per credential across every replica (API_RATE_LIMIT): over it, 429 `rate_limited` with `Retry-After`, and nothing done.',
   'Identifiers are UUIDs, timestamps ISO 8601 in UTC, money an integer amount in minor units with an ISO 4217 currency.',
   'Lists take `limit` (1..200, default 50) and `cursor`, and answer `{ items, nextCursor }`, newest first.',
   'Every POST takes an optional `Idempotency-Key`. Every error answer carries a stable `code` (see the `Error` schema); a refused request changes nothing.',
@@ -36,7 +37,7 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
     // Relative: the daemon that serves this document (Swagger UI's "Try it out" calls it). A generated client
     // sets its own base URL: the daemon's address, port PORT (3000 by default).
     .addServer('/', 'The daemon serving this document')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The ADMIN_TOKEN the daemon was started with.' }, ADMIN_TOKEN_SCHEME)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The ADMIN_TOKEN the daemon was started with (every scope), or an API key (`bk_…`) with the scopes it was made with.' }, ADMIN_TOKEN_SCHEME)
     // Deny by default, as the guard does: every operation needs the token unless it says otherwise.
     .addSecurityRequirements(ADMIN_TOKEN_SCHEME)
     .addTag('Plans', 'What a subscription bills each period. A new price is a new plan.')
@@ -46,6 +47,7 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
     .addTag('Billing', 'A billing pass on demand.')
     .addTag('Payouts', 'Card payouts: the setup, destinations, single payouts and batches.')
     .addTag('Test clock', 'The clock the billing reads, movable only with TEST_CLOCK=true.')
+    .addTag('API keys', 'Credentials with scopes, for the systems that call this API; only `admin` manages them.')
     .addTag('Console', "The operator console's sign-in (a session cookie) and the figures of its first screen.")
     .addTag('Health and metrics', 'Probes and Prometheus metrics; no token.')
     .build();

@@ -7,14 +7,14 @@ import { ErrorResponseDto } from '../errors/error-response.dto';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../http/json-body-rules';
 
 /** What any admin route may answer: no token, or no database. */
-const ADMIN_ERRORS: ErrorCode[] = ['unauthorized', 'database_unavailable'];
+const ADMIN_ERRORS: ErrorCode[] = ['unauthorized', 'insufficient_scope', 'rate_limited', 'database_unavailable'];
 
 /** What a route that changes something may answer besides: the database lost after its change was sent. */
 const WRITE_ERRORS: ErrorCode[] = ['outcome_unknown'];
 
 /** The answers of a lost database carry Retry-After. */
-const RETRY_AFTER_CODES = new Set<ErrorCode>(['database_unavailable', 'outcome_unknown']);
-const RETRY_AFTER_HEADER = { 'Retry-After': { description: 'With `database_unavailable` and `outcome_unknown`: seconds to wait before repeating.', schema: { type: 'integer' as const } } };
+const RETRY_AFTER_CODES = new Set<ErrorCode>(['database_unavailable', 'outcome_unknown', 'rate_limited']);
+const RETRY_AFTER_HEADER = { 'Retry-After': { description: 'With `database_unavailable`, `outcome_unknown` and `rate_limited`: seconds to wait before repeating.', schema: { type: 'integer' as const } } };
 
 /** What the JSON body rules refuse on every route that takes a body. */
 const BODY_ERRORS: ErrorCode[] = [

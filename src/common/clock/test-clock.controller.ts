@@ -8,6 +8,7 @@ import { SetTestClockDto } from './set-test-clock.dto';
 import { TestClockResponseDto } from './test-clock-response.dto';
 import { TestClockService } from './test-clock.service';
 import { invalidField, withErrorCode } from '../errors/coded-error';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 
 const LATEST_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
@@ -21,6 +22,7 @@ export class TestClockController {
 
   @ApiAdminRoute({ summary: 'Read the test clock', description: 'Only with TEST_CLOCK=true (404 otherwise).', errors: ['test_clock_disabled'] })
   @ApiOkResponse({ type: TestClockResponseDto })
+  @RequiresScope('admin')
   @Get()
   get() {
     return { now: this.testClock().now().toISOString() };
@@ -38,6 +40,7 @@ export class TestClockController {
     examples: { advance: { summary: 'Move forward by a duration', value: { advance: '30d' } }, now: { summary: 'Move to a time', value: { now: '2027-03-01T00:00:00.000Z' } } },
   })
   @ApiOkResponse({ type: TestClockResponseDto })
+  @RequiresScope('admin')
   @Post()
   @HttpCode(200)
   async move(@Body() body: SetTestClockDto) {

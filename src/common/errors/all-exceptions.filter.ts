@@ -3,16 +3,19 @@ import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../../database/database-unavailable';
 import { writeScopeOf } from '../http/write-scope.interceptor';
 import { ERROR_CODES, ErrorCode } from './error-codes';
+import { RateLimitedException } from './rate-limited.exception';
 
 /** The code an error gets when whoever threw it named none: the usual meaning of its status. */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'validation_failed',
   401: 'unauthorized',
+  403: 'insufficient_scope',
   404: 'not_found',
   409: 'state_conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   422: 'business_rule',
+  429: 'rate_limited',
   500: 'internal_error',
   502: 'provider_error',
   503: 'service_unavailable',
@@ -73,6 +76,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const coded = fromRouter !== null ? { ...body, code: fromRouter } : withCode(body, status, 'http_error');
       // The test clock's read, which fails before any handler, answers database_unavailable this way.
       if ((coded as { code?: unknown }).code === 'database_unavailable') response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      if (exception instanceof RateLimitedException) response.setHeader('Retry-After', String(exception.retryAfterSeconds));
       sendJson(response, status, coded);
       return;
     }

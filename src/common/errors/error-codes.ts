@@ -27,8 +27,18 @@ export const ERROR_CODES = {
   },
   unauthorized: {
     status: 401,
-    meaning: 'The header `Authorization: Bearer <ADMIN_TOKEN>` is missing or the token is wrong.',
-    example: 'Missing or wrong admin token: send Authorization: Bearer <ADMIN_TOKEN>',
+    meaning: 'The header `Authorization: Bearer <ADMIN_TOKEN or API key>` is missing, or the token or key is wrong, expired or revoked.',
+    example: 'Missing or wrong credential: send Authorization: Bearer <ADMIN_TOKEN or API key>',
+  },
+  insufficient_scope: {
+    status: 403,
+    meaning: 'The API key (or the console signed in with it) lacks the scope this route needs; `scope` names it. A key is never made with a scope its creator lacks.',
+    example: 'This credential lacks the scope plans:write, which this route needs',
+  },
+  rate_limited: {
+    status: 429,
+    meaning: 'Too many requests with this credential (API_RATE_LIMIT, counted across every replica), or too many failed sign-ins from this address; nothing was done. Retry after `Retry-After` seconds.',
+    example: 'Too many requests with this credential: at most 100 a second; retry in 1 s',
   },
   not_found: {
     status: 404,

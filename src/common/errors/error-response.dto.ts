@@ -28,6 +28,9 @@ export class ErrorResponseDto {
   @ApiPropertyOptional({ description: 'validation_failed: every field at fault, in the order of `message`.', type: [String], example: ['lines.0.price'] })
   fields?: string[];
 
+  @ApiPropertyOptional({ description: 'insufficient_scope: the scope the route needs.', type: String, example: 'plans:write' })
+  scope?: string;
+
   @ApiPropertyOptional({ description: "provider_refused: the provider's own error code, when it gave one.", type: String, nullable: true, example: 'invalidPaymentToolToken' })
   providerCode?: string | null;
 }

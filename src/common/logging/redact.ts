@@ -19,6 +19,9 @@ const CREDENTIAL = /(\b(?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]+/gi;
 
 /** Standard Webhooks signing secrets, wherever they turn up in text. */
 const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9+/=_-]+/g;
+/** An admin API key (`bk_` and 43 base64url characters), wherever it appears. */
+const API_KEY = /\bbk_[A-Za-z0-9_-]{43}/g;
+const isApiKeyText = (value: unknown) => typeof value === 'string' && /^bk_[A-Za-z0-9_-]{43}$/.test(value);
 
 /** Passwords inside connection URLs (postgres://user:secret@host). */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
@@ -78,7 +81,7 @@ export function withoutSecrets(value: unknown): unknown {
   if (typeof value === 'string') return withoutSecretQueryParameters(value);
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecretKey(k) ? null : withoutSecrets(v)]));
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecretKey(k) || isApiKeyText(v) ? null : withoutSecrets(v)]));
 }
 
 /**
@@ -94,7 +97,8 @@ export function redactText(text: string): string {
     .replace(CREDENTIAL, `$1${REDACTED}`)
     .replace(URL_PASSWORD, `$1${REDACTED}@`)
     .replace(QUERY_PARAMETER, (whole, separator: string, name: string) => (isSecretKey(safeDecode(name)) ? `${separator}${name}=${REDACTED}` : whole))
-    .replace(WEBHOOK_SECRET, REDACTED);
+    .replace(WEBHOOK_SECRET, REDACTED)
+    .replace(API_KEY, REDACTED);
 }
 
 function safeDecode(text: string): string {

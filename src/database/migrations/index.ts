@@ -26,7 +26,10 @@ import { LeaseOwnerIndexes1795869489949 } from './1795869489949-LeaseOwnerIndexe
 import { ChargeWaitingFor1795869825247 } from './1795869825247-ChargeWaitingFor';
 import { Refunds1795871916287 } from './1795871916287-Refunds';
 import { OneOffCharges1795872049938 } from './1795872049938-OneOffCharges';
+import { ApiKeys1795882071458 } from './1795882071458-ApiKeys';
 import { Coupons1795882211287 } from './1795882211287-Coupons';
+import { ChangeActors1795883362136 } from './1795883362136-ChangeActors';
+import { RateLimitBuckets1795883647643 } from './1795883647643-RateLimitBuckets';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -59,5 +62,8 @@ export const MIGRATIONS: Function[] = [
   ChargeWaitingFor1795869825247,
   Refunds1795871916287,
   OneOffCharges1795872049938,
+  ApiKeys1795882071458,
   Coupons1795882211287,
+  ChangeActors1795883362136,
+  RateLimitBuckets1795883647643,
 ];

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ActorResponseDto } from '../../common/auth/actor-response.dto';
 import { ApiIdProperty, ApiTimeProperty } from '../../common/api-docs/api-properties';
 import { EVENT_TYPES } from '../event-types';
 import { EventDataDto } from './event-data.dto';
@@ -14,6 +15,9 @@ export class EventResponseDto {
 
   @ApiTimeProperty('When it happened, in real time (never the test clock).')
   createdAt: string;
+
+  @ApiProperty({ type: ActorResponseDto, description: 'Who made the change.' })
+  actor: ActorResponseDto;
 
   @ApiProperty({ type: EventDataDto })
   data: EventDataDto;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ActorResponseDto } from '../../common/auth/actor-response.dto';
 import { ApiIdProperty, ApiTimeProperty } from '../../common/api-docs/api-properties';
 import type { SubscriptionStatus } from '../subscription.entity';
 import { SUBSCRIPTION_STATUSES } from './list-subscriptions-query.dto';
@@ -27,6 +28,9 @@ export class SubscriptionEventResponseDto {
 
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Details of the event (ids, amounts, error codes).', example: { chargeId: '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e' } })
   data: Record<string, unknown>;
+
+  @ApiProperty({ type: ActorResponseDto, description: 'Who made the change.' })
+  actor: ActorResponseDto;
 
   @ApiTimeProperty('When it happened, on the billing clock.', { nullable: true })
   occurredAt: string | null;

@@ -7,7 +7,7 @@ export interface ReceivedDelivery {
   id: string;
   timestamp: number;
   body: string;
-  event: { id: string; type: string; createdAt: string; data: { object: Record<string, unknown>; previous?: Record<string, unknown>; error?: Record<string, unknown>; upcoming?: Record<string, unknown>; change?: Record<string, unknown> } };
+  event: { id: string; type: string; createdAt: string; actor: { type: string; id?: string; name?: string }; data: { object: Record<string, unknown>; previous?: Record<string, unknown>; error?: Record<string, unknown>; upcoming?: Record<string, unknown>; change?: Record<string, unknown> } };
   receivedAt: number;
 }
 

@@ -8,6 +8,7 @@ export interface EventView {
   id: string;
   type: string;
   createdAt: string;
+  actor: ReceivedDelivery['event']['actor'];
   data: ReceivedDelivery['event']['data'];
 }
 
