@@ -101,4 +101,31 @@ function gzippedJs(manifest: Record<string, ManifestChunk>, keys: string[]): num
     await b.page.getByRole('button', { name: 'Sign out' }).click();
     await b.page.getByLabel('Admin token or API key').waitFor();
   });
+
+  it('shows a key that may only read no action that writes: no new plan, no archive; the same screens with write show them', async () => {
+    const plan = (await b.api().post('/api/v1/plans').send({ name: 'Basic', product: 'Basic', currency: 'RUB', interval: 'month', lines: [{ product: 'Basic', price: 99000 }] }).expect(201)).body as { id: string };
+    const signInWith = async (scopes: string[]) => {
+      const key = (await b.api().post('/api/v1/api-keys').send({ name: `plans ${scopes.join(' ')}`, scopes }).expect(201)).body.key as string;
+      await b.context.clearCookies();
+      await b.open('/');
+      await b.page.getByLabel('Admin token or API key').fill(key);
+      await b.page.getByRole('button', { name: 'Sign in' }).click();
+      await b.heading('Plans');
+    };
+    const actions = async () => {
+      await b.page.getByRole('table', { name: 'Plans, newest first' }).getByRole('link', { name: plan.id.slice(0, 8) }).waitFor();
+      const onList = await b.page.getByRole('link', { name: 'New plan' }).count();
+      await b.open(`/plans/${plan.id}`);
+      await b.heading(/Basic/);
+      return { newPlan: onList, archive: await b.page.getByRole('button', { name: 'Archive' }).count() };
+    };
+
+    await signInWith(['plans:read']);
+    expect(await actions()).toEqual({ newPlan: 0, archive: 0 });
+    await b.checkAccessibility('plan, read only');
+    await signInWith(['plans:write']);
+    expect(await actions()).toEqual({ newPlan: 1, archive: 1 });
+    await b.page.getByRole('button', { name: 'Sign out' }).click();
+    await b.page.getByLabel('Admin token or API key').waitFor();
+  });
 });

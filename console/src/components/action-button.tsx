@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useAllows } from '../api/use-allows';
 import { useWrite } from '../api/use-write';
 import { ErrorNotice } from './error-notice';
 
@@ -15,10 +16,12 @@ export interface Confirmation {
 
 /**
  * A button that writes, with an Idempotency-Key (see useWrite). A destructive action first shows what it will do and
- * waits for a confirmation; afterwards the button says what it did.
+ * waits for a confirmation; afterwards the button says what it did. It is shown only to a credential holding `scope`,
+ * the scope of the route it calls.
  */
 export function ActionButton<T>(props: {
   label: string;
+  scope: string;
   color?: string;
   variant?: 'filled' | 'light' | 'default' | 'outline';
   confirm?: Confirmation;
@@ -31,6 +34,7 @@ export function ActionButton<T>(props: {
   /** After it succeeded and its result is shown (e.g. leave the page of a deleted object). */
   onDone?: (result: T) => void;
 }) {
+  const allowed = useAllows(props.scope);
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<React.ReactNode>(null);
   const { send: write, mutation, busy } = useWrite<void, T>(
@@ -49,6 +53,7 @@ export function ActionButton<T>(props: {
     if (props.confirm) setOpen(true);
     else send();
   };
+  if (!allowed) return null;
   return (
     <>
       <Button color={props.variant ? props.color : undefined} variant={props.variant ?? 'default'} onClick={start} loading={mutation.isPending && !open} disabled={props.disabled}>

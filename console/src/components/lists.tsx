@@ -1,4 +1,6 @@
+import { Text } from '@mantine/core';
 import { api, unwrap } from '../api/client';
+import { useAllows } from '../api/use-allows';
 import type { Charge, Subscription } from '../api/types';
 import { PagedTable } from './paged-table';
 import { IdLink, Money, Status, Time } from './values';
@@ -6,8 +8,18 @@ import { IdLink, Money, Status, Time } from './values';
 type SubscriptionFilter = { status?: Subscription['status']; planId?: string; customerId?: string };
 type ChargeFilter = { status?: Charge['status']; customerId?: string; subscriptionId?: string };
 
+/** What a list shows to a credential that may not read it (the page around it stays useful). */
+function NotAllowed({ what, scope }: { what: string; scope: string }) {
+  return (
+    <Text size="sm" c="gray.8">
+      {what} are not shown: this sign-in lacks the scope {scope}.
+    </Text>
+  );
+}
+
 /** Subscriptions, paged on the server, with any of its filters. */
 export function SubscriptionsTable({ filter }: { filter: SubscriptionFilter }) {
+  if (!useAllows('subscriptions:read')) return <NotAllowed what="Subscriptions" scope="subscriptions:read" />;
   return (
     <PagedTable<Subscription>
       caption="Subscriptions, newest first"
@@ -32,6 +44,7 @@ export function SubscriptionsTable({ filter }: { filter: SubscriptionFilter }) {
  */
 export function ChargesTable({ filter, zone }: { filter: ChargeFilter; zone?: string }) {
   const { subscriptionId, ...rest } = filter;
+  if (!useAllows('charges:read')) return <NotAllowed what="Charges" scope="charges:read" />;
   return (
     <PagedTable<Charge>
       caption="Charges, newest first"

@@ -25,6 +25,7 @@ export function TestClockBanner() {
       </Text>
       <Select size="xs" w={90} aria-label="Advance by" data={STEPS} value={step} onChange={(v) => v && setStep(v)} allowDeselect={false} />
       <ActionButton
+        scope="admin"
         label={`Advance ${step}`}
         variant="filled"
         color="dark"

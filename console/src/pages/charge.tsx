@@ -100,6 +100,7 @@ export default function ChargePage() {
       </SimpleGrid>
       <Group>
         <ActionButton
+          scope="charges:write"
           label="Retry now"
           color="indigo"
           disabled={!retryable}

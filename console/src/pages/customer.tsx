@@ -54,6 +54,7 @@ export default function CustomerPage() {
             </Anchor>
           )}
           <ActionButton
+            scope="customers:write"
             label="New access token"
             run={async (key) => unwrap(await api.POST('/api/v1/customers/{id}/access-token', { params: { path: { id } }, headers: { 'Idempotency-Key': key } }))}
             done={(r) => (

@@ -49,6 +49,7 @@ export default function EventPage() {
           allowDeselect={false}
         />
         <ActionButton
+          scope="webhooks:write"
           label="Redeliver"
           confirm={{
             title: 'Send this event again?',

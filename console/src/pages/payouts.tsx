@@ -1,6 +1,7 @@
 import { Button, Group, Progress, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { useAllows } from '../api/use-allows';
 import type { Payout, PayoutBatch } from '../api/types';
 import { StatusFilter, useFilter } from '../components/filters';
 import { PagedTable } from '../components/paged-table';
@@ -40,15 +41,18 @@ export function PayoutsTable({ filter }: { filter: { status?: Payout['status']; 
 
 export default function PayoutsPage() {
   const [status, setStatus] = useFilter('status');
+  const mayWrite = useAllows('payouts:write');
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1} size="h2">
           Payouts
         </Title>
-        <Button component={Link} to="/payouts/upload">
-          Upload a CSV
-        </Button>
+        {mayWrite && (
+          <Button component={Link} to="/payouts/upload">
+            Upload a CSV
+          </Button>
+        )}
       </Group>
       <section aria-labelledby="batches">
         <Title order={2} size="h4" id="batches">

@@ -63,6 +63,7 @@ export default function PlanPage() {
       </Table>
       <Group>
         <ActionButton
+          scope="plans:write"
           label="Archive"
           color="red"
           disabled={p.status !== 'active'}

@@ -1,6 +1,7 @@
 import { Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { useAllows } from '../api/use-allows';
 import type { Plan } from '../api/types';
 import { StatusFilter, useFilter } from '../components/filters';
 import { PagedTable } from '../components/paged-table';
@@ -8,15 +9,18 @@ import { IdLink, Money, Status, Time } from '../components/values';
 
 export default function PlansPage() {
   const [status, setStatus] = useFilter('status');
+  const mayWrite = useAllows('plans:write');
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1} size="h2">
           Plans
         </Title>
-        <Button component={Link} to="/plans/new">
-          New plan
-        </Button>
+        {mayWrite && (
+          <Button component={Link} to="/plans/new">
+            New plan
+          </Button>
+        )}
       </Group>
       <StatusFilter label="Status" values={['active', 'archived']} value={status} onChange={setStatus} />
       <PagedTable<Plan>

@@ -23,6 +23,7 @@ function SubscriptionActions({ s, amount }: { s: Subscription; amount: React.Rea
   return (
     <Group>
       <ActionButton
+        scope="subscriptions:write"
         label="Cancel at period end"
         color="orange"
         disabled={ended || s.cancelAtPeriodEnd}
@@ -39,6 +40,7 @@ function SubscriptionActions({ s, amount }: { s: Subscription; amount: React.Rea
         done={said('set to cancel')}
       />
       <ActionButton
+        scope="subscriptions:write"
         label="Cancel now"
         color="red"
         disabled={ended}
@@ -56,6 +58,7 @@ function SubscriptionActions({ s, amount }: { s: Subscription; amount: React.Rea
         done={said('canceled')}
       />
       <ActionButton
+        scope="subscriptions:write"
         label={paused ? 'Resume' : 'Pause'}
         color={paused ? 'green' : 'yellow'}
         disabled={ended}

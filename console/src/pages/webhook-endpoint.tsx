@@ -13,6 +13,7 @@ import { Field, IdLink, Status, Time } from '../components/values';
 function RedeliverButton({ attempt, endpointId }: { attempt: WebhookAttempt; endpointId: string }) {
   return (
     <ActionButton
+      scope="webhooks:write"
       label="Redeliver"
       variant="default"
       confirm={{
@@ -60,6 +61,7 @@ export default function EndpointPage() {
       </SimpleGrid>
       <Group>
         <ActionButton
+          scope="webhooks:write"
           label={e.enabled ? 'Pause' : 'Enable'}
           color={e.enabled ? 'yellow' : 'green'}
           confirm={
@@ -71,6 +73,7 @@ export default function EndpointPage() {
           done={(r) => `The endpoint is now ${r.enabled ? 'enabled' : 'paused'}.`}
         />
         <ActionButton
+          scope="webhooks:write"
           label="Delete"
           color="red"
           confirm={{

@@ -2,6 +2,7 @@ import { Alert, Button, Code, Group, MultiSelect, Stack, Text, TextInput, Title 
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import type { WebhookEndpoint } from '../api/types';
+import { useAllows } from '../api/use-allows';
 import { useWrite } from '../api/use-write';
 import { ErrorNotice } from '../components/error-notice';
 import { PagedTable } from '../components/paged-table';
@@ -61,12 +62,13 @@ function NewEndpointForm() {
 }
 
 export default function EndpointsPage() {
+  const mayWrite = useAllows('webhooks:write');
   return (
     <Stack>
       <Title order={1} size="h2">
         Webhook endpoints
       </Title>
-      <NewEndpointForm />
+      {mayWrite && <NewEndpointForm />}
       <PagedTable<WebhookEndpoint>
         caption="Webhook endpoints, newest first"
         queryKey={['webhook-endpoints']}
