@@ -75,11 +75,12 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
     await story.scriptOutcomes(b.providerCustomerId, [INSUFFICIENT, INSUFFICIENT, INSUFFICIENT]);
     const subB = await story.post<{ id: string }>('/api/v1/subscriptions', { customerId: b.id, planId: plan.id });
 
-    // C: a hard decline, then a new card, collected at once.
+    // C: half price for its first month (a coupon), a hard decline, then a new card, collected at once.
+    await story.post('/api/v1/coupons', { code: 'WELCOME50', name: 'Welcome', percentOff: 50, duration: 'once' });
     const c = await story.createCustomer();
     await story.bindCard(c.id, CARDS.success);
     await story.scriptOutcomes(c.providerCustomerId, [EXPIRED]);
-    const subC = await story.post<{ id: string }>('/api/v1/subscriptions', { customerId: c.id, planId: plan.id });
+    const subC = await story.post<{ id: string }>('/api/v1/subscriptions', { customerId: c.id, planId: plan.id, couponCode: 'WELCOME50' });
 
     // D: a ten-day trial, told 7 days before it turns paid, then canceled at its end.
     const trialPlan = await story.post<{ id: string }>('/api/v1/plans', { name: 'Trial', product: 'Trial', currency: 'RUB', interval: 'month', trialDays: 10, lines: [{ product: 'Trial', price: 99000 }] });
@@ -111,6 +112,8 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
     await story.setClock('2027-03-26T00:00:00.000Z');
     await story.runBilling();
     expect((await latest('subscription.renewal_upcoming', subC.id)).data.upcoming).toEqual({ amount: 99000, currency: 'RUB', chargeAt: '2027-04-01T00:00:00.000Z' });
+    // Its coupon covered March only: it is told the full price comes back.
+    expect((await latest('subscription.discount_ending', subC.id)).data.upcoming).toEqual({ amount: 99000, currency: 'RUB', chargeAt: '2027-04-01T00:00:00.000Z' });
     await story.setClock('2027-04-01T00:00:00.000Z');
     await story.runBilling();
 
