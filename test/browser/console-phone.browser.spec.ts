@@ -1,3 +1,4 @@
+import { waitFor } from '../support/wait';
 import { ConsoleBrowser, haveChromium } from './support/console-browser';
 
 /** A phone's width (an iPhone 14's CSS pixels). */
@@ -30,12 +31,13 @@ const PHONE = { width: 390, height: 844 };
     await b.checkAccessibility('phone: dashboard');
 
     await b.page.getByRole('button', { name: 'Open the sections menu' }).click();
-    await b.page.waitForFunction(`document.querySelector('nav[aria-label="Sections"]')?.getBoundingClientRect().left >= 0`);
+    // Polled from here: the page's policy forbids evaluating strings in it (no unsafe-eval).
+    await waitFor(sectionsOnScreen, (shown) => shown, { timeoutMs: 10_000, everyMs: 50, what: 'the sections menu open' });
     await b.checkAccessibility('phone: sections menu');
     await sections().getByRole('link', { name: 'Customers', exact: true }).click();
     await b.heading('Customers');
     // Choosing a section folds the menu again, so the page is what shows.
-    await b.page.waitForFunction(`document.querySelector('nav[aria-label="Sections"]')?.getBoundingClientRect().right <= 0`);
+    await waitFor(sectionsOnScreen, (shown) => !shown, { timeoutMs: 10_000, everyMs: 50, what: 'the sections menu folded' });
     await b.page.getByText('a-rather-long-address-2@customers.example.com').first().waitFor();
     // The list scrolls inside its own box; the page does not.
     expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
@@ -49,6 +51,7 @@ const PHONE = { width: 390, height: 844 };
     const skip = b.page.getByRole('link', { name: 'Skip to content' });
     expect(await skip.evaluate((link) => link === link.ownerDocument.activeElement)).toBe(true);
     await b.page.keyboard.press('Enter');
-    await b.page.waitForFunction(`document.activeElement?.id === 'content'`);
+    const content = b.page.locator('#content');
+    await waitFor(() => content.evaluate((main) => main === main.ownerDocument.activeElement), (focused) => focused, { timeoutMs: 10_000, everyMs: 50, what: 'focus on the content' });
   });
 });
