@@ -1,14 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
-import { PlansService } from '../plans/plans.service';
+import { AppConfig } from '../config/app-config';
+import { respectCap } from '../dunning/attempt-cap';
 import type { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeContextService } from './charge-context.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import type { ChargeOutcome } from './charge-settlement.service';
 import { Charge, ChargeWait } from './charge.entity';
-import { respectAttemptCap } from './dunning-policy';
-import { DunningRulesService } from './dunning-rules.service';
-import type { LadderPosition } from './ladder-position';
+import type { LadderPosition } from '../dunning/ladder-position';
 
 const WAITING: Record<ChargeWait, ChargeOutcome> = { allowed_hours: 'waiting_allowed_hours', attempt_cap: 'waiting_attempt_cap' };
 
@@ -25,16 +24,15 @@ export class AttemptTimingService {
   constructor(
     @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
     private readonly contexts: ChargeContextService,
-    private readonly plans: PlansService,
     private readonly clock: Clock,
-    private readonly dunningRules: DunningRulesService,
+    private readonly config: AppConfig,
   ) {}
 
   /** A period's first attempt (its invoice not made yet): the outcome when it waits, undefined to go on now. */
   async holdFirstAttempt(claim: ClaimedCharge): Promise<ChargeOutcome | undefined> {
-    const { plan, subscription } = await this.contexts.of(claim);
+    const { dunning, subscription } = await this.contexts.of(claim);
     const now = this.clock.now();
-    const allowedAt = this.dunningRules.allowedAt(this.plans.effectiveDunning(plan), [], now, subscription.timezone, (_times, at) => at);
+    const allowedAt = dunning.allowedAt([], now, subscription.timezone);
     if (allowedAt <= now) return undefined;
     return this.wait(claim, { nextAttemptAt: allowedAt, waitingFor: 'allowed_hours' }, now, subscription.timezone);
   }
@@ -44,20 +42,24 @@ export class AttemptTimingService {
    * refuses goes back where its ladder stood), undefined to make it now.
    */
   async holdNextAttempt(claim: ClaimedCharge, attempts: ChargeAttempt[]): Promise<ChargeOutcome | undefined> {
-    const { plan, subscription } = await this.contexts.of(claim);
-    const dunning = this.plans.effectiveDunning(plan);
+    const { dunning, subscription } = await this.contexts.of(claim);
     const now = this.clock.now();
     const manual = claim.row.pendingManualRetry;
-    const capAllowsAt = this.dunningRules.capAllowsAt(dunning, attempts, now, respectAttemptCap);
+    const capAllowsAt = dunning.capAllowsAt(attempts, now);
     // An operator's retry keeps the card network's cap, not the ladder's hours: it is made now or not at all.
     if (manual) {
       if (capAllowsAt <= now) return undefined;
       await this.queue.write(claim, backOnLadder(manual), { release: true });
       return 'skipped';
     }
-    const allowedAt = this.dunningRules.allowedAt(dunning, attempts, now, subscription.timezone, respectAttemptCap);
+    const allowedAt = dunning.allowedAt(attempts, now, subscription.timezone);
     if (allowedAt <= now) return undefined;
     return this.wait(claim, { nextAttemptAt: allowedAt, status: 'retrying', waitingFor: capAllowsAt > now ? 'attempt_cap' : 'allowed_hours' }, now, subscription.timezone);
+  }
+
+  /** Whether the card networks' cap lets an operator retry a one-off (which has no dunning) now. */
+  oneOffCapAllows(attempts: ChargeAttempt[], now: Date): boolean {
+    return respectCap(this.config.maxAttemptsPerCard30d, attempts.map((a) => a.attemptedAt), now) <= now;
   }
 
   private async wait(claim: ClaimedCharge, changes: Partial<Charge> & { nextAttemptAt: Date; waitingFor: ChargeWait }, now: Date, timezone: string): Promise<ChargeOutcome> {

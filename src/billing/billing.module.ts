@@ -6,6 +6,7 @@ import { EventsModule } from '../events/events.module';
 import { GatewayModule } from '../gateway/gateway.module';
 import { PendingItemsModule } from '../pending-items/pending-items.module';
 import { PlansModule } from '../plans/plans.module';
+import { DunningModule } from '../dunning/dunning.module';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { BillingController } from './billing.controller';
@@ -26,8 +27,6 @@ import { ProrationChargesService } from './proration-charges.service';
 import { chargeQueueProvider } from './charge-queue';
 import { ChargesController } from './charges.controller';
 import { ChargesService } from './charges.service';
-import { DunningRulesController } from './dunning-rules.controller';
-import { DunningRulesService } from './dunning-rules.service';
 import { ChargeDunningController } from './charge-dunning.controller';
 import { ChargeDunningService } from './charge-dunning.service';
 import { ChargeFiguresRepository } from './charge-figures.repository';
@@ -40,8 +39,8 @@ import { OneOffSettlementService } from './one-off-settlement.service';
 import { SetupFeesService } from './setup-fees.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule, PendingItemsModule],
-  controllers: [BillingController, ChargesController, ChargeDunningController, DunningRulesController, OneOffChargesController],
+  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule, PendingItemsModule, DunningModule],
+  controllers: [BillingController, ChargesController, ChargeDunningController, OneOffChargesController],
   providers: [
     ChargesRepository,
     ChargeAttemptsRepository,
@@ -59,7 +58,6 @@ import { SetupFeesService } from './setup-fees.service';
     ChargeDunningService,
     ChargeFiguresRepository,
     ChargeFiguresService,
-    DunningRulesService,
     ProrationChargesService,
     RefundableChargesService,
     OneOffChargesRepository,

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
-import type { LadderPosition } from './ladder-position';
+import type { LadderPosition } from '../dunning/ladder-position';
 
 /**
  * pending: intent written, payment not (known to be) created; unknown: the create's outcome is unknown

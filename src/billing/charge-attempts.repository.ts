@@ -35,11 +35,6 @@ export class ChargeAttemptsRepository {
       .findOneOrFail({ where: { chargeId, providerPaymentId: Not(IsNull()) }, order: { number: 'DESC' } });
   }
 
-  /** Declined attempts of the charge's ladder (not manual retries) other than `exceptId`. */
-  countLadderDeclinesExcept(chargeId: string, exceptId: string): Promise<number> {
-    return this.dataSource.getRepository(ChargeAttempt).countBy({ chargeId, status: 'declined', manual: false, id: Not(exceptId) });
-  }
-
   /** A final outcome; `paymentId` is the provider's payment when this claim learned it and has not recorded it yet. */
   async markFinal(em: EntityManager, attempt: { id: string; paymentId: string | null }, outcome: { status: 'succeeded' } | { status: 'declined'; errorCode: string }): Promise<void> {
     await em.update(ChargeAttempt, { id: attempt.id }, { ...outcome, ...(attempt.paymentId ? { providerPaymentId: attempt.paymentId } : {}) });

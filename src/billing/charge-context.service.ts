@@ -3,6 +3,8 @@ import { CustomerPayer } from '../customers/customers.repository';
 import { CustomersService } from '../customers/customers.service';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
+import { DunningService } from '../dunning/dunning.service';
+import type { DunningPolicy } from '../dunning/dunning-policy';
 import { Subscription } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import type { ClaimedCharge } from './charge-queue';
@@ -12,6 +14,8 @@ export interface ChargeContext {
   plan: Plan;
   payer: CustomerPayer;
   subscription: Subscription;
+  /** How the subscription's declined charges are collected. */
+  dunning: DunningPolicy;
 }
 
 /** What working any charge needs: a one-off may name no subscription (and so no plan). */
@@ -19,6 +23,7 @@ export interface AnyChargeContext {
   plan: Plan | null;
   payer: CustomerPayer;
   subscription: Subscription | null;
+  dunning: DunningPolicy | null;
 }
 
 /**
@@ -33,6 +38,7 @@ export class ChargeContextService {
     private readonly subscriptions: SubscriptionsService,
     private readonly plans: PlansService,
     private readonly customers: CustomersService,
+    private readonly dunning: DunningService,
   ) {}
 
   /** Reads the context of every charge of a claimed batch at once. */
@@ -49,9 +55,9 @@ export class ChargeContextService {
 
   /** The claim's context, read now when its batch was not prepared (a charge retried by hand). */
   async of(claim: ClaimedCharge): Promise<ChargeContext> {
-    const { plan, payer, subscription } = await this.any(claim);
-    if (!plan || !subscription) throw new Error(`Charge ${claim.row.id}: its subscription or plan is missing`);
-    return { plan, payer, subscription };
+    const { plan, payer, subscription, dunning } = await this.any(claim);
+    if (!plan || !subscription || !dunning) throw new Error(`Charge ${claim.row.id}: its subscription or plan is missing`);
+    return { plan, payer, subscription, dunning };
   }
 
   /** Like `of`, for any charge: a one-off's subscription and plan are null when it names none. */
@@ -80,7 +86,8 @@ export class ChargeContextService {
       const payer = payerById.get(claim.row.customerId);
       const plan = subscription && (planById.get(subscription.planId) ?? null);
       // A one-off without a subscription needs only its payer; every other charge its subscription and plan too.
-      if (payer && (plan || (claim.row.kind === 'one_off' && claim.row.subscriptionId === null))) contexts.set(claim, { subscription, payer, plan });
+      const dunning = plan && subscription ? this.dunning.policyFor(plan, subscription.id) : null;
+      if (payer && (plan || (claim.row.kind === 'one_off' && claim.row.subscriptionId === null))) contexts.set(claim, { subscription, payer, plan, dunning });
     }
     return contexts;
   }

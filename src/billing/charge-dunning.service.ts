@@ -1,10 +1,10 @@
-import { AppConfig } from '../config/app-config';
 import { Injectable } from '@nestjs/common';
+import { DunningService } from '../dunning/dunning.service';
 import { PlansService } from '../plans/plans.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargesService } from './charges.service';
-import { classifyDecline, dunningDeadline } from './dunning-policy';
+import { classifyDecline } from '../dunning/decline-codes';
 
 /** Why an attempt or a charge failed, as collection treats it. */
 export type FailureClass = 'hard' | 'soft' | 'technical';
@@ -18,8 +18,8 @@ function attemptClass(attempt: ChargeAttempt): FailureClass | null {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** What a one-off charge's dunning view shows: no ladder, no final action. */
-const ONE_OFF_DUNNING = { strategy: 'fixed' as const, retryDelays: [] as string[], windowMs: 0, finalAction: 'none' as const };
+/** What a one-off charge's dunning view shows: no ladder, no final action, one attempt. */
+const ONE_OFF_DUNNING = { retryDelays: [] as readonly string[], finalAction: 'none' as const, maxAttempts: 1, deadline: (start: Date) => start };
 
 /**
  * How a charge is being collected, read for an operator: each attempt with the provider's code and its class,
@@ -31,13 +31,13 @@ export class ChargeDunningService {
     private readonly charges: ChargesService,
     private readonly subscriptions: SubscriptionsService,
     private readonly plans: PlansService,
-    private readonly config: AppConfig,
+    private readonly dunningPolicies: DunningService,
   ) {}
 
   async of(id: string) {
     const { charge, attempts } = await this.charges.get(id);
     // A one-off is not dunned: one attempt, and a decline ends it.
-    const dunning = charge.kind === 'one_off' ? ONE_OFF_DUNNING : this.plans.effectiveDunning(await this.plans.get((await this.subscriptions.get(charge.subscriptionId as string)).planId));
+    const dunning = charge.kind === 'one_off' ? ONE_OFF_DUNNING : await this.policyOf(charge.subscriptionId as string);
     const lastErrorClass: FailureClass | null =
       charge.technicalFailures > 0 ? 'technical' : charge.lastErrorCode !== null ? classifyDecline(charge.lastErrorCode) : null;
     const scheduled = charge.status === 'retrying' || charge.status === 'pending';
@@ -49,19 +49,23 @@ export class ChargeDunningService {
       status: charge.status,
       retryDelays: dunning.retryDelays,
       finalAction: dunning.finalAction,
-      // Smart: retries are timed by the decline; the card-network cap is what bounds them.
-      maxAttempts: dunning.strategy === 'smart' ? this.config.maxAttemptsPerCard30d : dunning.retryDelays.length + 1,
+      maxAttempts: dunning.maxAttempts,
       attemptsMade: ladderAttempts,
       manualAttempts,
       nextAttemptNumber: scheduled ? ladderAttempts + 1 : null,
       nextAttemptAt: scheduled ? iso(charge.nextAttemptAt) : null,
       waitingForNewCard: charge.step === 'awaiting_card',
-      givesUpAt: charge.dunningStartedAt && (charge.status === 'retrying' || charge.step === 'awaiting_card') ? dunningDeadline([dunning.windowMs], charge.dunningStartedAt).toISOString() : null,
+      givesUpAt: charge.dunningStartedAt && (charge.status === 'retrying' || charge.step === 'awaiting_card') ? dunning.deadline(charge.dunningStartedAt).toISOString() : null,
       technicalFailures: charge.technicalFailures,
       lastError: charge.lastErrorCode === null ? null : { code: charge.lastErrorCode, class: lastErrorClass },
       attempts: [...attempts]
         .sort((a, b) => a.number - b.number)
         .map((a) => ({ number: a.number, paymentId: a.providerPaymentId, status: a.status, manual: a.manual, errorCode: a.errorCode, class: attemptClass(a), createdAt: iso(a.attemptedAt) })),
     };
+  }
+
+  private async policyOf(subscriptionId: string) {
+    const subscription = await this.subscriptions.get(subscriptionId);
+    return this.dunningPolicies.policyFor(await this.plans.get(subscription.planId), subscription.id);
   }
 }

@@ -6,7 +6,6 @@ import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import { Invoice, Payment } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
-import { PlansService } from '../plans/plans.service';
 import { WebhookHealthService } from '../provider-webhooks/webhook-health.service';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingTuning } from './billing-tuning';
@@ -18,7 +17,6 @@ import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { ChargeOutcome, ChargeSettlementService } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { InvoiceAdoptionService } from './invoice-adoption.service';
-import { respectAttemptCap } from './dunning-policy';
 import { invoiceDueAt, invoiceMadeAt, paymentExternalId } from './external-ids';
 import { invoiceRequest } from './invoice-request';
 import { OneOffSettlementService } from './one-off-settlement.service';
@@ -62,7 +60,6 @@ export class ChargeProcessorService {
     private readonly contexts: ChargeContextService,
     private readonly settlement: ChargeSettlementService,
     private readonly gateway: ProcessingGateway,
-    private readonly plans: PlansService,
     private readonly clock: Clock,
     private readonly realClock: SystemClock,
     private readonly tuning: BillingTuning,
@@ -137,7 +134,7 @@ export class ChargeProcessorService {
     // Charges made before the due date was part of their intent (and one-offs, whose invoice is made when their customer
     // can pay) get it now, before the first create; a one-off has no ladder to outlast.
     if (!charge.invoiceDueAt) {
-      const ladder = charge.kind === 'one_off' || !context.plan ? [] : [this.plans.effectiveDunning(context.plan).windowMs];
+      const ladder = charge.kind === 'one_off' || !context.dunning ? [] : [context.dunning.windowMs];
       const madeAt = invoiceMadeAt(charge.kind === 'one_off' ? this.clock.now() : charge.createdAt, this.realClock.now());
       await this.queue.write(claim, { invoiceDueAt: invoiceDueAt(charge.periodStart, madeAt, ladder) });
     }
@@ -193,7 +190,7 @@ export class ChargeProcessorService {
       attempt = attempts.find((a) => a.status === 'pending' || a.status === 'unknown' || a.status === 'processing');
       if (!attempt) {
         // A one-off's further attempts are an operator's retries: only the cap applies, and one it refuses leaves the charge as it was.
-        if (charge.kind === 'one_off' && respectAttemptCap(attempts.map((a) => a.attemptedAt), now) > now) return this.oneOffs.capReached(claim);
+        if (charge.kind === 'one_off' && !this.timing.oneOffCapAllows(attempts, now)) return this.oneOffs.capReached(claim);
         const waiting = charge.kind === 'one_off' ? undefined : await this.timing.holdNextAttempt(claim, attempts);
         if (waiting) return waiting;
         // The intent, written before the call (and only while this worker holds the charge), so a crash

@@ -97,6 +97,24 @@ export class ChargeResponseDto {
   @ApiNullableText("The provider's code of the last decline.", 'insufficientFunds')
   lastErrorCode: string | null;
 
+  @ApiProperty({
+    enum: ['fixed', 'smart', 'holdout'],
+    nullable: true,
+    description:
+      'How the charge was dunned once declined: `fixed` ladder, `smart`, or `holdout` (a smart subscription kept on the fixed ladder by DUNNING_HOLDOUT_PERCENT to measure what smart recovers). null until a decline.',
+    example: null,
+  })
+  dunningStrategy: 'fixed' | 'smart' | 'holdout' | null;
+
+  @ApiProperty({
+    enum: ['retry', 'card_update', 'manual_retry', 'balance'],
+    nullable: true,
+    description:
+      "What paid a charge whose first attempt was declined: `retry` (a scheduled attempt on the declined card), `card_update` (an attempt on a card bound since the first decline), `manual_retry` (an operator's retry), `balance` (the credit balance). null for a charge paid at its first attempt or not paid.",
+    example: null,
+  })
+  recoveredBy: 'retry' | 'card_update' | 'manual_retry' | 'balance' | null;
+
   @ApiProperty({ type: [ChargeAttemptResponseDto], description: 'Every payment attempt, first first.' })
   attempts: ChargeAttemptResponseDto[];
 

@@ -33,6 +33,8 @@ export function toChargeResponse(charge: Charge, attempts: ChargeAttempt[], amou
     waitingFor: charge.status === 'retrying' || charge.status === 'pending' ? charge.waitingFor : null,
     waitingForNewCard: charge.step === 'awaiting_card' || charge.step === 'await_customer',
     lastErrorCode: charge.lastErrorCode,
+    dunningStrategy: charge.dunningStrategy ?? null,
+    recoveredBy: charge.recoveredBy ?? null,
     attempts: attempts
       .sort((a, b) => a.number - b.number)
       .map((a) => ({ number: a.number, paymentId: a.providerPaymentId, status: a.status, manual: a.manual, errorCode: a.errorCode, createdAt: iso(a.attemptedAt) })),

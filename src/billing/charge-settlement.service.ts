@@ -7,12 +7,11 @@ import { isoTextSql } from '../events/events.repository';
 import { EventsService } from '../events/events.service';
 import { GroupCommit } from '../database/group-commit';
 import { ProviderError } from '../gateway/provider-error';
-import { PlansService } from '../plans/plans.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { backoffDelayMs } from '../work/backoff';
 import { WorkTuning } from '../work/work-tuning';
 import { BillingMetricsService } from './billing-metrics.service';
-import { Charge } from './charge.entity';
+import { Charge, RecoveredBy } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
@@ -20,11 +19,10 @@ import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { toChargeResponse } from './charge-response';
 import type { SucceededSettlement } from './charge-writes';
 import { ChargesRepository } from './charges.repository';
-import { classifyDecline, dunningDeadline, nextRetryAt } from './dunning-policy';
-import { DunningRulesService } from './dunning-rules.service';
-import { stateAfterManualDecline } from './ladder-position';
+import { classifyDecline } from '../dunning/decline-codes';
+import { dunningGroup } from '../dunning/dunning-policy';
+import { stateAfterManualDecline } from '../dunning/ladder-position';
 import { OneOffSettlementService } from './one-off-settlement.service';
-import { attemptsOnCurrentCard, decideAfterDecline } from './smart-dunning';
 
 /**
  * What one step of a charge ended with, for the pass summary. `pending`: a payment is at the provider, its outcome
@@ -64,13 +62,11 @@ export class ChargeSettlementService {
     private readonly charges: ChargesRepository,
     private readonly attempts: ChargeAttemptsRepository,
     private readonly contexts: ChargeContextService,
-    private readonly plans: PlansService,
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly clock: Clock,
     private readonly work: WorkTuning,
     private readonly metrics: BillingMetricsService,
     private readonly events: EventsService,
-    private readonly dunningRules: DunningRulesService,
     private readonly oneOffs: OneOffSettlementService,
   ) {}
 
@@ -79,7 +75,7 @@ export class ChargeSettlementService {
     if (claim.row.kind === 'one_off') return this.oneOffs.succeed(claim, attempt);
     const charge = claim.row;
     const now = this.clock.now();
-    const { plan, subscription } = await this.contexts.of(claim);
+    const { plan, subscription, payer } = await this.contexts.of(claim);
     const event = { chargeId: charge.id, amount: charge.amount, currency: charge.currency };
     const attemptCount = charge.attemptCount + 1;
     if (subscription.status === 'active' && attempt.number === 1) {
@@ -103,7 +99,8 @@ export class ChargeSettlementService {
       Object.assign(charge, { status: 'succeeded', step: 'done', nextAttemptAt: null, attemptCount, updatedAt: now });
     } else {
       await this.charges.transaction(async (em) => {
-        await this.queue.write(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null }, { release: true, em });
+        const recoveredBy = recoveredByAttempt(charge, attempt, payer.activeBindingId);
+        await this.queue.write(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, attemptCount, lastErrorCode: null, recoveredBy }, { release: true, em });
         await this.attempts.markFinal(em, { id: attempt.id, paymentId: attempt.providerPaymentId }, { status: 'succeeded' });
         await this.announce(em, charge.id, ['charge.succeeded']);
         await this.lifecycle.chargeSucceeded(em, charge.subscriptionId as string, plan, event, now);
@@ -124,7 +121,8 @@ export class ChargeSettlementService {
     const now = this.clock.now();
     const { plan } = await this.contexts.of(claim);
     await this.charges.transaction(async (em) => {
-      await this.queue.write(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, lastErrorCode: null }, { release: true, em });
+      const recoveredBy: RecoveredBy | null = charge.dunningStartedAt ? 'balance' : null;
+      await this.queue.write(claim, { status: 'succeeded', step: 'done', nextAttemptAt: null, notBefore: null, technicalFailures: 0, lastErrorCode: null, recoveredBy }, { release: true, em });
       await this.announce(em, charge.id, ['charge.succeeded']);
       await this.lifecycle.chargeSucceeded(em, charge.subscriptionId as string, plan, { chargeId: charge.id, amount: charge.amount, currency: charge.currency }, now);
     });
@@ -139,68 +137,44 @@ export class ChargeSettlementService {
     const attemptedAt = attempt.attemptedAt;
     const charge = claim.row;
     const now = this.clock.now();
-    const { plan, payer, subscription } = await this.contexts.of(claim);
-    const dunning = this.plans.effectiveDunning(plan);
+    const { payer, subscription, dunning } = await this.contexts.of(claim);
     const declined = { id: attempt.id, paymentId: attempt.providerPaymentId, errorCode: code };
     const dunningStartedAt = charge.dunningStartedAt ?? attemptedAt;
+    // Recorded with every decline: what dunned the charge, and the card declined first (to tell a card update later).
+    const dunningFields = { dunningStartedAt, dunningStrategy: dunningGroup(dunning), dunningBindingId: charge.dunningBindingId ?? payer.activeBindingId };
     const kind = classifyDecline(code);
     this.metrics.charges.inc({ outcome: kind === 'hard' ? 'declined_hard' : 'declined_soft' });
     // The subscription ended while this payment was in flight: no further attempt, whatever the ladder says.
-    if (await this.lifecycle.hasEnded(charge.subscriptionId as string)) return this.exhaust(claim, code, dunning.finalAction, declined);
+    if (await this.lifecycle.hasEnded(charge.subscriptionId as string)) return this.exhaust(claim, code, dunning.finalAction, declined, dunningFields);
 
     if (attempt.manual && attempt.ladderPosition) {
       // Outside the ladder: the charge goes back where its ladder stood (or waits for a new card after a hard decline),
       // and the subscription keeps its status.
-      const dunningEnd = dunningDeadline([dunning.windowMs], dunningStartedAt);
-      const state = stateAfterManualDecline(attempt.ladderPosition, kind, dunningEnd, payer.activeBindingId);
-      await this.markPastDue(claim, code, now, declined, { ...state, dunningStartedAt }, true);
+      const state = stateAfterManualDecline(attempt.ladderPosition, kind, dunning.deadline(dunningStartedAt), payer.activeBindingId);
+      await this.markPastDue(claim, code, now, declined, { ...state, ...dunningFields }, true);
       return 'declined';
     }
-    // This attempt counts as declined whether or not an earlier worker already recorded it; manual ones never count.
-    const declines = (await this.attempts.countLadderDeclinesExcept(charge.id, attempt.id)) + 1;
-
-    if (dunning.strategy === 'smart') {
-      const history = (await this.attempts.ofCharge(charge.id))
-        .filter((a) => a.id === attempt.id || (a.status === 'declined' && !a.manual))
-        .sort((a, b) => a.number - b.number)
-        .map((a) => ({ attemptedAt: a.attemptedAt, errorCode: a.id === attempt.id ? code : a.errorCode }));
-      const deadline = dunningDeadline([dunning.windowMs], dunningStartedAt);
-      const decision = decideAfterDecline(
-        this.dunningRules.rules,
-        attemptsOnCurrentCard(this.dunningRules.rules, history, subscription.timezone, deadline),
-        subscription.timezone,
-        deadline,
-      );
-      if (decision.kind === 'give_up') return this.exhaust(claim, code, dunning.finalAction, declined);
-      if (decision.kind === 'retry') {
-        await this.markPastDue(claim, code, now, declined, { status: 'retrying', step: 'create_payment', nextAttemptAt: decision.at, dunningStartedAt, declinedBindingId: payer.activeBindingId });
-        return 'declined';
-      }
-      // A hard decline, issuer refusals past their budget, or no payday left in reach: wait for a new card until the deadline.
-      await this.markPastDue(claim, code, now, declined, { status: 'failed', step: 'awaiting_card', nextAttemptAt: deadline, dunningStartedAt, declinedBindingId: payer.activeBindingId });
-      return 'declined';
+    // The ladder's declines in order, this one last whether or not an earlier worker already recorded it; manual ones never count.
+    const earlier = (await this.attempts.ofCharge(charge.id))
+      .filter((a) => a.id !== attempt.id && a.status === 'declined' && !a.manual)
+      .sort((a, b) => a.number - b.number);
+    const history = [...earlier, { attemptedAt, errorCode: code }];
+    const decision = dunning.afterDecline(history, subscription.timezone, dunningStartedAt);
+    if (decision.kind === 'give_up') return this.exhaust(claim, code, dunning.finalAction, declined, dunningFields);
+    // The declined card is remembered where a new card should make the charge due at once.
+    if (decision.kind === 'retry') {
+      const declinedBindingId = dunning.retriesAtOnceOnNewCard ? payer.activeBindingId : null;
+      await this.markPastDue(claim, code, now, declined, { ...dunningFields, declinedBindingId, status: 'retrying', step: 'create_payment', nextAttemptAt: decision.at });
+    } else {
+      await this.markPastDue(claim, code, now, declined, { ...dunningFields, declinedBindingId: payer.activeBindingId, status: 'failed', step: 'awaiting_card', nextAttemptAt: decision.until });
     }
-    if (kind === 'soft') {
-      const retryAt = nextRetryAt(dunning.retryDelaysMs, declines, attemptedAt);
-      if (!retryAt) return this.exhaust(claim, code, dunning.finalAction, declined);
-      await this.markPastDue(claim, code, now, declined, { status: 'retrying', step: 'create_payment', nextAttemptAt: retryAt, dunningStartedAt, declinedBindingId: null });
-      return 'declined';
-    }
-    // Hard: the same card will not pay; wait for a new one until the ladder's window ends.
-    await this.markPastDue(claim, code, now, declined, {
-      status: 'failed',
-      step: 'awaiting_card',
-      nextAttemptAt: dunningDeadline([dunning.windowMs], dunningStartedAt),
-      dunningStartedAt,
-      declinedBindingId: payer.activeBindingId,
-    });
     return 'declined';
   }
 
   /** A charge that waited for a new card in vain: the ladder's window is over. */
   async applyFinalAction(claim: ClaimedCharge): Promise<ChargeOutcome> {
-    const { plan } = await this.contexts.of(claim);
-    return this.exhaust(claim, claim.row.lastErrorCode ?? 'hard_decline', this.plans.effectiveDunning(plan).finalAction);
+    const { dunning } = await this.contexts.of(claim);
+    return this.exhaust(claim, claim.row.lastErrorCode ?? 'hard_decline', dunning.finalAction);
   }
 
   /**
@@ -233,13 +207,13 @@ export class ChargeSettlementService {
   }
 
   /** The ladder is over: the charge fails and the final action (cancel or unpaid) applies to the subscription. */
-  private async exhaust(claim: ClaimedCharge, code: string, finalAction: 'cancel' | 'unpaid', declined?: DeclinedAttempt): Promise<ChargeOutcome> {
+  private async exhaust(claim: ClaimedCharge, code: string, finalAction: 'cancel' | 'unpaid', declined?: DeclinedAttempt, dunningFields: ChargeChanges = {}): Promise<ChargeOutcome> {
     const charge = claim.row;
     const now = this.clock.now();
     await this.charges.transaction(async (em) => {
       await this.queue.write(
         claim,
-        { status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (declined ? 1 : 0), lastErrorCode: code },
+        { ...dunningFields, status: 'failed', step: 'done', nextAttemptAt: null, notBefore: null, attemptCount: charge.attemptCount + (declined ? 1 : 0), lastErrorCode: code },
         { release: true, em },
       );
       if (declined) await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
@@ -283,4 +257,15 @@ export class ChargeSettlementService {
       types.map((type) => ({ type, data: { object } })),
     );
   }
+}
+
+/**
+ * What paid a charge whose first attempt was declined (null for any other): an operator's retry, a card bound since
+ * the first decline (the payer's card in use differs from the one declined first), or a scheduled retry.
+ */
+function recoveredByAttempt(charge: Charge, attempt: ChargeAttempt, activeBindingId: string | null): RecoveredBy | null {
+  if (!charge.dunningStartedAt) return null;
+  if (attempt.manual) return 'manual_retry';
+  if (charge.dunningBindingId && activeBindingId !== charge.dunningBindingId) return 'card_update';
+  return 'retry';
 }

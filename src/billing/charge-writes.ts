@@ -1,6 +1,6 @@
 import type { ChargeKind } from './charge.entity';
 import type { CartLine } from './invoice-cart';
-import type { LadderPosition } from './ladder-position';
+import type { LadderPosition } from '../dunning/ladder-position';
 
 /** One period's charge as billing materializes it. */
 export interface NewCharge {

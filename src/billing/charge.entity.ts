@@ -2,7 +2,11 @@ import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedCol
 import { LeasedRow } from '../work/leased-row';
 import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 import type { CartLine } from './invoice-cart';
-import type { LadderPosition } from './ladder-position';
+import type { DunningGroup } from '../dunning/dunning-policy';
+import type { LadderPosition } from '../dunning/ladder-position';
+
+/** What recovered a charge whose first attempt was declined. */
+export type RecoveredBy = 'retry' | 'card_update' | 'manual_retry' | 'balance';
 
 /**
  * `period`: a billing period's charge; `proration`: the difference owed for a change within a period; `one_off`: money
@@ -170,6 +174,18 @@ export class Charge extends LeasedRow {
   /** Business time when dunning started (the first decline); the ladder is counted from the attempts. */
   @Column({ type: 'timestamptz', nullable: true })
   dunningStartedAt: Date | null;
+
+  /** The card declined first: a success on another card is recovered by a card update. */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  dunningBindingId: string | null;
+
+  /** The dunning group the charge was collected under once declined (a smart subscription in the holdout: `holdout`). */
+  @Column({ type: 'varchar', length: 8, nullable: true })
+  dunningStrategy: DunningGroup | null;
+
+  /** What paid a charge whose first attempt was declined; null otherwise. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  recoveredBy: RecoveredBy | null;
 
   /** Order of insertion: rows that share a createdAt (a test clock standing still, one batch) still list newest first. */
   @Column({ type: 'bigint', transformer: BIGINT_NUMBER })

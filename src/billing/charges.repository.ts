@@ -8,7 +8,7 @@ import { GroupCommit } from '../database/group-commit';
 import { checkColumnNames, followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
 import { Charge } from './charge.entity';
 import type { AdoptedAttempt, InvoiceRecord, NewCharge, OpenedAttempt, SucceededSettlement } from './charge-writes';
-import type { LadderPosition } from './ladder-position';
+import type { LadderPosition } from '../dunning/ladder-position';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 
 /** Charges that can be dropped when a subscription is canceled: no payment is in flight at the provider. */

@@ -11,7 +11,7 @@ import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import { toChargeResponse } from './charge-response';
 import type { ChargeOutcome } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
-import { classifyDecline } from './dunning-policy';
+import { classifyDecline } from '../dunning/decline-codes';
 
 /**
  * How a one-off charge's outcome is recorded. It is never dunned and never changes its subscription's status: paid,

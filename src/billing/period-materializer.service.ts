@@ -5,6 +5,7 @@ import { BalancesService } from '../balances/balances.service';
 import { SystemClock } from '../common/clock/system-clock';
 import { Plan } from '../plans/plan.entity';
 import { PlansService } from '../plans/plans.service';
+import { DunningService } from '../dunning/dunning.service';
 import { PeriodCalendar, periodCalendar } from '../common/calendar/billing-calendar';
 import { MAX_AMOUNT, periodAmount } from '../common/money/amount-limits';
 import { PendingItem } from '../pending-items/pending-item.entity';
@@ -64,6 +65,7 @@ export class PeriodMaterializerService {
     private readonly charges: ChargesRepository,
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly plans: PlansService,
+    private readonly dunning: DunningService,
     private readonly tuning: BillingTuning,
     private readonly metrics: BillingMetricsService,
     private readonly realClock: SystemClock,
@@ -155,7 +157,7 @@ export class PeriodMaterializerService {
         const begun = calendar.begunBy(s.nextPeriodIndex, now);
         if (begun > this.tuning.maxCatchUpPeriods) skips.push(await this.skipMissedPeriods(em, s, plan, begun - this.tuning.maxCatchUpPeriods, now, calendar));
         const charge = { ...this.newCharge(s, plan, s.nextPeriodIndex, 'pending', calendar), nextAttemptAt: now };
-        charge.invoiceDueAt = invoiceDueAt(charge.periodStart, madeAt, [this.plans.effectiveDunning(plan).windowMs]);
+        charge.invoiceDueAt = invoiceDueAt(charge.periodStart, madeAt, [this.dunning.policyFor(plan, s.id).windowMs]);
         // The coupon in force is fixed with the charge (amount and cart), so every replay sends the same body.
         if (s.discount) applyDiscount(charge, planCart(plan.lines, s.quantity), discountOf(charge.amount, s.discount));
         charges.push(charge);

@@ -35,6 +35,8 @@ export class AppConfig {
   readonly billingPaydays: readonly number[];
   /** BILLING_MAX_ATTEMPTS_PER_CARD_30D: the card-network cap on attempts per card in any 30 days. */
   readonly maxAttemptsPerCard30d: number;
+  /** DUNNING_HOLDOUT_PERCENT: share of smart subscriptions kept on the fixed ladder, to measure what smart recovers. */
+  readonly dunningHoldoutPercent: number;
   /** BILLING_UPCOMING_DAYS: subscription.renewal_upcoming this many days before a renewal; 0 = off. */
   readonly upcomingDays: number;
   readonly testClock: boolean;

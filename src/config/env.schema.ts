@@ -185,6 +185,12 @@ export class EnvSchema {
   BILLING_MAX_ATTEMPTS_PER_CARD_30D: number = 15;
 
   @Transform(toInt)
+  @IsInt({ message: 'DUNNING_HOLDOUT_PERCENT must be a whole percent from 0 (off) to 50' })
+  @Min(0, { message: 'DUNNING_HOLDOUT_PERCENT must be a whole percent from 0 (off) to 50' })
+  @Max(50, { message: 'DUNNING_HOLDOUT_PERCENT must be a whole percent from 0 (off) to 50' })
+  DUNNING_HOLDOUT_PERCENT: number = 0;
+
+  @Transform(toInt)
   @IsInt({ message: 'BILLING_UPCOMING_DAYS must be an integer from 0 (off) to 60' })
   @Min(0, { message: 'BILLING_UPCOMING_DAYS must be an integer from 0 (off) to 60' })
   @Max(60, { message: 'BILLING_UPCOMING_DAYS must be an integer from 0 (off) to 60' })

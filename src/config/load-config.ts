@@ -72,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     taxRates: (parseTaxRateList(schema.BILLING_TAX_RATES) as { rates: string[] }).rates,
     billingPaydays: [...new Set(schema.BILLING_PAYDAYS.split(',').map((d) => Number(d.trim())))].sort((x, y) => x - y),
     maxAttemptsPerCard30d: schema.BILLING_MAX_ATTEMPTS_PER_CARD_30D,
+    dunningHoldoutPercent: schema.DUNNING_HOLDOUT_PERCENT,
     upcomingDays: schema.BILLING_UPCOMING_DAYS,
     testClock: schema.TEST_CLOCK,
     payoutIdentityId: schema.PAYOUT_IDENTITY_ID,

@@ -29,6 +29,52 @@ export class SubscribersChurnedDto {
   involuntary: number;
 }
 
+@ApiSchema({ name: 'RecoveryRateBy', description: 'recoveryRate split by what recovered the volume (the charge\'s `recoveredBy`); each a share of failedVolume, 4 decimals, null without failed volume. Charges recovered before the split was recorded count in recoveryRate only.' })
+export class RecoveryRateByDto {
+  @ApiProperty({ type: 'number', nullable: true, description: 'A scheduled retry on the declined card.', example: 0.3 })
+  retry: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'An attempt on a card bound since the first decline (a recovery link, the hosted form, the merchant\'s own form).', example: 0.15 })
+  card_update: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: "An operator's retry.", example: 0.05 })
+  manual_retry: number | null;
+
+  @ApiProperty({ type: 'number', nullable: true, description: 'The credit balance.', example: 0 })
+  balance: number | null;
+}
+
+@ApiSchema({ name: 'IntervalBounds', description: 'A 95 % Wilson score interval.' })
+export class IntervalBoundsDto {
+  @ApiProperty({ type: 'number', example: 0.41 })
+  low: number;
+
+  @ApiProperty({ type: 'number', example: 0.58 })
+  high: number;
+}
+
+@ApiSchema({
+  name: 'RecoveryByStrategy',
+  description:
+    'Recovery of the charges whose first attempt fell in the interval and was declined, by the dunning that collected them: `smart`, `fixed` (plans on the fixed ladder) or `holdout` (smart subscriptions kept on the fixed ladder by DUNNING_HOLDOUT_PERCENT, the control group). Counted in charges, not volume.',
+})
+export class RecoveryByStrategyDto {
+  @ApiProperty({ enum: ['smart', 'fixed', 'holdout'], example: 'smart' })
+  strategy: 'smart' | 'fixed' | 'holdout';
+
+  @ApiProperty({ type: 'integer', description: 'Charges whose first attempt was declined.', example: 120 })
+  charges: number;
+
+  @ApiProperty({ type: 'integer', description: 'Of them, charges paid since.', example: 61 })
+  recovered: number;
+
+  @ApiProperty({ type: 'number', description: 'recovered / charges, 4 decimals.', example: 0.5083 })
+  recoveryRate: number;
+
+  @ApiProperty({ type: IntervalBoundsDto, description: 'The 95 % Wilson interval of recoveryRate.' })
+  interval: IntervalBoundsDto;
+}
+
 @ApiSchema({ name: 'RevenueInterval' })
 export class RevenueIntervalDto {
   @ApiProperty({ description: 'Start of the interval (inclusive), UTC.', example: '2027-03-01T00:00:00.000Z' })
@@ -66,6 +112,12 @@ export class RevenueIntervalDto {
 
   @ApiProperty({ type: 'number', nullable: true, description: 'recoveredVolume / failedVolume, 4 decimals; null without failed volume.', example: 0.5 })
   recoveryRate: number | null;
+
+  @ApiProperty({ type: RecoveryRateByDto })
+  recoveryRateBy: RecoveryRateByDto;
+
+  @ApiProperty({ type: [RecoveryByStrategyDto], description: 'One entry per dunning group with declined charges in the interval; empty when none.' })
+  recoveryByStrategy: RecoveryByStrategyDto[];
 
   @ApiProperty({
     type: 'integer',

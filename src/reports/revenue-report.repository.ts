@@ -17,6 +17,18 @@ export interface RevenueRow {
   renewalVolume: number;
   failedVolume: number;
   recoveredVolume: number;
+  /** Recovered volume by what recovered it (`recovered_by`). */
+  recoveredRetry: number;
+  recoveredCardUpdate: number;
+  recoveredManualRetry: number;
+  recoveredBalance: number;
+  /** Charges whose first attempt was declined, and of them the ones paid since, by dunning group. */
+  failedSmart: number;
+  recoveredSmart: number;
+  failedFixed: number;
+  recoveredFixed: number;
+  failedHoldout: number;
+  recoveredHoldout: number;
   refunds: number;
   refundCount: number;
 }
@@ -107,6 +119,21 @@ const MRR_SQL = `
          sum(CASE WHEN sv = 0 AND ev > 0 AND ever THEN ev ELSE 0 END)::bigint
     FROM pairs GROUP BY k, currency`;
 
+/** Recovered volume by method, and failed and recovered charges by dunning group, over attempts `a` of charges `ch`. */
+const RECOVERY_SPLIT_SQL = [
+  ...(['retry', 'card_update', 'manual_retry', 'balance'] as const).map(
+    (by) =>
+      `coalesce(sum(ch.amount) FILTER (WHERE a.status = 'declined' AND ch.status = 'succeeded' AND ch.recovered_by = '${by}'), 0)::bigint AS "recovered${by.replace(/(^|_)(\w)/g, (_m, _u, c: string) => c.toUpperCase())}"`,
+  ),
+  ...(['smart', 'fixed', 'holdout'] as const).flatMap((group) => {
+    const name = group[0].toUpperCase() + group.slice(1);
+    return [
+      `count(*) FILTER (WHERE a.status = 'declined' AND ch.dunning_strategy = '${group}')::int AS "failed${name}"`,
+      `count(*) FILTER (WHERE a.status = 'declined' AND ch.dunning_strategy = '${group}' AND ch.status = 'succeeded')::int AS "recovered${name}"`,
+    ];
+  }),
+].join(',\n                ');
+
 /**
  * Read-only figures over the audit trail (subscription_events), subscriptions, plans, charges, attempts and refunds. It
  * owns no table and writes nothing: a report reads what the owning modules recorded.
@@ -136,7 +163,8 @@ export class RevenueReportRepository {
         `SELECT width_bucket(a.attempted_at, $1::timestamptz[]) + 1 AS k, ch.currency,
                 sum(ch.amount)::bigint AS "renewalVolume",
                 coalesce(sum(ch.amount) FILTER (WHERE a.status = 'declined'), 0)::bigint AS "failedVolume",
-                coalesce(sum(ch.amount) FILTER (WHERE a.status = 'declined' AND ch.status = 'succeeded'), 0)::bigint AS "recoveredVolume"
+                coalesce(sum(ch.amount) FILTER (WHERE a.status = 'declined' AND ch.status = 'succeeded'), 0)::bigint AS "recoveredVolume",
+                ${RECOVERY_SPLIT_SQL}
            FROM charge_attempts a JOIN charges ch ON ch.id = a.charge_id
           WHERE a.number = 1 AND a.attempted_at >= ($1::timestamptz[])[1] AND a.attempted_at < ($1::timestamptz[])[cardinality($1::timestamptz[])]
             AND ($2::text IS NULL OR ch.currency = $2::text) AND ch.kind <> 'one_off'

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { intervalBoundaries, ReportInterval } from './revenue-intervals';
-import { RevenueIntervalDto, RevenueReportResponseDto } from './revenue-report-response.dto';
+import { RecoveryByStrategyDto, RevenueIntervalDto, RevenueReportResponseDto } from './revenue-report-response.dto';
+import { wilsonInterval } from './wilson-interval';
 import { RevenueReportRepository, RevenueRow } from './revenue-report.repository';
 
 const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
@@ -40,7 +41,26 @@ function toInterval(start: Date, end: Date, currency: string, row: RevenueRow | 
     recoveredVolume: n(row?.recoveredVolume),
     failureRate: rate(n(row?.failedVolume), n(row?.renewalVolume)),
     recoveryRate: rate(n(row?.recoveredVolume), n(row?.failedVolume)),
+    recoveryRateBy: {
+      retry: rate(n(row?.recoveredRetry), n(row?.failedVolume)),
+      card_update: rate(n(row?.recoveredCardUpdate), n(row?.failedVolume)),
+      manual_retry: rate(n(row?.recoveredManualRetry), n(row?.failedVolume)),
+      balance: rate(n(row?.recoveredBalance), n(row?.failedVolume)),
+    },
+    recoveryByStrategy: byStrategy(row),
     refunds: n(row?.refunds),
     refundCount: n(row?.refundCount),
   };
+}
+
+function byStrategy(row: RevenueRow | undefined): RecoveryByStrategyDto[] {
+  if (!row) return [];
+  const groups = [
+    { strategy: 'smart' as const, charges: row.failedSmart ?? 0, recovered: row.recoveredSmart ?? 0 },
+    { strategy: 'fixed' as const, charges: row.failedFixed ?? 0, recovered: row.recoveredFixed ?? 0 },
+    { strategy: 'holdout' as const, charges: row.failedHoldout ?? 0, recovered: row.recoveredHoldout ?? 0 },
+  ];
+  return groups
+    .filter((g) => g.charges > 0)
+    .map((g) => ({ ...g, recoveryRate: rate(g.recovered, g.charges) as number, interval: wilsonInterval(g.recovered, g.charges) as { low: number; high: number } }));
 }

@@ -102,12 +102,15 @@ describe('GET /api/v1/reports/revenue', () => {
         [refunded, customer.id, i + 1, amount, to, status, to === 'card' ? `rf-test-${i}` : null, completedAt],
       );
     }
-    await charge('S4', 99000, 'RUB', 'failed', [['2027-03-01T00:00:00Z', 'declined']]);
-    await charge('S5', 12345, 'RUB', 'succeeded', [
+    const dunned = async (id: string, strategy: string, recoveredBy: string | null) =>
+      db.query(`UPDATE charges SET dunning_strategy = $2, recovered_by = $3 WHERE id = $1`, [id, strategy, recoveredBy]);
+    await dunned(await charge('S4', 99000, 'RUB', 'failed', [['2027-03-01T00:00:00Z', 'declined']]), 'smart', null);
+    const recovered = await charge('S5', 12345, 'RUB', 'succeeded', [
       ['2027-03-15T00:00:00Z', 'declined'],
       ['2027-03-20T00:00:00Z', 'succeeded'],
     ]);
-    await charge('S3', 1000, 'RUB', 'retrying', [['2027-03-04T00:00:00Z', 'declined']]);
+    await dunned(recovered, 'smart', 'card_update');
+    await dunned(await charge('S3', 1000, 'RUB', 'retrying', [['2027-03-04T00:00:00Z', 'declined']]), 'holdout', null);
     // February's: not in March's figures.
     await charge('S1', 99000, 'RUB', 'succeeded', [
       ['2027-02-28T23:59:59.999Z', 'declined'],
@@ -140,6 +143,12 @@ describe('GET /api/v1/reports/revenue', () => {
           recoveredVolume: 12345,
           failureRate: 0.5316,
           recoveryRate: 0.1099,
+          recoveryRateBy: { retry: 0, card_update: 0.1099, manual_retry: 0, balance: 0 },
+          // Counted in charges: S4 and S5 under smart (S5 recovered), S3 in the holdout; 95 % Wilson intervals.
+          recoveryByStrategy: [
+            { strategy: 'smart', charges: 2, recovered: 1, recoveryRate: 0.5, interval: { low: 0.0945, high: 0.9055 } },
+            { strategy: 'holdout', charges: 1, recovered: 0, recoveryRate: 0, interval: { low: 0, high: 0.7935 } },
+          ],
           refunds: 1500,
           refundCount: 2,
         },
@@ -156,6 +165,8 @@ describe('GET /api/v1/reports/revenue', () => {
           recoveredVolume: 0,
           failureRate: 0,
           recoveryRate: null,
+          recoveryRateBy: { retry: null, card_update: null, manual_retry: null, balance: null },
+          recoveryByStrategy: [],
           refunds: 0,
           refundCount: 0,
         },

@@ -11,7 +11,7 @@ const SAMPLE_BY_FORMAT: Record<string, string> = {
 
 /** An example value for a schema: its own example first, else one built from its parts' examples. */
 function exampleOf(schema: Schema, document: OpenAPIObject, depth = 0): unknown {
-  if (depth > 10) return null;
+  if (depth > 16) return null;
   if ('$ref' in schema) {
     const name = schema.$ref.replace('#/components/schemas/', '');
     const target = document.components?.schemas?.[name];

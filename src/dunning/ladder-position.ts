@@ -1,5 +1,5 @@
-import type { ChargeStatus, ChargeStep } from './charge.entity';
-import type { DeclineKind } from './dunning-policy';
+import type { ChargeStatus, ChargeStep } from '../billing/charge.entity';
+import type { DeclineKind } from './decline-codes';
 
 /**
  * Where a charge stood on its dunning ladder when an operator asked for a manual retry, kept (as JSON) with the

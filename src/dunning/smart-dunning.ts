@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon';
 import { parseDuration } from '../common/duration';
-import { ATTEMPT_WINDOW_MS, HARD_DECLINE_CODES } from './dunning-policy';
+import { respectCap } from './attempt-cap';
+import type { ChargeAttemptHistory } from './charge-attempt-history';
+import { HARD_DECLINE_CODES } from './decline-codes';
 
 /** What a decline says about when (and whether) the same card may pay. */
 export type DeclineClass = 'insufficient_funds' | 'issuer_refusal' | 'technical' | 'hard';
@@ -39,11 +41,6 @@ export interface SmartDunningRules {
   classes: DeclineClassRule[];
 }
 
-/**
- * Expired, invalid, lost, stolen, unknown issuer (Visa category 1, Mastercard MAC 03/21): the same card never pays. The
- * fixed ladder's list, plus the provider's security refusal, which smart also stops retrying (fixed stays as it was).
- */
-export const HARD_CODES = [...HARD_DECLINE_CODES, 'security_policy_violated'];
 
 export function defaultSmartRules(paydays: number[] = [1, 15], maxAttemptsPer30Days = 15): SmartDunningRules {
   return {
@@ -54,7 +51,7 @@ export function defaultSmartRules(paydays: number[] = [1, 15], maxAttemptsPer30D
     allowedUntilHour: 21,
     maxAttemptsPer30Days,
     classes: [
-      { class: 'hard', codes: HARD_CODES, timing: 'await_card', delays: [], thenClass: null },
+      { class: 'hard', codes: HARD_DECLINE_CODES, timing: 'await_card', delays: [], thenClass: null },
       {
         class: 'technical',
         codes: ['temporarily_unavailable', 'processing_deadline_reached', 'timeout', 'payment_cancelled', 'provider_error'],
@@ -119,28 +116,14 @@ export function nextPaydayMorning(rules: SmartDunningRules, after: Date, zone: s
   return morningOf(rules, day).toJSDate();
 }
 
-/** The earliest time at or after `candidate` that keeps the card within its cap, given its earlier attempts. */
-export function respectCap(rules: SmartDunningRules, attemptTimes: readonly Date[], candidate: Date): Date {
-  const inWindow = attemptTimes
-    .map((t) => t.getTime())
-    .filter((t) => t > candidate.getTime() - ATTEMPT_WINDOW_MS)
-    .sort((a, b) => a - b);
-  if (inWindow.length < rules.maxAttemptsPer30Days) return candidate;
-  const release = inWindow[inWindow.length - rules.maxAttemptsPer30Days] + ATTEMPT_WINDOW_MS + 1;
-  return new Date(Math.max(candidate.getTime(), release));
-}
-
 /** When a new attempt may start at the earliest: the cap kept, inside the allowed hours. */
 export function earliestAllowedAttempt(rules: SmartDunningRules, attemptTimes: readonly Date[], candidate: Date, zone: string): Date {
   // Moving later only lets attempts leave the window, so clamping after the cap keeps the cap.
-  return clampToAllowedHours(rules, respectCap(rules, attemptTimes, candidate), zone);
+  return clampToAllowedHours(rules, respectCap(rules.maxAttemptsPer30Days, attemptTimes, candidate), zone);
 }
 
 /** An earlier attempt of the charge: when it ran and, if declined, the code path. */
-export interface PastAttempt {
-  attemptedAt: Date;
-  errorCode: string | null;
-}
+export type PastAttempt = ChargeAttemptHistory;
 
 export type SmartDecision =
   | { kind: 'retry'; at: Date; declineClass: DeclineClass }

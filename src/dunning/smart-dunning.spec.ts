@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { PastAttempt, attemptsOnCurrentCard, clampToAllowedHours, decideAfterDecline, defaultSmartRules, nextPaydayMorning, respectCap, ruleFor } from './smart-dunning';
+import { PastAttempt, attemptsOnCurrentCard, clampToAllowedHours, decideAfterDecline, defaultSmartRules, nextPaydayMorning, ruleFor } from './smart-dunning';
+import { respectCap } from './attempt-cap';
 
 const DAY = 86_400_000;
 const rules = defaultSmartRules();
@@ -167,7 +168,7 @@ describe('smart dunning', () => {
           expect(inWindow + 1).toBeLessThanOrEqual(15);
           // Unless the cap held it back, an insufficient-funds retry is on a payday window's morning.
           const wished = nextPaydayMorning(own, last.attemptedAt, z);
-          const capFree = respectCap(own, chain.map((a) => a.attemptedAt), wished).getTime() === wished.getTime();
+          const capFree = respectCap(own.maxAttemptsPer30Days, chain.map((a) => a.attemptedAt), wished).getTime() === wished.getTime();
           if (decision.declineClass === 'insufficient_funds' && ruleFor(own, last.errorCode as string).class === 'insufficient_funds' && capFree) {
             expect(decision.at).toEqual(wished);
             // A payday past the month's end is paid on its last day; the window is that day and the next.
