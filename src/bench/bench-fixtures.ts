@@ -42,8 +42,8 @@ export async function insertPlan(db: Client): Promise<string> {
 export async function resetBilling(db: Client, customers: ReadyCustomer[]): Promise<void> {
   await db.query(`TRUNCATE subscriptions, subscription_events, charges, charge_attempts, customers, payouts, payout_batches, payout_destinations, payout_setup`);
   await db.query(
-    `INSERT INTO customers (id, provider_customer_id, shop_id, status, ready_at)
-     SELECT id, provider_id, $3, 'ready', now() FROM unnest($1::uuid[], $2::text[]) AS c(id, provider_id)`,
+    `INSERT INTO customers (id, provider_customer_id, shop_id, status, ready_at, active_binding_id)
+     SELECT id, provider_id, $3, 'ready', now(), 'first-card' FROM unnest($1::uuid[], $2::text[]) AS c(id, provider_id)`,
     [customers.map((c) => c.id), customers.map((c) => c.providerId), SANDBOX_SHOP_ID],
   );
 }

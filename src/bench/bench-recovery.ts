@@ -12,7 +12,7 @@ import { BenchSandbox } from './bench-sandbox';
 import { CODES, MODEL, ModelClass, ModelCustomer } from './recovery-model';
 
 const DAY = 86_400_000;
-const START = new Date('2027-03-03T07:00:00.000Z');
+export const RECOVERY_START = new Date('2027-03-03T07:00:00.000Z');
 const ZONES = ['Europe/Moscow', 'Europe/Kaliningrad', 'Asia/Yekaterinburg', 'Asia/Vladivostok', 'America/New_York'];
 const HARD = CODES.hard.split(':').pop() as string;
 
@@ -70,20 +70,20 @@ export async function benchRecovery(url: string, sandbox: BenchSandbox, size: nu
   return figures;
 }
 
-async function startApp(url: string, sandbox: BenchSandbox, strategy: 'fixed' | 'smart'): Promise<App> {
-  const config = loadConfig({ ...process.env, ADMIN_TOKEN: 'bench-admin-token-0123456789', TEST_CLOCK: 'true', SCHEDULER_ENABLED: 'false', LOG_LEVEL: 'warn', DUNNING_STRATEGY: strategy });
+export async function startApp(url: string, sandbox: BenchSandbox, strategy: 'fixed' | 'smart', env: Record<string, string> = {}): Promise<App> {
+  const config = loadConfig({ ...process.env, ADMIN_TOKEN: 'bench-admin-token-0123456789', TEST_CLOCK: 'true', SCHEDULER_ENABLED: 'false', LOG_LEVEL: 'warn', DUNNING_STRATEGY: strategy, ...env });
   const app = await createApp({ config, runtime: new RuntimeSettings(url, sandbox.url) });
   await app.init();
   return app;
 }
 
-async function simulate(app: App, db: Client, sandbox: BenchSandbox, customers: ReadyCustomer[], strategy: string, days: number, seed: number, maxDays?: number): Promise<RecoveryFigures> {
+export async function simulate(app: App, db: Client, sandbox: BenchSandbox, customers: ReadyCustomer[], strategy: string, days: number, seed: number, maxDays?: number): Promise<RecoveryFigures> {
   const started = Date.now();
   await resetBilling(db, customers);
   await db.query('TRUNCATE subscription_notices, events, test_clock CASCADE');
   const clock = app.get(Clock) as TestClockService;
   await clock.refresh();
-  if (clock.now() < START) await clock.set(START);
+  if (clock.now() < RECOVERY_START) await clock.set(RECOVERY_START);
   const planId = await insertPlan(db);
   // A merchant's longer (or shorter) smart window: a sensitivity figure, not the default.
   if (maxDays !== undefined) await db.query(`UPDATE plans SET dunning = $2 WHERE id = $1`, [planId, JSON.stringify({ maxDays, finalAction: 'cancel' })]);
@@ -91,18 +91,18 @@ async function simulate(app: App, db: Client, sandbox: BenchSandbox, customers: 
   await db.query(
     `INSERT INTO subscriptions (customer_id, plan_id, status, timezone, start_at, billing_anchor, next_billing_at)
      SELECT id, $2, 'active', zone, $3, $3, $3 FROM unnest($1::uuid[], $4::text[]) AS c(id, zone)`,
-    [customers.map((c) => c.id), planId, START, model.map((m) => m.zone)],
+    [customers.map((c) => c.id), planId, RECOVERY_START, model.map((m) => m.zone)],
   );
   // Every first renewal is declined, with the customer's class.
   for (const m of model) await sandbox.scriptOutcomes(customers[m.index].providerId, [CODES[m.declineClass]]);
   const byCustomer = new Map(customers.map((c, i) => [c.id, i]));
   const replacedAt = new Map<number, number>();
-  const end = START.getTime() + days * DAY;
+  const end = RECOVERY_START.getTime() + days * DAY;
   const billing = app.get(BillingRunService);
-  for (let now = START.getTime(); now <= end; ) {
+  for (let now = RECOVERY_START.getTime(); now <= end; ) {
     await clock.set(new Date(now));
     for (const m of model) {
-      const at = m.replaceAfterDays === null ? null : START.getTime() + m.replaceAfterDays * DAY;
+      const at = m.replaceAfterDays === null ? null : RECOVERY_START.getTime() + m.replaceAfterDays * DAY;
       if (at !== null && at <= now && !replacedAt.has(m.index)) {
         replacedAt.set(m.index, at);
         await db.query(`UPDATE customers SET active_binding_id = $2 WHERE id = $1`, [customers[m.index].id, `new-card-${m.index}`]);
@@ -124,7 +124,7 @@ async function simulate(app: App, db: Client, sandbox: BenchSandbox, customers: 
       `SELECT least((SELECT min(next_attempt_at) FROM charges WHERE next_attempt_at > $1), (SELECT min(next_billing_at) FROM subscriptions WHERE next_billing_at > $1)) AS at`,
       [new Date(now)],
     );
-    const replacements = model.map((m) => (m.replaceAfterDays === null ? Infinity : START.getTime() + m.replaceAfterDays * DAY)).filter((t) => t > now);
+    const replacements = model.map((m) => (m.replaceAfterDays === null ? Infinity : RECOVERY_START.getTime() + m.replaceAfterDays * DAY)).filter((t) => t > now);
     const candidates = [next.rows[0].at?.getTime() ?? Infinity, ...replacements, end + 1];
     now = Math.min(...candidates);
   }

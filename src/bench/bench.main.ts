@@ -14,6 +14,7 @@ import { insertPlan, insertSubscriptions, readyCustomers, ReadyCustomer, resetBi
 import { benchPayouts } from './bench-payouts';
 import { benchWebhooks } from './bench-webhooks';
 import { benchRecovery, recoveryTable } from './bench-recovery';
+import { benchRecoveryHoldout, holdoutTable } from './bench-recovery-holdout';
 import { benchRevenue } from './bench-revenue';
 import { BenchSandbox, FloorResult, runBareClient, startSandboxProcess } from './bench-sandbox';
 import { InFlightMeter, meterHttpTo } from './calls-in-flight';
@@ -110,6 +111,17 @@ async function main(): Promise<void> {
     return;
   }
   const sandbox = await startSandboxProcess(SANDBOX_API_KEY);
+  if (process.argv.includes('recovery-holdout')) {
+    try {
+      const holdout = Number(process.env.BENCH_RECOVERY_HOLDOUT ?? 20);
+      const figures = await benchRecoveryHoldout(url, sandbox, RECOVERY_SIZE, RECOVERY_DAYS, RECOVERY_SEED, holdout);
+      console.log(`recovery with a holdout: ${RECOVERY_SIZE} declined renewals, ${RECOVERY_DAYS} simulated days, seed ${RECOVERY_SEED}\n${holdoutTable(figures)}\n${recoveryTable([figures.all])}`);
+    } finally {
+      sandbox.close();
+      await embedded?.stop();
+    }
+    return;
+  }
   if (process.argv.includes('recovery')) {
     try {
       const figures = await benchRecovery(url, sandbox, RECOVERY_SIZE, RECOVERY_DAYS, RECOVERY_SEED, RECOVERY_MAX_DAYS);
