@@ -40,7 +40,8 @@ export function PagedTable<T>(props: {
   return (
     <div>
       {/* On a narrow screen the table scrolls inside its own box; the page itself never scrolls sideways. */}
-      <Table.ScrollContainer minWidth={560} type="native">
+      {/* Focusable, so a keyboard can scroll it on a narrow screen even when it holds no link. */}
+      <Table.ScrollContainer minWidth={560} type="native" tabIndex={0} role="region" aria-label={props.caption}>
         <Table striped highlightOnHover verticalSpacing="xs" aria-busy={page.isFetching}>
           <caption style={{ position: 'absolute', left: -10000 }}>{props.caption}</caption>
           <Table.Thead>
