@@ -7,6 +7,7 @@ import { api, unwrap } from '../api/client';
 import { useWrite } from '../api/use-write';
 import { ErrorNotice } from '../components/error-notice';
 import { Money } from '../components/values';
+import { type CsvProblemKey, csvProblems } from '../format/payout-csv-problems';
 
 /**
  * A payouts CSV, checked in the browser by the same parser and rules as `npm run payouts:import`: every row and every
@@ -26,6 +27,15 @@ export default function PayoutUploadPage() {
     setParsed(chosen ? parsePayoutCsv(await chosen.text()) : null);
     send.mutation.reset();
   };
+  /** A problem of the file in the console's language (the parser's own words for one it does not know). */
+  const problemText = (error: string) => {
+    const found = csvProblems(error);
+    if (!found) return error;
+    // Keys by name from the problem table (CsvProblemKey), with the values each one's text takes.
+    const named = t as unknown as (key: `payoutUpload.problem.${CsvProblemKey}`, values: Record<string, string>) => string;
+    const problems = found.problems.map((p) => named(`payoutUpload.problem.${p.key}`, p.values)).join('; ');
+    return found.line === null ? problems : t('payoutUpload.problemLine', { line: found.line, problems });
+  };
   const ready = parsed !== null && parsed.errors.length === 0 && parsed.items.length > 0;
   return (
     <Stack maw={900}>
@@ -42,7 +52,7 @@ export default function PayoutUploadPage() {
             <Alert variant="default" style={{ borderColor: 'var(--mantine-color-red-9)' }} title={t('payoutUpload.problems', { count: parsed.errors.length })} role="alert">
               <List size="sm">
                 {parsed.errors.map((e) => (
-                  <List.Item key={e}>{e}</List.Item>
+                  <List.Item key={e}>{problemText(e)}</List.Item>
                 ))}
               </List>
             </Alert>
