@@ -35,6 +35,7 @@ function futureExpDate(): string {
   let endpoint: { id: string };
   let eventId: string;
   let batchId: string;
+  let destinationId: string;
   let screens: [path: string, heading: RegExp][];
 
   async function subscribe(email: string, planId: string, outcomes: string[]) {
@@ -73,6 +74,7 @@ function futureExpDate(): string {
     await b.api().post('/api/v1/payouts/setup').send({ identityName: 'Выплаты', provider: 'test', class: 'company', walletName: 'Кошелёк', currency: 'RUB' }).expect(201);
     const card = { cardNumber: CARDS.success, expDate: futureExpDate(), cardHolder: 'IVAN PETROV', cvv: '9731' };
     const destination = (await b.api().post('/api/v1/payouts/destinations').send({ name: 'Курьер', currency: 'RUB', card }).expect(201)).body;
+    destinationId = destination.id;
     const items = [150000, 2500].map((amount) => ({ destinationId: destination.id, amount, currency: 'RUB' }));
     batchId = (await b.api().post('/api/v1/payouts/batches').send({ items }).expect(202)).body.id;
     screens = [
@@ -148,6 +150,21 @@ function futureExpDate(): string {
     await b.screenshot('subscription');
     await b.open(`/payouts/batches/${batchId}`);
     await b.page.getByText(/^1\s500,00\s₽$/).first().waitFor();
+  });
+
+  it('checks a payouts CSV in Russian: its problems, and how many payouts it read', async () => {
+    await b.open('/payouts/upload');
+    await b.heading('Загрузка выплат');
+    const bad = ['destinationId,amount,currency', `${destinationId},150000,RUB`, `${destinationId},12.50,RUB`, 'not-an-id,100,rub'].join('\n');
+    await b.page.locator('input[type="file"]').setInputFiles({ name: 'payouts.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+    const problems = b.page.getByRole('alert');
+    await problems.getByText('2 ошибки: исправьте файл и выберите его снова').waitFor();
+    await problems.getByText('строка 3: amount должна быть целым числом минимальных единиц валюты, не меньше 1').waitFor();
+    await problems.getByText(/^строка 4: destinationId должен быть UUID; currency должна быть кодом ISO 4217/).waitFor();
+    await b.page.getByText('Прочитана 1 выплата', { exact: true }).waitFor();
+    expect(await b.page.getByRole('button', { name: 'Отправить 1 выплату одним пакетом' }).isDisabled()).toBe(true);
+    await expectNoEnglish('payout upload');
+    await b.screenshot('payout-upload');
   });
 
   it('asks every confirmation in Russian, with no English word and no serious axe violation', async () => {

@@ -28,13 +28,14 @@ export const ENGLISH_ONLY = new Set([...latinWords('en')].filter((w) => !latinWo
 export async function englishOn(page: Page): Promise<string[]> {
   const texts = await page.locator('body').evaluate((body) => {
     const out: string[] = [];
-    const walker = body.ownerDocument.createTreeWalker(body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    // NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, and Node.TEXT_NODE (this file is compiled without the DOM's globals).
+    const walker = body.ownerDocument.createTreeWalker(body, 0x1 | 0x4);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.nodeType === Node.TEXT_NODE) {
+      if (node.nodeType === 3) {
         const parent = node.parentElement;
         if (parent && !parent.closest('code, pre, script, style, .mantine-Code-root') && parent.getClientRects().length > 0) out.push(node.textContent ?? '');
       } else {
-        const element = node as Element;
+        const element = node as typeof body;
         for (const name of ['aria-label', 'title', 'placeholder']) {
           const value = element.getAttribute(name);
           if (value) out.push(value);
