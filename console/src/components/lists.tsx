@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client';
 import { useAllows } from '../api/use-allows';
 import type { Charge, Subscription } from '../api/types';
 import { PagedTable } from './paged-table';
+import { CustomerLink, PlanLink } from './ids';
 import { IdLink, Money, Status, Time } from './values';
 
 type SubscriptionFilter = { status?: Subscription['status']; planId?: string; customerId?: string };
@@ -33,8 +34,8 @@ export function SubscriptionsTable({ filter }: { filter: SubscriptionFilter }) {
       columns={[
         { header: t('col.subscription'), cell: (s) => <IdLink to={`/subscriptions/${s.id}`} id={s.id} /> },
         { header: t('col.status'), cell: (s) => <Status value={s.status} /> },
-        { header: t('col.customer'), cell: (s) => <IdLink to={`/customers/${s.customerId}`} id={s.customerId} /> },
-        { header: t('col.plan'), cell: (s) => <IdLink to={`/plans/${s.planId}`} id={s.planId} /> },
+        { header: t('col.customer'), cell: (s) => <CustomerLink id={s.customerId} /> },
+        { header: t('col.plan'), cell: (s) => <PlanLink id={s.planId} /> },
         { header: t('col.nextBilling'), cell: (s) => <Time value={s.nextBillingAt} zone={s.timezone} /> },
       ]}
     />
@@ -65,6 +66,7 @@ export function ChargesTable({ filter, zone }: { filter: ChargeFilter; zone?: st
       columns={[
         { header: t('col.charge'), cell: (c) => <IdLink to={`/charges/${c.id}`} id={c.id} /> },
         { header: t('col.status'), cell: (c) => <Status value={c.status} /> },
+        ...(filter.customerId ? [] : [{ header: t('col.customer'), cell: (c: Charge) => <CustomerLink id={c.customerId} /> }]),
         { header: t('col.amount'), cell: (c) => <Money amount={c.amount} currency={c.currency} /> },
         { header: t('col.period'), cell: (c) => <Time value={c.periodStart} zone={zone} /> },
         { header: t('col.attempts'), cell: (c) => c.attempts.length },

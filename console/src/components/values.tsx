@@ -1,6 +1,5 @@
-import { Anchor, Badge, Code, Text } from '@mantine/core';
+import { Badge, Code, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { formatMoney } from '../format/money';
 import { formatTime } from '../format/time';
 import { useValueLabel } from '../i18n/value-label';
@@ -50,14 +49,7 @@ export function Status({ value }: { value: string }) {
   );
 }
 
-/** A link to an object's own page (every object has a deep link), showing the start of its id. */
-export function IdLink({ to, id }: { to: string; id: string }) {
-  return (
-    <Anchor component={Link} to={to} ff="monospace" size="sm" title={id}>
-      {id.slice(0, 8)}
-    </Anchor>
-  );
-}
+export { IdLink } from './ids';
 
 export function Json({ value }: { value: unknown }) {
   return (

@@ -1,9 +1,10 @@
-import { Code, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Code, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ErrorNotice } from '../components/error-notice';
+import { CopyId } from '../components/ids';
 import { Field, IdLink, Json, Money, Status, Time } from '../components/values';
 
 export default function PayoutPage() {
@@ -19,6 +20,12 @@ export default function PayoutPage() {
         <Trans i18nKey="payout.title" components={{ id: <Code fz="inherit">{p.id.slice(0, 8)}</Code>, status: <Status value={p.status} /> }} />
       </Title>
       <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <Field label={t('common.id')}>
+          <Group gap={2} wrap="nowrap">
+            <Code>{p.id}</Code>
+            <CopyId id={p.id} />
+          </Group>
+        </Field>
         <Field label={t('payout.amount')}>
           <Money amount={p.amount} currency={p.currency} />
         </Field>

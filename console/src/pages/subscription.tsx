@@ -6,6 +6,7 @@ import { api, unwrap } from '../api/client';
 import type { Subscription, SubscriptionEvent } from '../api/types';
 import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
+import { CopyId, CustomerLink } from '../components/ids';
 import { ChargesTable } from '../components/lists';
 import { PagedTable } from '../components/paged-table';
 import { Field, IdLink, Json, Money, Status, Time } from '../components/values';
@@ -103,8 +104,14 @@ export default function SubscriptionPage() {
         <Trans i18nKey="subscription.title" components={{ id: <Code fz="inherit">{s.id.slice(0, 8)}</Code>, status: <Status value={s.status} /> }} />
       </Title>
       <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <Field label={t('common.id')}>
+          <Group gap={2} wrap="nowrap">
+            <Code>{s.id}</Code>
+            <CopyId id={s.id} />
+          </Group>
+        </Field>
         <Field label={t('subscription.customer')}>
-          <IdLink to={`/customers/${s.customerId}`} id={s.customerId} />
+          <CustomerLink id={s.customerId} />
         </Field>
         <Field label={t('subscription.plan')}>
           <IdLink to={`/plans/${s.planId}`} id={s.planId} /> {plan.data && `${plan.data.name}, `}
