@@ -5,6 +5,19 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { useAllows } from '../api/use-allows';
 
+const ICON = { width: 14, height: 14, viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 2, 'aria-hidden': true } as const;
+const CopyIcon = () => (
+  <svg {...ICON}>
+    <rect x="9" y="9" width="12" height="12" rx="2" />
+    <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
+  </svg>
+);
+const CheckIcon = () => (
+  <svg {...ICON}>
+    <path d="M5 12l5 5L20 7" />
+  </svg>
+);
+
 /** A button that copies an id whole, for a ticket or a curl; it says so once done. */
 export function CopyId({ id }: { id: string }) {
   const { t } = useTranslation();
@@ -12,7 +25,7 @@ export function CopyId({ id }: { id: string }) {
     <CopyButton value={id} timeout={1500}>
       {({ copied, copy }) => (
         <ActionIcon variant="subtle" color="gray.8" size="sm" onClick={copy} aria-label={copied ? t('common.copied') : t('common.copyId', { id })} title={t('common.copy')}>
-          <span aria-hidden="true">{copied ? '✓' : '⧉'}</span>
+          {copied ? <CheckIcon /> : <CopyIcon />}
         </ActionIcon>
       )}
     </CopyButton>

@@ -66,7 +66,7 @@ export function ChargesTable({ filter, zone }: { filter: ChargeFilter; zone?: st
       columns={[
         { header: t('col.charge'), cell: (c) => <IdLink to={`/charges/${c.id}`} id={c.id} /> },
         { header: t('col.status'), cell: (c) => <Status value={c.status} /> },
-        ...(filter.customerId ? [] : [{ header: t('col.customer'), cell: (c: Charge) => <CustomerLink id={c.customerId} /> }]),
+        ...(filter.customerId || subscriptionId ? [] : [{ header: t('col.customer'), cell: (c: Charge) => <CustomerLink id={c.customerId} /> }]),
         { header: t('col.amount'), cell: (c) => <Money amount={c.amount} currency={c.currency} /> },
         { header: t('col.period'), cell: (c) => <Time value={c.periodStart} zone={zone} /> },
         { header: t('col.attempts'), cell: (c) => c.attempts.length },

@@ -43,7 +43,7 @@ export function Status({ value }: { value: string }) {
   const label = useValueLabel();
   // The colour is in the dot; the text stays the page's own, readable (WCAG AA) on white and on striped rows.
   return (
-    <Badge color={STATUS_COLORS[value] ?? 'gray'} variant="dot" radius="sm" style={{ textTransform: 'none' }}>
+    <Badge color={STATUS_COLORS[value] ?? 'gray'} variant="dot" radius="sm" style={{ textTransform: 'none', minWidth: 'max-content' }}>
       {label('status', value)}
     </Badge>
   );
