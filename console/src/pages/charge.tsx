@@ -14,7 +14,7 @@ function FailureClass({ value }: { value: string | null | undefined }) {
   const valueLabel = useValueLabel();
   if (!value) return <span>—</span>;
   return (
-    <Badge color={CLASS_COLORS[value]} variant="dot" style={{ textTransform: 'none' }}>
+    <Badge color={CLASS_COLORS[value]} variant="dot" style={{ textTransform: 'none', minWidth: 'max-content' }}>
       {valueLabel('failureClass', value)}
     </Badge>
   );
