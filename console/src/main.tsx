@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import './i18n/i18n';
 import { App } from './app';
 
 /** The daemon's Content-Security-Policy admits <style> elements only with this answer's nonce. */

@@ -1,11 +1,13 @@
-import { AppShell, Burger, Button, Group, Loader, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Box, Burger, Button, Group, Loader, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { api, unwrap } from './api/client';
 import { allows } from './api/scopes';
 import { SESSION_QUERY } from './api/session';
+import { LanguageSwitch } from './components/language-switch';
 import { TEST_CLOCK_BANNER_HEIGHT, TestClockBanner } from './components/test-clock-banner';
 import { Time } from './components/values';
 
@@ -33,18 +35,19 @@ const NotFoundPage = lazy(() => import('./pages/not-found'));
 
 /** Each section with the scope its list needs: a console signed in with an API key shows only those it may read. */
 const SECTIONS = [
-  { to: '/', label: 'Dashboard', scope: 'reports:read' },
-  { to: '/revenue', label: 'Revenue', scope: 'reports:read' },
-  { to: '/customers', label: 'Customers', scope: 'customers:read' },
-  { to: '/subscriptions', label: 'Subscriptions', scope: 'subscriptions:read' },
-  { to: '/charges', label: 'Charges', scope: 'charges:read' },
-  { to: '/plans', label: 'Plans', scope: 'plans:read' },
-  { to: '/payouts', label: 'Payouts', scope: 'payouts:read' },
-  { to: '/events', label: 'Events', scope: 'events:read' },
-  { to: '/webhook-endpoints', label: 'Webhook endpoints', scope: 'webhooks:read' },
-];
+  { to: '/', key: 'dashboard', scope: 'reports:read' },
+  { to: '/revenue', key: 'revenue', scope: 'reports:read' },
+  { to: '/customers', key: 'customers', scope: 'customers:read' },
+  { to: '/subscriptions', key: 'subscriptions', scope: 'subscriptions:read' },
+  { to: '/charges', key: 'charges', scope: 'charges:read' },
+  { to: '/plans', key: 'plans', scope: 'plans:read' },
+  { to: '/payouts', key: 'payouts', scope: 'payouts:read' },
+  { to: '/events', key: 'events', scope: 'events:read' },
+  { to: '/webhook-endpoints', key: 'webhookEndpoints', scope: 'webhooks:read' },
+] as const;
 
 export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | null; testClock: boolean; scopes: readonly string[] }) {
+  const { t } = useTranslation();
   const location = useLocation();
   const queryClient = useQueryClient();
   const signOut = useMutation({
@@ -63,36 +66,39 @@ export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | nu
   return (
     <AppShell header={{ height: testClock ? { base: 56 + TEST_CLOCK_BANNER_HEIGHT.base, sm: 56 + TEST_CLOCK_BANNER_HEIGHT.sm } : 56 }} navbar={{ width: 210, breakpoint: 'sm', collapsed: { mobile: !menuOpen } }} padding="md">
       <a href="#content" className="skip-link">
-        Skip to content
+        {t('shell.skip')}
       </a>
       <AppShell.Header>
         <Group h={56} px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={menuOpen} onClick={menu.toggle} hiddenFrom="sm" size="sm" aria-label={menuOpen ? 'Close the sections menu' : 'Open the sections menu'} aria-expanded={menuOpen} aria-controls="sections" />
+            <Burger opened={menuOpen} onClick={menu.toggle} hiddenFrom="sm" size="sm" aria-label={menuOpen ? t('shell.closeMenu') : t('shell.openMenu')} aria-expanded={menuOpen} aria-controls="sections" />
             <Title order={2} size="h4">
-              Billing console
+              {t('shell.title')}
             </Title>
           </Group>
           <Group gap="sm" wrap="nowrap">
             {expiresAt && (
               <Text size="sm" visibleFrom="sm">
-                Session until <Time value={expiresAt} />
+                <Trans i18nKey="shell.sessionUntil" components={{ time: <Time value={expiresAt} /> }} />
               </Text>
             )}
             <Button variant="default" size="xs" onClick={() => !signOut.isPending && signOut.mutate()} loading={signOut.isPending}>
-              Sign out
+              {t('shell.signOut')}
             </Button>
           </Group>
         </Group>
         {testClock && <TestClockBanner />}
       </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Sections" id="sections">
+      <AppShell.Navbar p="xs" aria-label={t('shell.sections')} id="sections">
         {sections.map((s) => (
-          <NavLink key={s.to} component={Link} to={s.to} label={s.label} variant="filled" active={current(s.to)} aria-current={current(s.to) ? 'page' : undefined} />
+          <NavLink key={s.to} component={Link} to={s.to} label={t(`nav.${s.key}`)} variant="filled" active={current(s.to)} aria-current={current(s.to) ? 'page' : undefined} />
         ))}
+        <Box mt="md">
+          <LanguageSwitch />
+        </Box>
       </AppShell.Navbar>
       <AppShell.Main id="content" tabIndex={-1}>
-        <Suspense fallback={<Loader aria-label="Loading" />}>
+        <Suspense fallback={<Loader aria-label={t('common.loading')} />}>
           <Routes>
             <Route path="/" element={allows(scopes, 'reports:read') ? <DashboardPage /> : <Navigate to={sections[0]?.to ?? '/events'} replace />} />
             <Route path="/revenue" element={<RevenuePage />} />

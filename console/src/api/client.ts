@@ -1,4 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
+import { i18next } from '../i18n/i18n';
 import type { paths } from './openapi.gen';
 
 /** An answer of the admin API that was not a success: its stable `code`, its message, and the field at fault. */
@@ -42,7 +43,7 @@ api.use(consoleHeader);
 export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.response.ok && result.data !== undefined) return result.data;
   const body = (result.error ?? {}) as { code?: string; message?: string | string[]; field?: string };
-  const message = Array.isArray(body.message) ? body.message.join('; ') : (body.message ?? `The daemon answered ${result.response.status}`);
+  const message = Array.isArray(body.message) ? body.message.join('; ') : (body.message ?? i18next.t('error.answered', { status: result.response.status }));
   throw new ApiError(result.response.status, body.code ?? 'error', message, body.field);
 }
 

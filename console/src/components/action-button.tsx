@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAllows } from '../api/use-allows';
 import { useWrite } from '../api/use-write';
 import { ErrorNotice } from './error-notice';
@@ -34,6 +35,7 @@ export function ActionButton<T>(props: {
   /** After it succeeded and its result is shown (e.g. leave the page of a deleted object). */
   onDone?: (result: T) => void;
 }) {
+  const { t } = useTranslation();
   const allowed = useAllows(props.scope);
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<React.ReactNode>(null);
@@ -60,7 +62,7 @@ export function ActionButton<T>(props: {
         {props.label}
       </Button>
       {result !== null && props.showResult !== false && (
-        <Alert variant="default" role="status" title="Done" withCloseButton closeButtonLabel="Dismiss" onClose={() => setResult(null)} style={{ flexBasis: '100%' }}>
+        <Alert variant="default" role="status" title={t('common.done')} withCloseButton closeButtonLabel={t('common.dismiss')} onClose={() => setResult(null)} style={{ flexBasis: '100%' }}>
           {result}
         </Alert>
       )}
@@ -75,7 +77,7 @@ export function ActionButton<T>(props: {
           onClose={() => !mutation.isPending && setOpen(false)}
           title={props.confirm.title}
           centered
-          closeButtonProps={{ 'aria-label': 'Close' }}
+          closeButtonProps={{ 'aria-label': t('common.close') }}
           // The scroll lock writes a <style> element without the CSP nonce; the page behind a dialog may scroll.
           lockScroll={false}
         >
@@ -84,7 +86,7 @@ export function ActionButton<T>(props: {
             {mutation.error && <ErrorNotice error={mutation.error} />}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setOpen(false)} disabled={mutation.isPending}>
-                Keep as it is
+                {t('common.keepAsItIs')}
               </Button>
               <Button color={DESTRUCTIVE.includes(props.color ?? '') ? 'red.9' : undefined} loading={mutation.isPending} onClick={send}>
                 {props.confirm.confirmLabel}

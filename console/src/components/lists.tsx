@@ -1,38 +1,42 @@
 import { Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { useAllows } from '../api/use-allows';
 import type { Charge, Subscription } from '../api/types';
 import { PagedTable } from './paged-table';
+import { CustomerLink, PlanLink } from './ids';
 import { IdLink, Money, Status, Time } from './values';
 
 type SubscriptionFilter = { status?: Subscription['status']; planId?: string; customerId?: string };
 type ChargeFilter = { status?: Charge['status']; customerId?: string; subscriptionId?: string };
 
 /** What a list shows to a credential that may not read it (the page around it stays useful). */
-function NotAllowed({ what, scope }: { what: string; scope: string }) {
+function NotAllowed({ what, scope }: { what: 'subscriptions' | 'charges'; scope: string }) {
+  const { t } = useTranslation();
   return (
     <Text size="sm" c="gray.8">
-      {what} are not shown: this sign-in lacks the scope {scope}.
+      {what === 'subscriptions' ? t('lists.subscriptionsNotAllowed', { scope }) : t('lists.chargesNotAllowed', { scope })}
     </Text>
   );
 }
 
 /** Subscriptions, paged on the server, with any of its filters. */
 export function SubscriptionsTable({ filter }: { filter: SubscriptionFilter }) {
-  if (!useAllows('subscriptions:read')) return <NotAllowed what="Subscriptions" scope="subscriptions:read" />;
+  const { t } = useTranslation();
+  if (!useAllows('subscriptions:read')) return <NotAllowed what="subscriptions" scope="subscriptions:read" />;
   return (
     <PagedTable<Subscription>
-      caption="Subscriptions, newest first"
+      caption={t('lists.subscriptionsCaption')}
       queryKey={['subscriptions', filter]}
       fetchPage={async (cursor) => unwrap(await api.GET('/api/v1/subscriptions', { params: { query: { ...filter, cursor, limit: 25 } } }))}
       rowKey={(s) => s.id}
-      empty="No subscription matches."
+      empty={t('lists.noSubscription')}
       columns={[
-        { header: 'Subscription', cell: (s) => <IdLink to={`/subscriptions/${s.id}`} id={s.id} /> },
-        { header: 'Status', cell: (s) => <Status value={s.status} /> },
-        { header: 'Customer', cell: (s) => <IdLink to={`/customers/${s.customerId}`} id={s.customerId} /> },
-        { header: 'Plan', cell: (s) => <IdLink to={`/plans/${s.planId}`} id={s.planId} /> },
-        { header: 'Next billing', cell: (s) => <Time value={s.nextBillingAt} zone={s.timezone} /> },
+        { header: t('col.subscription'), cell: (s) => <IdLink to={`/subscriptions/${s.id}`} id={s.id} /> },
+        { header: t('col.status'), cell: (s) => <Status value={s.status} /> },
+        { header: t('col.customer'), cell: (s) => <CustomerLink id={s.customerId} /> },
+        { header: t('col.plan'), cell: (s) => <PlanLink id={s.planId} /> },
+        { header: t('col.nextBilling'), cell: (s) => <Time value={s.nextBillingAt} zone={s.timezone} /> },
       ]}
     />
   );
@@ -43,11 +47,12 @@ export function SubscriptionsTable({ filter }: { filter: SubscriptionFilter }) {
  * zone as well as UTC.
  */
 export function ChargesTable({ filter, zone }: { filter: ChargeFilter; zone?: string }) {
+  const { t } = useTranslation();
   const { subscriptionId, ...rest } = filter;
-  if (!useAllows('charges:read')) return <NotAllowed what="Charges" scope="charges:read" />;
+  if (!useAllows('charges:read')) return <NotAllowed what="charges" scope="charges:read" />;
   return (
     <PagedTable<Charge>
-      caption="Charges, newest first"
+      caption={t('lists.chargesCaption')}
       queryKey={['charges', filter]}
       fetchPage={async (cursor) =>
         unwrap(
@@ -57,14 +62,15 @@ export function ChargesTable({ filter, zone }: { filter: ChargeFilter; zone?: st
         )
       }
       rowKey={(c) => c.id}
-      empty="No charge matches."
+      empty={t('lists.noCharge')}
       columns={[
-        { header: 'Charge', cell: (c) => <IdLink to={`/charges/${c.id}`} id={c.id} /> },
-        { header: 'Status', cell: (c) => <Status value={c.status} /> },
-        { header: 'Amount', cell: (c) => <Money amount={c.amount} currency={c.currency} /> },
-        { header: 'Period', cell: (c) => <Time value={c.periodStart} zone={zone} /> },
-        { header: 'Attempts', cell: (c) => c.attempts.length },
-        { header: 'Last error', cell: (c) => c.lastErrorCode ?? '—' },
+        { header: t('col.charge'), cell: (c) => <IdLink to={`/charges/${c.id}`} id={c.id} /> },
+        { header: t('col.status'), cell: (c) => <Status value={c.status} /> },
+        ...(filter.customerId || subscriptionId ? [] : [{ header: t('col.customer'), cell: (c: Charge) => <CustomerLink id={c.customerId} /> }]),
+        { header: t('col.amount'), cell: (c) => <Money amount={c.amount} currency={c.currency} /> },
+        { header: t('col.period'), cell: (c) => <Time value={c.periodStart} zone={zone} /> },
+        { header: t('col.attempts'), cell: (c) => c.attempts.length },
+        { header: t('col.lastError'), cell: (c) => c.lastErrorCode ?? '—' },
       ]}
     />
   );

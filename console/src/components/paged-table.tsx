@@ -1,6 +1,7 @@
 import { Button, Group, Loader, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Page } from '../api/types';
 import { ErrorNotice } from './error-notice';
 
@@ -22,6 +23,7 @@ export function PagedTable<T>(props: {
   caption: string;
   empty?: string;
 }) {
+  const { t } = useTranslation();
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [forKey, setForKey] = useState(JSON.stringify(props.queryKey));
   const key = JSON.stringify(props.queryKey);
@@ -33,12 +35,13 @@ export function PagedTable<T>(props: {
   const page = useQuery({ queryKey: [...props.queryKey, 'page', cursor ?? null], queryFn: () => props.fetchPage(cursor), placeholderData: keepPreviousData });
 
   if (page.error) return <ErrorNotice error={page.error} />;
-  if (!page.data) return <Loader size="sm" aria-label="Loading" />;
+  if (!page.data) return <Loader size="sm" aria-label={t('common.loading')} />;
   const next = page.data.nextCursor ?? null;
   return (
     <div>
       {/* On a narrow screen the table scrolls inside its own box; the page itself never scrolls sideways. */}
-      <Table.ScrollContainer minWidth={560} type="native">
+      {/* Focusable, so a keyboard can scroll it on a narrow screen even when it holds no link. */}
+      <Table.ScrollContainer minWidth={560} type="native" tabIndex={0} role="region" aria-label={props.caption}>
         <Table striped highlightOnHover verticalSpacing="xs" aria-busy={page.isFetching}>
           <caption style={{ position: 'absolute', left: -10000 }}>{props.caption}</caption>
           <Table.Thead>
@@ -63,19 +66,19 @@ export function PagedTable<T>(props: {
       </Table.ScrollContainer>
       {page.data.items.length === 0 && (
         <Text py="sm" c="gray.8">
-          {props.empty ?? 'Nothing here.'}
+          {props.empty ?? t('common.nothingHere')}
         </Text>
       )}
       <Group justify="space-between" mt="xs">
         <Text size="sm" c="gray.8">
-          Page {cursors.length}
+          {t('common.page', { page: cursors.length })}
         </Text>
         <Group gap="xs">
           <Button variant="default" size="xs" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
-            Newer
+            {t('common.newer')}
           </Button>
           <Button variant="default" size="xs" disabled={next === null} onClick={() => next !== null && setCursors((c) => [...c, next])}>
-            Older
+            {t('common.older')}
           </Button>
         </Group>
       </Group>

@@ -1,14 +1,18 @@
-import { Anchor, Badge, Code, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Badge, Code, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../format/money';
 import { formatTime } from '../format/time';
+import { useValueLabel } from '../i18n/value-label';
 
+/** An amount in the console's language (it re-renders when the language changes). */
 export function Money({ amount, currency }: { amount: number; currency: string }) {
+  useTranslation();
   return <span style={{ whiteSpace: 'nowrap' }}>{formatMoney(amount, currency)}</span>;
 }
 
 /** A time in the subscription's zone and in UTC, or UTC alone; a dash when there is none. */
 export function Time({ value, zone }: { value?: string | null; zone?: string | null }) {
+  useTranslation();
   if (!value) return <span>—</span>;
   return <time dateTime={value}>{formatTime(value, zone)}</time>;
 }
@@ -34,24 +38,18 @@ const STATUS_COLORS: Record<string, string> = {
   skipped: 'dark',
 };
 
-/** A status as a badge; the text is the API's own value, so it can be searched and filtered by. */
+/** A status as a badge, in the console's words (in English the API's own value, so it can be searched and filtered by). */
 export function Status({ value }: { value: string }) {
+  const label = useValueLabel();
   // The colour is in the dot; the text stays the page's own, readable (WCAG AA) on white and on striped rows.
   return (
-    <Badge color={STATUS_COLORS[value] ?? 'gray'} variant="dot" radius="sm" style={{ textTransform: 'none' }}>
-      {value}
+    <Badge color={STATUS_COLORS[value] ?? 'gray'} variant="dot" radius="sm" style={{ textTransform: 'none', minWidth: 'max-content' }}>
+      {label('status', value)}
     </Badge>
   );
 }
 
-/** A link to an object's own page (every object has a deep link), showing the start of its id. */
-export function IdLink({ to, id }: { to: string; id: string }) {
-  return (
-    <Anchor component={Link} to={to} ff="monospace" size="sm" title={id}>
-      {id.slice(0, 8)}
-    </Anchor>
-  );
-}
+export { IdLink } from './ids';
 
 export function Json({ value }: { value: unknown }) {
   return (

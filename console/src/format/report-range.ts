@@ -1,9 +1,10 @@
 export type Interval = 'day' | 'week' | 'month';
 
-export const RANGES: Record<Interval, { count: number; label: string }> = {
-  month: { count: 12, label: 'Monthly, the last 12 months' },
-  week: { count: 12, label: 'Weekly, the last 12 weeks' },
-  day: { count: 30, label: 'Daily, the last 30 days' },
+/** How many intervals the revenue page shows for each (its label is in the catalog, `revenue.range.<interval>`). */
+export const RANGES: Record<Interval, { count: number }> = {
+  month: { count: 12 },
+  week: { count: 12 },
+  day: { count: 30 },
 };
 
 const DAY_MS = 86_400_000;

@@ -1,23 +1,28 @@
 import { Badge, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
+import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
 import { Field, IdLink, Money, Status, Time } from '../components/values';
+import { useValueLabel } from '../i18n/value-label';
 
 const CLASS_COLORS: Record<string, string> = { hard: 'red', soft: 'orange', technical: 'gray' };
 
 function FailureClass({ value }: { value: string | null | undefined }) {
+  const valueLabel = useValueLabel();
   if (!value) return <span>—</span>;
   return (
-    <Badge color={CLASS_COLORS[value]} variant="dot" style={{ textTransform: 'none' }}>
-      {value}
+    <Badge color={CLASS_COLORS[value]} variant="dot" style={{ textTransform: 'none', minWidth: 'max-content' }}>
+      {valueLabel('failureClass', value)}
     </Badge>
   );
 }
 
 export default function ChargePage() {
+  const { t } = useTranslation();
+  const valueLabel = useValueLabel();
   const { id = '' } = useParams();
   // Read again every two seconds while a payment is at the provider, so its outcome shows by itself.
   const whileInFlight = (status?: string) => (status === 'pending' || status === 'processing' ? 2_000 : false);
@@ -51,36 +56,36 @@ export default function ChargePage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Charge <Code fz="inherit">{c.id.slice(0, 8)}</Code> <Status value={c.status} />
+        <Trans i18nKey="charge.title" components={{ id: <Code fz="inherit">{c.id.slice(0, 8)}</Code>, status: <Status value={c.status} /> }} />
       </Title>
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Field label="Amount">
+        <Field label={t('charge.amount')}>
           <Money amount={c.amount} currency={c.currency} />
         </Field>
-        <Field label="Subscription">{c.subscriptionId ? <IdLink to={`/subscriptions/${c.subscriptionId}`} id={c.subscriptionId} /> : '—'}</Field>
-        <Field label="Customer">
+        <Field label={t('charge.subscription')}>{c.subscriptionId ? <IdLink to={`/subscriptions/${c.subscriptionId}`} id={c.subscriptionId} /> : '—'}</Field>
+        <Field label={t('charge.customer')}>
           <IdLink to={`/customers/${c.customerId}`} id={c.customerId} />
         </Field>
-        <Field label="Period">
+        <Field label={t('charge.period')}>
           {c.kind === 'one_off' ? (
-            'One-off'
+            t('charge.oneOff')
           ) : (
             <>
               <Time value={c.periodStart} zone={zone} /> → <Time value={c.periodEnd} zone={zone} />
             </>
           )}
         </Field>
-        <Field label="Provider's invoice">{c.invoiceId ?? '—'}</Field>
-        <Field label="Attempts">
+        <Field label={t('charge.invoice')}>{c.invoiceId ?? '—'}</Field>
+        <Field label={t('charge.attempts')}>
           <Text data-testid="attempt-n-of-n">
-            {d.attemptsMade} of {d.maxAttempts}
-            {d.nextAttemptNumber !== null && d.nextAttemptNumber !== undefined ? ` (next: attempt ${d.nextAttemptNumber} of ${d.maxAttempts})` : ''}
+            {t('charge.attemptsOf', { made: d.attemptsMade, max: d.maxAttempts })}
+            {d.nextAttemptNumber !== null && d.nextAttemptNumber !== undefined ? t('charge.attemptsNext', { next: d.nextAttemptNumber, max: d.maxAttempts }) : ''}
           </Text>
         </Field>
-        <Field label="Next attempt">
+        <Field label={t('charge.nextAttempt')}>
           <Time value={d.nextAttemptAt} zone={zone} />
         </Field>
-        <Field label="Last error">
+        <Field label={t('charge.lastError')}>
           {d.lastError ? (
             <Group gap="xs">
               <Code>{d.lastError.code}</Code>
@@ -90,60 +95,59 @@ export default function ChargePage() {
             '—'
           )}
         </Field>
-        <Field label="Collection">
-          {d.waitingForNewCard ? 'Waiting for a new card (hard decline)' : d.givesUpAt ? <>Gives up at <Time value={d.givesUpAt} zone={zone} /></> : '—'}
+        <Field label={t('charge.collection')}>
+          {d.waitingForNewCard ? (
+            t('charge.waitingCard')
+          ) : d.givesUpAt ? (
+            <Trans i18nKey="charge.givesUp" components={{ time: <Time value={d.givesUpAt} zone={zone} /> }} />
+          ) : (
+            '—'
+          )}
         </Field>
-        <Field label="Ladder">
-          {d.retryDelays.join(', ') || 'no retries'}, then {d.finalAction}
-        </Field>
-        <Field label="Technical failures">{d.technicalFailures}</Field>
+        <Field label={t('charge.ladder')}>{t('charge.ladderText', { delays: d.retryDelays.join(', ') || t('charge.noRetries'), action: valueLabel('finalAction', d.finalAction) })}</Field>
+        <Field label={t('charge.technicalFailures')}>{d.technicalFailures}</Field>
       </SimpleGrid>
       <Group>
         <ActionButton
           scope="charges:write"
-          label="Retry now"
+          label={t('charge.retry.label')}
           color="indigo"
           disabled={!retryable}
           confirm={{
-            title: 'Attempt this charge now?',
+            title: t('charge.retry.title'),
             effect: dunned ? (
-              <>
-                A new payment of <Money amount={c.amount} currency={c.currency} /> is asked of the customer's current card at once, outside the retry ladder:
-                if it is declined, it does not count as one of the ladder's {d.maxAttempts} attempts, the next scheduled attempt stays where it is, and the
-                subscription keeps its status (a hard decline waits for a new card, as any hard decline).
-              </>
+              <Trans i18nKey="charge.retry.effectDunned" count={d.maxAttempts} components={{ amount: <Money amount={c.amount} currency={c.currency} /> }} />
             ) : (
-              <>
-                A new payment of <Money amount={c.amount} currency={c.currency} /> is asked of the customer's current card at once: the charge's own attempt,
-                made now.
-              </>
+              <Trans i18nKey="charge.retry.effect" components={{ amount: <Money amount={c.amount} currency={c.currency} /> }} />
             ),
-            confirmLabel: 'Retry now',
+            confirmLabel: t('charge.retry.confirm'),
           }}
           run={async (key) => unwrap(await api.POST('/api/v1/charges/{id}/retry', { params: { path: { id } }, body: {}, headers: { 'Idempotency-Key': key } }))}
-          done={(r) => `Attempted: the charge is now ${r.status}${r.lastErrorCode ? ` (${r.lastErrorCode})` : ''}.`}
+          done={(r) =>
+            r.lastErrorCode ? t('charge.retry.doneCode', { status: valueLabel('status', r.status), code: r.lastErrorCode }) : t('charge.retry.done', { status: valueLabel('status', r.status) })
+          }
         />
       </Group>
       <section aria-labelledby="attempts">
         <Title order={2} size="h4" id="attempts">
-          Payment attempts
+          {t('charge.paymentAttempts')}
         </Title>
         <Table>
-          <caption style={{ position: 'absolute', left: -10000 }}>Payment attempts, first first</caption>
+          <caption style={{ position: 'absolute', left: -10000 }}>{t('charge.attemptsCaption')}</caption>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th scope="col">Attempt</Table.Th>
-              <Table.Th scope="col">When</Table.Th>
-              <Table.Th scope="col">Status</Table.Th>
-              <Table.Th scope="col">Provider's code</Table.Th>
-              <Table.Th scope="col">Class</Table.Th>
-              <Table.Th scope="col">Payment</Table.Th>
+              <Table.Th scope="col">{t('charge.col.attempt')}</Table.Th>
+              <Table.Th scope="col">{t('charge.col.when')}</Table.Th>
+              <Table.Th scope="col">{t('charge.col.status')}</Table.Th>
+              <Table.Th scope="col">{t('charge.col.code')}</Table.Th>
+              <Table.Th scope="col">{t('charge.col.class')}</Table.Th>
+              <Table.Th scope="col">{t('charge.col.payment')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {d.attempts.map((a) => (
               <Table.Tr key={a.number}>
-                <Table.Td>{a.manual ? 'Manual retry' : `${ladderNumber.get(a.number)} of ${d.maxAttempts}`}</Table.Td>
+                <Table.Td>{a.manual ? t('charge.manualRetry') : t('charge.ladderStep', { n: ladderNumber.get(a.number), max: d.maxAttempts })}</Table.Td>
                 <Table.Td>
                   <Time value={a.createdAt} zone={zone} />
                 </Table.Td>
@@ -159,7 +163,7 @@ export default function ChargePage() {
             ))}
           </Table.Tbody>
         </Table>
-        {d.attempts.length === 0 && <Text size="sm">No attempt yet.</Text>}
+        {d.attempts.length === 0 && <Text size="sm">{t('charge.noAttempt')}</Text>}
       </section>
     </Stack>
   );

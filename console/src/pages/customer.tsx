@@ -1,6 +1,7 @@
 import { Anchor, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { Binding } from '../api/types';
 import { ActionButton } from '../components/action-button';
@@ -8,8 +9,11 @@ import { ErrorNotice } from '../components/error-notice';
 import { ChargesTable, SubscriptionsTable } from '../components/lists';
 import { PagedTable } from '../components/paged-table';
 import { Field, Json, Status, Time } from '../components/values';
+import { useValueLabel } from '../i18n/value-label';
 
 export default function CustomerPage() {
+  const { t } = useTranslation();
+  const valueLabel = useValueLabel();
   const { id = '' } = useParams();
   const customer = useQuery({ queryKey: ['customer', id], queryFn: async () => unwrap(await api.GET('/api/v1/customers/{id}', { params: { path: { id } } })) });
   if (customer.error) return <ErrorNotice error={customer.error} />;
@@ -18,52 +22,52 @@ export default function CustomerPage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Customer {c.email ?? c.id}
+        {t('customer.title', { name: c.email ?? c.id })}
       </Title>
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Field label="Id">
+        <Field label={t('customer.id')}>
           <Code>{c.id}</Code>
         </Field>
-        <Field label="Status">
+        <Field label={t('customer.status')}>
           <Status value={c.status} />
         </Field>
-        <Field label="Provider's id">
+        <Field label={t('customer.providerId')}>
           <Code>{c.providerCustomerId}</Code>
         </Field>
-        <Field label="Email">{c.email ?? '—'}</Field>
-        <Field label="Phone">{c.phone ?? '—'}</Field>
-        <Field label="Ready since">
+        <Field label={t('customer.email')}>{c.email ?? '—'}</Field>
+        <Field label={t('customer.phone')}>{c.phone ?? '—'}</Field>
+        <Field label={t('customer.readySince')}>
           <Time value={c.readyAt} />
         </Field>
       </SimpleGrid>
       <Card withBorder>
         <Title order={2} size="h4">
-          Card
+          {t('customer.card')}
         </Title>
         {c.card ? (
           <Text>
-            {c.card.paymentSystem ?? 'Card'} {c.card.bin ?? ''}•••••• {c.card.lastDigits ?? ''}
+            {c.card.paymentSystem ?? t('customer.cardFallback')} {c.card.bin ?? ''}•••••• {c.card.lastDigits ?? ''}
           </Text>
         ) : (
-          <Text>No card bound yet{c.pendingBinding ? ': a binding is in progress.' : '.'}</Text>
+          <Text>{c.pendingBinding ? t('customer.noCardPending') : t('customer.noCard')}</Text>
         )}
         <Group mt="sm">
           {c.hostedFormUrl && (
             <Anchor href={c.hostedFormUrl} target="_blank" rel="noreferrer">
-              Hosted binding form (needs an access token)
+              {t('customer.hostedForm')}
             </Anchor>
           )}
           <ActionButton
             scope="customers:write"
-            label="New access token"
+            label={t('customer.newToken')}
             run={async (key) => unwrap(await api.POST('/api/v1/customers/{id}/access-token', { params: { path: { id } }, headers: { 'Idempotency-Key': key } }))}
             done={(r) => (
               <Stack gap={4}>
-                <Text size="sm">A new customer access token (shown once, never stored):</Text>
+                <Text size="sm">{t('customer.tokenShownOnce')}</Text>
                 <Code data-testid="access-token">{r.customerAccessToken}</Code>
                 {r.hostedFormUrl && (
                   <Anchor href={r.hostedFormUrl} target="_blank" rel="noreferrer">
-                    Open the hosted form with this token
+                    {t('customer.openHostedForm')}
                   </Anchor>
                 )}
               </Stack>
@@ -73,38 +77,38 @@ export default function CustomerPage() {
       </Card>
       <section aria-labelledby="bindings">
         <Title order={2} size="h4" id="bindings">
-          Card bindings
+          {t('customer.bindings')}
         </Title>
         <PagedTable<Binding>
-          caption="Card bindings, newest first"
+          caption={t('customer.bindingsCaption')}
           queryKey={['bindings', id]}
           fetchPage={async (cursor) => unwrap(await api.GET('/api/v1/customers/{id}/bindings', { params: { path: { id }, query: { cursor, limit: 10 } } }))}
           rowKey={(b) => b.id}
-          empty="No binding yet."
+          empty={t('customer.noBinding')}
           columns={[
-            { header: 'Started', cell: (b) => <Time value={b.createdAt} /> },
-            { header: 'Source', cell: (b) => b.source },
-            { header: 'Status', cell: (b) => <Status value={b.status} /> },
-            { header: 'Card', cell: (b) => (b.card ? `•••• ${b.card.lastDigits ?? ''}` : '—') },
-            { header: 'Error', cell: (b) => b.errorCode ?? '—' },
+            { header: t('col.started'), cell: (b) => <Time value={b.createdAt} /> },
+            { header: t('col.source'), cell: (b) => valueLabel('customer.source', b.source) },
+            { header: t('col.status'), cell: (b) => <Status value={b.status} /> },
+            { header: t('col.card'), cell: (b) => (b.card ? `•••• ${b.card.lastDigits ?? ''}` : '—') },
+            { header: t('col.error'), cell: (b) => b.errorCode ?? '—' },
           ]}
         />
       </section>
       <section aria-labelledby="subscriptions">
         <Title order={2} size="h4" id="subscriptions">
-          Subscriptions
+          {t('customer.subscriptions')}
         </Title>
         <SubscriptionsTable filter={{ customerId: id }} />
       </section>
       <section aria-labelledby="charges">
         <Title order={2} size="h4" id="charges">
-          Charges
+          {t('customer.charges')}
         </Title>
         <ChargesTable filter={{ customerId: id }} />
       </section>
       <section aria-labelledby="metadata">
         <Title order={2} size="h4" id="metadata">
-          Metadata
+          {t('customer.metadata')}
         </Title>
         <Json value={c.metadata} />
       </section>

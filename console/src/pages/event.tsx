@@ -2,13 +2,17 @@ import { Anchor, Code, Group, Select, SimpleGrid, Stack, Title } from '@mantine/
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
 import { Field, Json, Time } from '../components/values';
+import { useValueLabel } from '../i18n/value-label';
 import { objectLink } from './events';
 
 export default function EventPage() {
+  const { t } = useTranslation();
+  const valueLabel = useValueLabel();
   const { id = '' } = useParams();
   const event = useQuery({ queryKey: ['event', id], queryFn: async () => unwrap(await api.GET('/api/v1/events/{id}', { params: { path: { id } } })) });
   const endpoints = useQuery({ queryKey: ['webhook-endpoints', 'for-redelivery'], queryFn: async () => unwrap(await api.GET('/api/v1/webhook-endpoints', { params: { query: { limit: 100 } } })) });
@@ -20,19 +24,19 @@ export default function EventPage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Event {e.type}
+        {t('event.title', { type: e.type })}
       </Title>
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Field label="Id">
+        <Field label={t('event.id')}>
           <Code>{e.id}</Code>
         </Field>
-        <Field label="When">
+        <Field label={t('event.when')}>
           <Time value={e.createdAt} />
         </Field>
-        <Field label="About">
+        <Field label={t('event.about')}>
           {to ? (
             <Anchor component={Link} to={to}>
-              {to.split('/')[1].replace(/s$/, '')} {to.split('/')[2].slice(0, 8)}
+              {valueLabel('event.object', to.split('/')[1].replace(/s$/, ''))} {to.split('/')[2].slice(0, 8)}
             </Anchor>
           ) : (
             '—'
@@ -41,29 +45,29 @@ export default function EventPage() {
       </SimpleGrid>
       <Group align="flex-end">
         <Select
-          label="Send again to"
+          label={t('event.sendTo')}
           w={360}
-          data={[{ value: '', label: 'every endpoint that takes this type' }, ...(endpoints.data?.items ?? []).map((ep) => ({ value: ep.id, label: ep.url }))]}
+          data={[{ value: '', label: t('event.everyEndpoint') }, ...(endpoints.data?.items ?? []).map((ep) => ({ value: ep.id, label: ep.url }))]}
           value={endpointId}
           onChange={(v) => setEndpointId(v ?? '')}
           allowDeselect={false}
         />
         <ActionButton
           scope="webhooks:write"
-          label="Redeliver"
+          label={t('event.redeliver.label')}
           confirm={{
-            title: 'Send this event again?',
-            effect: 'The same body, with the same webhook-id, is sent again; receivers that deduplicate by webhook-id ignore it if they already have it.',
-            confirmLabel: 'Redeliver',
+            title: t('event.redeliver.title'),
+            effect: t('event.redeliver.effect'),
+            confirmLabel: t('event.redeliver.confirm'),
           }}
           run={async (key) =>
             unwrap(await api.POST('/api/v1/events/{id}/redeliver', { params: { path: { id } }, body: endpointId ? { endpointId } : {}, headers: { 'Idempotency-Key': key } }))
           }
-          done={(r) => `Queued ${r.deliveries.length} new deliver${r.deliveries.length === 1 ? 'y' : 'ies'}; each is listed under its endpoint.`}
+          done={(r) => t('event.redeliver.done', { count: r.deliveries.length })}
         />
       </Group>
       <Title order={2} size="h4">
-        Body
+        {t('event.body')}
       </Title>
       <Json value={e} />
     </Stack>

@@ -1,4 +1,5 @@
 import { Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { EVENT_TYPES } from '../../../src/events/event-types';
 import { api, unwrap } from '../api/client';
 import type { MerchantEvent } from '../api/types';
@@ -17,32 +18,33 @@ export function objectLink(event: MerchantEvent): string | null {
 }
 
 export default function EventsPage() {
+  const { t } = useTranslation();
   const [type, setType] = useFilter('type');
   return (
     <Stack>
       <Title order={1} size="h2">
-        Events
+        {t('events.title')}
       </Title>
       {/* Every type a merchant can receive, from the daemon's own list: a new type shows up here by itself. */}
-      <StatusFilter label="Type" values={EVENT_TYPES} value={type} onChange={setType} />
+      <StatusFilter label={t('events.type')} group={null} values={EVENT_TYPES} value={type} onChange={setType} />
       <PagedTable<MerchantEvent>
-        caption="Events, newest first"
+        caption={t('events.caption')}
         queryKey={['events', { type }]}
         fetchPage={async (cursor) => unwrap(await api.GET('/api/v1/events', { params: { query: { type: type as MerchantEvent['type'] | undefined, cursor, limit: 25 } } }))}
         rowKey={(e) => e.id}
-        empty="No event matches."
+        empty={t('events.empty')}
         columns={[
-          { header: 'Event', cell: (e) => <IdLink to={`/events/${e.id}`} id={e.id} /> },
-          { header: 'Type', cell: (e) => e.type },
+          { header: t('col.event'), cell: (e) => <IdLink to={`/events/${e.id}`} id={e.id} /> },
+          { header: t('col.type'), cell: (e) => e.type },
           {
-            header: 'About',
+            header: t('col.about'),
             cell: (e) => {
               const to = objectLink(e);
               const id = (e.data.object as { id?: string }).id ?? '';
               return to ? <IdLink to={to} id={id} /> : '—';
             },
           },
-          { header: 'When', cell: (e) => <Time value={e.createdAt} /> },
+          { header: t('col.when'), cell: (e) => <Time value={e.createdAt} /> },
         ]}
       />
     </Stack>

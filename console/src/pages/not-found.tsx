@@ -1,14 +1,19 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
 
 export default function NotFoundPage() {
+  const { t } = useTranslation();
   return (
     <Stack>
       <Title order={1} size="h2">
-        No such page
+        {t('notFound.title')}
       </Title>
       <Text>
-        The console has no page at this address. <Anchor component={Link} to="/">Back to the dashboard</Anchor>
+        {t('notFound.text')}{' '}
+        <Anchor component={Link} to="/">
+          {t('notFound.back')}
+        </Anchor>
       </Text>
     </Stack>
   );

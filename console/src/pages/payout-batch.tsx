@@ -1,12 +1,14 @@
 import { Code, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
+import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ErrorNotice } from '../components/error-notice';
 import { Time } from '../components/values';
 import { BatchProgress, PayoutsTable } from './payouts';
 
 export default function PayoutBatchPage() {
+  const { t } = useTranslation();
   const { id = '' } = useParams();
   // Read again every few seconds while payouts are still moving.
   const batch = useQuery({
@@ -21,15 +23,15 @@ export default function PayoutBatchPage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Payout batch <Code fz="inherit">{b.id.slice(0, 8)}</Code>
+        <Trans i18nKey="payoutBatch.title" components={{ id: <Code fz="inherit">{b.id.slice(0, 8)}</Code> }} />
       </Title>
       <Text>
-        Accepted <Time value={b.createdAt} />.
+        <Trans i18nKey="payoutBatch.accepted" components={{ time: <Time value={b.createdAt} /> }} />
       </Text>
       <Group>
         <BatchProgress batch={b} />
         <Text data-testid="batch-progress">
-          {done} of {b.total} final: {b.counts.succeeded} succeeded, {b.counts.failed} failed, {b.counts.processing} processing, {b.counts.pending} pending
+          {t('payoutBatch.progress', { done, total: b.total, ...b.counts })}
         </Text>
       </Group>
       <PayoutsTable filter={{ batchId: id }} />

@@ -1,17 +1,20 @@
 import { Alert, Button, FileInput, Group, List, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { Trans, useTranslation } from 'react-i18next';
 import { parsePayoutCsv, type PayoutCsvResult } from '../../../src/payouts/cli/payout-csv';
 import { api, unwrap } from '../api/client';
 import { useWrite } from '../api/use-write';
 import { ErrorNotice } from '../components/error-notice';
 import { Money } from '../components/values';
+import { type CsvProblemKey, csvProblems } from '../format/payout-csv-problems';
 
 /**
  * A payouts CSV, checked in the browser by the same parser and rules as `npm run payouts:import`: every row and every
  * error is shown before anything is sent, and the file is sent as one batch (all accepted or none).
  */
 export default function PayoutUploadPage() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [file, setFile] = useState<File | null>(null);
   const [parsed, setParsed] = useState<PayoutCsvResult | null>(null);
@@ -24,39 +27,47 @@ export default function PayoutUploadPage() {
     setParsed(chosen ? parsePayoutCsv(await chosen.text()) : null);
     send.mutation.reset();
   };
+  /** A problem of the file in the console's language (the parser's own words for one it does not know). */
+  const problemText = (error: string) => {
+    const found = csvProblems(error);
+    if (!found) return error;
+    // Keys by name from the problem table (CsvProblemKey), with the values each one's text takes.
+    const named = t as unknown as (key: `payoutUpload.problem.${CsvProblemKey}`, values: Record<string, string>) => string;
+    const problems = found.problems.map((p) => named(`payoutUpload.problem.${p.key}`, p.values)).join('; ');
+    return found.line === null ? problems : t('payoutUpload.problemLine', { line: found.line, problems });
+  };
   const ready = parsed !== null && parsed.errors.length === 0 && parsed.items.length > 0;
   return (
     <Stack maw={900}>
       <Title order={1} size="h2">
-        Upload payouts
+        {t('payoutUpload.title')}
       </Title>
       <Text size="sm">
-        A CSV with the header <code>destinationId,amount,currency[,reference][,metadata]</code>, amounts in minor units, reference your own id for the payout (a payout asked twice with one reference is made once), metadata a JSON object. Nothing is sent until you
-        confirm the preview.
+        <Trans i18nKey="payoutUpload.help" components={{ code: <code>destinationId,amount,currency[,reference][,metadata]</code> }} />
       </Text>
-      <FileInput label="Payouts CSV" accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} clearable clearButtonProps={{ 'aria-label': 'Clear the file' }} placeholder="Choose a file" />
+      <FileInput label={t('payoutUpload.file')} accept=".csv,text/csv" value={file} onChange={(f) => void choose(f)} clearable clearButtonProps={{ 'aria-label': t('payoutUpload.clear') }} placeholder={t('payoutUpload.choose')} />
       {parsed && (
         <>
           {parsed.errors.length > 0 && (
-            <Alert variant="default" style={{ borderColor: 'var(--mantine-color-red-9)' }} title={`${parsed.errors.length} problem${parsed.errors.length === 1 ? '' : 's'}: fix the file and choose it again`} role="alert">
+            <Alert variant="default" style={{ borderColor: 'var(--mantine-color-red-9)' }} title={t('payoutUpload.problems', { count: parsed.errors.length })} role="alert">
               <List size="sm">
                 {parsed.errors.map((e) => (
-                  <List.Item key={e}>{e}</List.Item>
+                  <List.Item key={e}>{problemText(e)}</List.Item>
                 ))}
               </List>
             </Alert>
           )}
           <Text fw={700}>
-            {parsed.items.length} payout{parsed.items.length === 1 ? '' : 's'} read
+            {t('payoutUpload.read', { count: parsed.items.length })}
           </Text>
           <Table striped>
-            <caption style={{ position: 'absolute', left: -10000 }}>Payouts read from the file</caption>
+            <caption style={{ position: 'absolute', left: -10000 }}>{t('payoutUpload.caption')}</caption>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">#</Table.Th>
-                <Table.Th scope="col">Destination</Table.Th>
-                <Table.Th scope="col">Amount</Table.Th>
-                <Table.Th scope="col">Metadata</Table.Th>
+                <Table.Th scope="col">{t('payoutUpload.col.destination')}</Table.Th>
+                <Table.Th scope="col">{t('payoutUpload.col.amount')}</Table.Th>
+                <Table.Th scope="col">{t('payoutUpload.col.metadata')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -72,11 +83,11 @@ export default function PayoutUploadPage() {
               ))}
             </Table.Tbody>
           </Table>
-          {parsed.items.length > 200 && <Text size="sm">…and {parsed.items.length - 200} more.</Text>}
+          {parsed.items.length > 200 && <Text size="sm">{t('payoutUpload.more', { count: parsed.items.length - 200 })}</Text>}
           {send.mutation.error && <ErrorNotice error={send.mutation.error} />}
           <Group>
             <Button disabled={!ready} loading={send.mutation.isPending} onClick={() => parsed && send.send(parsed.items)}>
-              Send {parsed.items.length} payout{parsed.items.length === 1 ? '' : 's'} as one batch
+              {t('payoutUpload.send', { count: parsed.items.length })}
             </Button>
           </Group>
         </>

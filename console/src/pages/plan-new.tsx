@@ -1,17 +1,21 @@
 import { ActionIcon, Button, Checkbox, Group, NumberInput, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { CreatePlan } from '../api/types';
 import { useWrite } from '../api/use-write';
 import { ErrorNotice } from '../components/error-notice';
 import { Money } from '../components/values';
+import { useValueLabel } from '../i18n/value-label';
 
 type Line = { product: string; price: number | ''; quantity: number | '' };
 const INTERVALS = ['day', 'week', 'month', 'year'] as const;
 
 /** A new plan: its invoice lines (prices in minor units, shown formatted as typed), period, trial and own dunning ladder. */
 export default function NewPlanPage() {
+  const { t } = useTranslation();
+  const valueLabel = useValueLabel();
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [product, setProduct] = useState('');
@@ -53,7 +57,7 @@ export default function NewPlanPage() {
   return (
     <Stack maw={760}>
       <Title order={1} size="h2">
-        New plan
+        {t('planNew.title')}
       </Title>
       <form
         onSubmit={(e) => {
@@ -63,25 +67,25 @@ export default function NewPlanPage() {
       >
         <Stack>
           <Group grow>
-            <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
-            <TextInput label="Product on the invoice" value={product} onChange={(e) => setProduct(e.currentTarget.value)} required />
+            <TextInput label={t('planNew.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} required />
+            <TextInput label={t('planNew.product')} value={product} onChange={(e) => setProduct(e.currentTarget.value)} required />
           </Group>
           <Group grow>
-            <TextInput label="Currency" description="ISO 4217, e.g. RUB" value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} required />
-            <Select label="Billed every" data={[...INTERVALS]} value={interval} onChange={(v) => v && setInterval(v as (typeof INTERVALS)[number])} allowDeselect={false} />
-            <NumberInput label="Intervals per period" min={1} value={intervalCount} onChange={(v) => setIntervalCount(typeof v === 'number' ? v : '')} />
-            <NumberInput label="Trial days" min={0} value={trialDays} onChange={(v) => setTrialDays(typeof v === 'number' ? v : '')} />
+            <TextInput label={t('planNew.currency')} description={t('planNew.currencyHelp')} value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} required />
+            <Select label={t('planNew.billedEvery')} data={INTERVALS.map((value) => ({ value, label: valueLabel('intervalName', value) }))} value={interval} onChange={(v) => v && setInterval(v as (typeof INTERVALS)[number])} allowDeselect={false} />
+            <NumberInput label={t('planNew.intervalCount')} min={1} value={intervalCount} onChange={(v) => setIntervalCount(typeof v === 'number' ? v : '')} />
+            <NumberInput label={t('planNew.trialDays')} min={0} value={trialDays} onChange={(v) => setTrialDays(typeof v === 'number' ? v : '')} />
           </Group>
           <fieldset style={{ border: 'none', padding: 0, margin: 0 }}>
             <legend>
-              <Text fw={700}>Invoice lines (prices in minor units)</Text>
+              <Text fw={700}>{t('planNew.lines')}</Text>
             </legend>
             <Stack gap="xs">
               {lines.map((l, i) => (
                 <Group key={i} align="flex-end">
-                  <TextInput label={`Line ${i + 1} product`} value={l.product} onChange={(e) => setLine(i, { product: e.currentTarget.value })} required />
+                  <TextInput label={t('planNew.lineProduct', { n: i + 1 })} value={l.product} onChange={(e) => setLine(i, { product: e.currentTarget.value })} required />
                   <NumberInput
-                    label={`Line ${i + 1} price`}
+                    label={t('planNew.linePrice', { n: i + 1 })}
                     min={1}
                     allowDecimal={false}
                     value={l.price}
@@ -89,31 +93,33 @@ export default function NewPlanPage() {
                     description={typeof l.price === 'number' && /^[A-Z]{3}$/.test(currency) ? <Money amount={l.price} currency={currency} /> : ' '}
                     required
                   />
-                  <NumberInput label={`Line ${i + 1} quantity`} min={1} allowDecimal={false} w={140} value={l.quantity} onChange={(v) => setLine(i, { quantity: typeof v === 'number' ? v : '' })} />
-                  <ActionIcon variant="default" size="lg" aria-label={`Remove line ${i + 1}`} disabled={lines.length === 1} onClick={() => setLines((all) => all.filter((_, j) => j !== i))}>
+                  <NumberInput label={t('planNew.lineQuantity', { n: i + 1 })} min={1} allowDecimal={false} w={140} value={l.quantity} onChange={(v) => setLine(i, { quantity: typeof v === 'number' ? v : '' })} />
+                  <ActionIcon variant="default" size="lg" aria-label={t('planNew.removeLine', { n: i + 1 })} disabled={lines.length === 1} onClick={() => setLines((all) => all.filter((_, j) => j !== i))}>
                     ×
                   </ActionIcon>
                 </Group>
               ))}
               <Group>
                 <Button variant="default" size="xs" onClick={() => setLines((all) => [...all, { product: '', price: '', quantity: 1 }])}>
-                  Add a line
+                  {t('planNew.addLine')}
                 </Button>
-                <Text size="sm">Each period: {/^[A-Z]{3}$/.test(currency) ? <Money amount={total} currency={currency} /> : total}</Text>
+                <Text size="sm">
+                  <Trans i18nKey="planNew.eachPeriod" components={{ total: /^[A-Z]{3}$/.test(currency) ? <Money amount={total} currency={currency} /> : <>{total}</> }} />
+                </Text>
               </Group>
             </Stack>
           </fieldset>
-          <Checkbox label="Own dunning ladder (otherwise the daemon's default applies)" checked={ownDunning} onChange={(e) => setOwnDunning(e.currentTarget.checked)} />
+          <Checkbox label={t('planNew.ownDunning')} checked={ownDunning} onChange={(e) => setOwnDunning(e.currentTarget.checked)} />
           {ownDunning && (
             <Group grow>
-              <TextInput label="Retry delays" description="Comma separated, each from the previous attempt: 1d, 3d, 7d" value={retryDelays} onChange={(e) => setRetryDelays(e.currentTarget.value)} />
-              <Select label="Then" data={['cancel', 'unpaid']} value={finalAction} onChange={(v) => v && setFinalAction(v as 'cancel' | 'unpaid')} allowDeselect={false} />
+              <TextInput label={t('planNew.retryDelays')} description={t('planNew.retryDelaysHelp')} value={retryDelays} onChange={(e) => setRetryDelays(e.currentTarget.value)} />
+              <Select label={t('planNew.then')} data={(['cancel', 'unpaid'] as const).map((value) => ({ value, label: valueLabel('finalAction', value) }))} value={finalAction} onChange={(v) => v && setFinalAction(v as 'cancel' | 'unpaid')} allowDeselect={false} />
             </Group>
           )}
           {create.mutation.error && <ErrorNotice error={create.mutation.error} />}
           <Group>
             <Button type="submit" loading={create.mutation.isPending}>
-              Create plan
+              {t('planNew.create')}
             </Button>
           </Group>
         </Stack>

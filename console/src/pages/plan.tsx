@@ -1,13 +1,17 @@
 import { Code, Group, SimpleGrid, Stack, Table, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
 import { SubscriptionsTable } from '../components/lists';
 import { Field, Json, Money, Status, Time } from '../components/values';
+import { useValueLabel } from '../i18n/value-label';
 
 export default function PlanPage() {
+  const { t } = useTranslation();
+  const valueLabel = useValueLabel();
   const { id = '' } = useParams();
   const plan = useQuery({ queryKey: ['plan', id], queryFn: async () => unwrap(await api.GET('/api/v1/plans/{id}', { params: { path: { id } } })) });
   if (plan.error) return <ErrorNotice error={plan.error} />;
@@ -16,36 +20,35 @@ export default function PlanPage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Plan {p.name} <Status value={p.status} />
+        {t('plan.title', { name: p.name })} <Status value={p.status} />
       </Title>
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Field label="Id">
+        <Field label={t('plan.id')}>
           <Code>{p.id}</Code>
         </Field>
-        <Field label="Amount per period">
+        <Field label={t('plan.amountPerPeriod')}>
           <Money amount={p.amount} currency={p.currency} />
         </Field>
-        <Field label="Period">
-          every {p.intervalCount} {p.interval}
-          {p.intervalCount === 1 ? '' : 's'}
+        <Field label={t('plan.period')}>{t('plan.every', { period: t(`interval.${p.interval}`, { count: p.intervalCount }) })}</Field>
+        <Field label={t('plan.trial')}>{p.trialDays ? t('interval.day', { count: p.trialDays }) : t('common.none')}</Field>
+        <Field label={t('plan.product')}>{p.product}</Field>
+        <Field label={t('plan.dunning')}>
+          {p.dunning.strategy === 'smart'
+            ? t('plan.smart', { days: t('interval.day', { count: p.dunning.maxDays ?? 0 }), action: valueLabel('finalAction', p.dunning.finalAction) })
+            : t('plan.fixed', { delays: p.dunning.retryDelays?.join(', ') || '—', action: valueLabel('finalAction', p.dunning.finalAction) })}
         </Field>
-        <Field label="Trial">{p.trialDays ? `${p.trialDays} days` : 'none'}</Field>
-        <Field label="Product on the invoice">{p.product}</Field>
-        <Field label="Dunning">
-          {p.dunning.strategy === 'smart' ? `smart, up to ${p.dunning.maxDays} days` : `retry after ${p.dunning.retryDelays?.join(', ') || '—'}`}, then {p.dunning.finalAction}
-        </Field>
-        <Field label="Created">
+        <Field label={t('plan.created')}>
           <Time value={p.createdAt} />
         </Field>
       </SimpleGrid>
       <Table w="auto">
-        <caption style={{ position: 'absolute', left: -10000 }}>Invoice lines</caption>
+        <caption style={{ position: 'absolute', left: -10000 }}>{t('plan.linesCaption')}</caption>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">Line</Table.Th>
-            <Table.Th scope="col">Price</Table.Th>
-            <Table.Th scope="col">Quantity</Table.Th>
-            <Table.Th scope="col">Tax</Table.Th>
+            <Table.Th scope="col">{t('plan.col.line')}</Table.Th>
+            <Table.Th scope="col">{t('plan.col.price')}</Table.Th>
+            <Table.Th scope="col">{t('plan.col.quantity')}</Table.Th>
+            <Table.Th scope="col">{t('plan.col.tax')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -64,27 +67,27 @@ export default function PlanPage() {
       <Group>
         <ActionButton
           scope="plans:write"
-          label="Archive"
+          label={t('plan.archive.label')}
           color="red"
           disabled={p.status !== 'active'}
           confirm={{
-            title: `Archive ${p.name}?`,
-            effect: 'No new subscription can use this plan from now on. Subscriptions already on it go on and are billed as before. An archived plan stays archived.',
-            confirmLabel: 'Archive',
+            title: t('plan.archive.title', { name: p.name }),
+            effect: t('plan.archive.effect'),
+            confirmLabel: t('plan.archive.confirm'),
           }}
           run={async (key) => unwrap(await api.POST('/api/v1/plans/{id}/archive', { params: { path: { id } }, body: {}, headers: { 'Idempotency-Key': key } }))}
-          done={(r) => `The plan is now ${r.status}: no new subscriptions; existing ones go on.`}
+          done={(r) => t('plan.archive.done', { status: valueLabel('status', r.status) })}
         />
       </Group>
       <section aria-labelledby="plan-subscriptions">
         <Title order={2} size="h4" id="plan-subscriptions">
-          Subscriptions on this plan
+          {t('plan.subscriptions')}
         </Title>
         <SubscriptionsTable filter={{ planId: id }} />
       </section>
       <section aria-labelledby="metadata">
         <Title order={2} size="h4" id="metadata">
-          Metadata
+          {t('plan.metadata')}
         </Title>
         <Json value={p.metadata} />
       </section>

@@ -1,29 +1,37 @@
 import { Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { RevenueInterval } from '../api/types';
 import { ErrorNotice } from '../components/error-notice';
 import { useFilter } from '../components/filters';
 import { intervalLabel, RevenueChart } from '../components/revenue-chart';
 import { Money } from '../components/values';
+import { formatRate } from '../format/money';
 import { type Interval, RANGES, reportRange } from '../format/report-range';
 
-const percent = (rate: number | null | undefined) => (rate === null || rate === undefined ? '—' : `${(rate * 100).toFixed(1)} %`);
+const COLUMNS = ['starts', 'mrr', 'new', 'expansion', 'contraction', 'churned', 'reactivated', 'subscribersChurned', 'failureRate', 'recoveryRate', 'refunds'] as const;
 
 function RevenueTable({ rows, currency, interval }: { rows: RevenueInterval[]; currency: string; interval: Interval }) {
+  const { t } = useTranslation();
+  const percent = (rate: number | null | undefined) => {
+    const value = formatRate(rate);
+    return value === null ? '—' : t('common.percent', { value });
+  };
+  const by = t(`revenue.by.${interval}`);
   const money = (minor: number) => <Money amount={minor} currency={currency} />;
   return (
     // Focusable, so a keyboard can scroll it on a narrow screen (it holds no link of its own).
-    <Table.ScrollContainer minWidth={980} type="native" tabIndex={0} role="region" aria-label={`Revenue in ${currency} by ${interval}, scrolls sideways`}>
+    <Table.ScrollContainer minWidth={980} type="native" tabIndex={0} role="region" aria-label={t('revenue.tableRegion', { currency, interval: by })}>
       <Table striped verticalSpacing="xs">
         <caption style={{ position: 'absolute', left: -10000 }}>
-          Revenue in {currency} by {interval}, oldest first
+          {t('revenue.caption', { currency, interval: by })}
         </caption>
         <Table.Thead>
           <Table.Tr>
-            {['Starts', 'MRR at end', 'New', 'Expansion', 'Contraction', 'Churned', 'Reactivated', 'Subscribers churned', 'Failure rate', 'Recovery rate', 'Refunds'].map((h) => (
+            {COLUMNS.map((h) => (
               <Table.Th key={h} scope="col">
-                {h}
+                {t(`revenue.col.${h}`)}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -41,7 +49,7 @@ function RevenueTable({ rows, currency, interval }: { rows: RevenueInterval[]; c
               <Table.Td>{money(r.movements.churned)}</Table.Td>
               <Table.Td>{money(r.movements.reactivated)}</Table.Td>
               <Table.Td>
-                {r.subscribersChurned.voluntary} canceled, {r.subscribersChurned.involuntary} by dunning
+                {t('revenue.churnedCell', { voluntary: r.subscribersChurned.voluntary, involuntary: r.subscribersChurned.involuntary })}
               </Table.Td>
               <Table.Td>{percent(r.failureRate)}</Table.Td>
               <Table.Td>{percent(r.recoveryRate)}</Table.Td>
@@ -58,6 +66,7 @@ function RevenueTable({ rows, currency, interval }: { rows: RevenueInterval[]; c
 
 /** MRR over time, its movements, failure and recovery: the figures of GET /api/v1/reports/revenue, as a chart and a table. */
 export default function RevenuePage() {
+  const { t } = useTranslation();
   const [intervalFilter, setInterval] = useFilter('interval');
   const [currencyFilter, setCurrency] = useFilter('currency');
   const interval: Interval = intervalFilter === 'day' || intervalFilter === 'week' ? intervalFilter : 'month';
@@ -77,26 +86,25 @@ export default function RevenuePage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Revenue
+        {t('revenue.title')}
       </Title>
       <Group align="flex-end">
         <Select
-          label="Intervals"
+          label={t('revenue.intervals')}
           w={260}
-          data={(Object.keys(RANGES) as Interval[]).map((value) => ({ value, label: RANGES[value].label }))}
+          data={(Object.keys(RANGES) as Interval[]).map((value) => ({ value, label: t(`revenue.range.${value}`) }))}
           value={interval}
           onChange={(v) => setInterval(v === 'month' ? undefined : (v ?? undefined))}
           allowDeselect={false}
         />
-        {currencies.length > 1 && <Select label="Currency" w={120} data={currencies} value={currency} onChange={(v) => setCurrency(v ?? undefined)} allowDeselect={false} />}
+        {currencies.length > 1 && <Select label={t('revenue.currency')} w={120} data={currencies} value={currency} onChange={(v) => setCurrency(v ?? undefined)} allowDeselect={false} />}
       </Group>
       {error && <ErrorNotice error={error} />}
-      {report.data && !currency && <Text>No subscription has been billed in this range yet.</Text>}
+      {report.data && !currency && <Text>{t('revenue.noRevenue')}</Text>}
       {currency && rows.length > 0 && (
         <>
           <Text size="sm">
-            MRR is the monthly value of active and past-due subscriptions (trials left out), in {currency}; movements explain how it changed in each
-            interval. Failure rate: renewal amounts whose first attempt was declined; recovery rate: of those, the amount paid since.
+            {t('revenue.explain', { currency })}
           </Text>
           <RevenueChart rows={rows} currency={currency} />
           <RevenueTable rows={rows} currency={currency} interval={interval} />

@@ -1,12 +1,15 @@
 import { Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { SESSION_QUERY } from '../api/session';
 import { ErrorNotice } from '../components/error-notice';
+import { LanguageSwitch } from '../components/language-switch';
 
 /** Sign in with the admin token: the daemon answers with an HttpOnly session cookie; the token is not kept here. */
 export function SignInPage() {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [token, setToken] = useState('');
   const signIn = useMutation({
@@ -29,13 +32,14 @@ export function SignInPage() {
         >
           <Stack>
             <Title order={1} size="h2">
-              Billing console
+              {t('signIn.title')}
             </Title>
-            <Text size="sm">Sign in with the ADMIN_TOKEN the daemon was started with, or an API key: the console then shows only what its scopes allow. The session lasts 12 hours.</Text>
-            <PasswordInput label="Admin token or API key" value={token} onChange={(e) => setToken(e.currentTarget.value)} required autoComplete="current-password" />
+            <LanguageSwitch />
+            <Text size="sm">{t('signIn.help')}</Text>
+            <PasswordInput label={t('signIn.token')} value={token} onChange={(e) => setToken(e.currentTarget.value)} required autoComplete="current-password" />
             {signIn.error && <ErrorNotice error={signIn.error} />}
             <Button type="submit" loading={signIn.isPending}>
-              Sign in
+              {t('signIn.submit')}
             </Button>
           </Stack>
         </form>

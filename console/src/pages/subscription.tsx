@@ -1,74 +1,71 @@
 import { Code, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
+import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { Subscription, SubscriptionEvent } from '../api/types';
 import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
+import { CopyId, CustomerLink } from '../components/ids';
 import { ChargesTable } from '../components/lists';
 import { PagedTable } from '../components/paged-table';
 import { Field, IdLink, Json, Money, Status, Time } from '../components/values';
+import { useValueLabel } from '../i18n/value-label';
 
 /**
  * Cancel, pause and resume, each saying what it will do before it does it. The buttons stay in place once used (disabled
  * when no longer possible), so each keeps showing what it did. The change-plan dialog joins these once plan changes land.
  */
 function SubscriptionActions({ s, amount }: { s: Subscription; amount: React.ReactNode }) {
+  const { t } = useTranslation();
+  const valueLabel = useValueLabel();
   const id = s.id;
   const headers = (key: string) => ({ 'Idempotency-Key': key });
   const path = { path: { id } };
   const ended = s.status === 'canceled';
   const paused = s.status === 'paused';
-  const said = (verb: string) => (r: Subscription) => `Subscription ${verb}: it is now ${r.status}${r.cancelAtPeriodEnd && r.status !== 'canceled' ? ', ending at the period end' : ''}.`;
+  const said = (verb: 'setToCancel' | 'canceled' | 'resumed' | 'paused') => (r: Subscription) =>
+    t(r.cancelAtPeriodEnd && r.status !== 'canceled' ? 'subscription.saidEnding' : 'subscription.said', { verb: t(`subscription.verb.${verb}`), status: valueLabel('status', r.status) });
   return (
     <Group>
       <ActionButton
         scope="subscriptions:write"
-        label="Cancel at period end"
+        label={t('subscription.cancelAtEnd.label')}
         color="orange"
         disabled={ended || s.cancelAtPeriodEnd}
         confirm={{
-          title: 'Cancel at the end of the period?',
-          effect: (
-            <>
-              The subscription runs until <Time value={s.currentPeriodEnd} zone={s.timezone} /> and is then canceled. Nothing more is charged ({amount} per period now).
-            </>
-          ),
-          confirmLabel: 'Cancel at period end',
+          title: t('subscription.cancelAtEnd.title'),
+          effect: <Trans i18nKey="subscription.cancelAtEnd.effect" components={{ end: <Time value={s.currentPeriodEnd} zone={s.timezone} />, amount: <>{amount}</> }} />,
+          confirmLabel: t('subscription.cancelAtEnd.confirm'),
         }}
         run={async (key) => unwrap(await api.POST('/api/v1/subscriptions/{id}/cancel', { params: path, body: { atPeriodEnd: true }, headers: headers(key) }))}
-        done={said('set to cancel')}
+        done={said('setToCancel')}
       />
       <ActionButton
         scope="subscriptions:write"
-        label="Cancel now"
+        label={t('subscription.cancelNow.label')}
         color="red"
         disabled={ended}
         confirm={{
-          title: 'Cancel now?',
-          effect: (
-            <>
-              The subscription ends at once: no further charge, and charges not yet sent to the provider are dropped. The merchant hears{' '}
-              <Code>subscription.canceled</Code>. This cannot be undone.
-            </>
-          ),
-          confirmLabel: 'Cancel now',
+          title: t('subscription.cancelNow.title'),
+          effect: <Trans i18nKey="subscription.cancelNow.effect" components={{ event: <Code>subscription.canceled</Code> }} />,
+          confirmLabel: t('subscription.cancelNow.confirm'),
         }}
         run={async (key) => unwrap(await api.POST('/api/v1/subscriptions/{id}/cancel', { params: path, body: { atPeriodEnd: false }, headers: headers(key) }))}
         done={said('canceled')}
       />
       <ActionButton
         scope="subscriptions:write"
-        label={paused ? 'Resume' : 'Pause'}
+        label={paused ? t('subscription.resume.label') : t('subscription.pause.label')}
         color={paused ? 'green' : 'yellow'}
         disabled={ended}
         confirm={
           paused
-            ? { title: 'Resume this subscription?', effect: 'Periods that began during the pause are not billed. Billing goes on at the next renewal of the original schedule; nothing is charged now.', confirmLabel: 'Resume' }
+            ? { title: t('subscription.resume.title'), effect: t('subscription.resume.effect'), confirmLabel: t('subscription.resume.confirm') }
             : {
-                title: 'Pause this subscription?',
-                effect: <>Nothing is charged while it is paused; the next billing (<Time value={s.nextBillingAt} zone={s.timezone} />) waits until it is resumed.</>,
-                confirmLabel: 'Pause',
+                title: t('subscription.pause.title'),
+                effect: <Trans i18nKey="subscription.pause.effect" components={{ next: <Time value={s.nextBillingAt} zone={s.timezone} /> }} />,
+                confirmLabel: t('subscription.pause.confirm'),
               }
         }
         run={async (key) =>
@@ -85,8 +82,11 @@ function SubscriptionActions({ s, amount }: { s: Subscription; amount: React.Rea
 }
 
 export default function SubscriptionPage() {
+  const { t } = useTranslation();
+  const yesNo = (value: boolean) => (value ? t('common.yes') : t('common.no'));
   const { id = '' } = useParams();
   const subscription = useQuery({ queryKey: ['subscription', id], queryFn: async () => unwrap(await api.GET('/api/v1/subscriptions/{id}', { params: { path: { id } } })) });
+  const valueLabel = useValueLabel();
   const planId = subscription.data?.planId;
   const plan = useQuery({
     queryKey: ['plan', planId],
@@ -96,65 +96,72 @@ export default function SubscriptionPage() {
   if (subscription.error) return <ErrorNotice error={subscription.error} />;
   const s = subscription.data;
   if (!s) return null;
+  const statusLabel = (status?: string | null) => (status ? valueLabel('status', status) : '—');
   const amount = plan.data ? <Money amount={plan.data.amount} currency={plan.data.currency} /> : '…';
   return (
     <Stack>
       <Title order={1} size="h2">
-        Subscription <Code fz="inherit">{s.id.slice(0, 8)}</Code> <Status value={s.status} />
+        <Trans i18nKey="subscription.title" components={{ id: <Code fz="inherit">{s.id.slice(0, 8)}</Code>, status: <Status value={s.status} /> }} />
       </Title>
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Field label="Customer">
-          <IdLink to={`/customers/${s.customerId}`} id={s.customerId} />
+        <Field label={t('common.id')}>
+          <Group gap={2} wrap="nowrap">
+            <Code>{s.id}</Code>
+            <CopyId id={s.id} />
+          </Group>
         </Field>
-        <Field label="Plan">
+        <Field label={t('subscription.customer')}>
+          <CustomerLink id={s.customerId} />
+        </Field>
+        <Field label={t('subscription.plan')}>
           <IdLink to={`/plans/${s.planId}`} id={s.planId} /> {plan.data && `${plan.data.name}, `}
           {amount}
         </Field>
-        <Field label="Time zone">{s.timezone}</Field>
-        <Field label="Current period">
+        <Field label={t('subscription.timeZone')}>{s.timezone}</Field>
+        <Field label={t('subscription.currentPeriod')}>
           <Time value={s.currentPeriodStart} zone={s.timezone} /> → <Time value={s.currentPeriodEnd} zone={s.timezone} />
         </Field>
-        <Field label="Next billing">
+        <Field label={t('subscription.nextBilling')}>
           <Time value={s.nextBillingAt} zone={s.timezone} />
         </Field>
-        <Field label="Trial ends">
+        <Field label={t('subscription.trialEnds')}>
           <Time value={s.trialEndsAt} zone={s.timezone} />
         </Field>
-        <Field label="Cancel at period end">{s.cancelAtPeriodEnd ? 'yes' : 'no'}</Field>
-        <Field label="Canceled">
+        <Field label={t('subscription.cancelAtPeriodEnd')}>{yesNo(s.cancelAtPeriodEnd)}</Field>
+        <Field label={t('subscription.canceled')}>
           <Time value={s.canceledAt} zone={s.timezone} />
         </Field>
-        <Field label="Paused">
+        <Field label={t('subscription.paused')}>
           <Time value={s.pausedAt} zone={s.timezone} />
         </Field>
       </SimpleGrid>
       <SubscriptionActions s={s} amount={amount} />
       <section aria-labelledby="periods">
         <Title order={2} size="h4" id="periods">
-          Periods and their charges
+          {t('subscription.periods')}
         </Title>
         <ChargesTable filter={{ subscriptionId: id }} zone={s.timezone} />
       </section>
       <section aria-labelledby="audit">
         <Title order={2} size="h4" id="audit">
-          Audit trail
+          {t('subscription.audit')}
         </Title>
         <PagedTable<SubscriptionEvent>
-          caption="Audit trail, newest first"
+          caption={t('subscription.auditCaption')}
           queryKey={['subscription-events', id]}
           fetchPage={async (cursor) => unwrap(await api.GET('/api/v1/subscriptions/{id}/events', { params: { path: { id }, query: { cursor, limit: 20 } } }))}
           rowKey={(e) => e.id}
           columns={[
-            { header: 'When', cell: (e) => <Time value={e.occurredAt} zone={s.timezone} /> },
-            { header: 'What', cell: (e) => e.type },
-            { header: 'Status', cell: (e) => (e.fromStatus || e.toStatus ? `${e.fromStatus ?? '—'} → ${e.toStatus ?? '—'}` : '') },
-            { header: 'Details', cell: (e) => <Code>{JSON.stringify(e.data)}</Code> },
+            { header: t('col.when'), cell: (e) => <Time value={e.occurredAt} zone={s.timezone} /> },
+            { header: t('col.what'), cell: (e) => <Code>{e.type}</Code> },
+            { header: t('col.status'), cell: (e) => (e.fromStatus || e.toStatus ? `${statusLabel(e.fromStatus)} → ${statusLabel(e.toStatus)}` : '') },
+            { header: t('col.details'), cell: (e) => <Code>{JSON.stringify(e.data)}</Code> },
           ]}
         />
       </section>
       <section aria-labelledby="metadata">
         <Title order={2} size="h4" id="metadata">
-          Metadata
+          {t('subscription.metadata')}
         </Title>
         <Json value={s.metadata} />
       </section>

@@ -1,5 +1,6 @@
 import { Group, Select, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { Subscription } from '../api/types';
 import { StatusFilter, useFilter } from '../components/filters';
@@ -8,6 +9,7 @@ import { SubscriptionsTable } from '../components/lists';
 const STATUSES = ['incomplete', 'trialing', 'active', 'past_due', 'paused', 'unpaid', 'canceled'] as const;
 
 export default function SubscriptionsPage() {
+  const { t } = useTranslation();
   const [status, setStatus] = useFilter('status');
   const [planId, setPlanId] = useFilter('planId');
   // The plan filter offers the newest plans by name; any plan id also works through the address (?planId=).
@@ -17,11 +19,11 @@ export default function SubscriptionsPage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Subscriptions
+        {t('subscriptions.title')}
       </Title>
       <Group align="flex-end">
-        <StatusFilter label="Status" values={STATUSES} value={status} onChange={setStatus} />
-        <Select label="Plan" w={320} data={[{ value: '', label: 'any' }, ...planOptions]} value={planId ?? ''} onChange={(v) => setPlanId(v || undefined)} allowDeselect={false} searchable />
+        <StatusFilter label={t('subscriptions.status')} values={STATUSES} value={status} onChange={setStatus} />
+        <Select label={t('subscriptions.plan')} w={320} data={[{ value: '', label: t('common.any') }, ...planOptions]} value={planId ?? ''} onChange={(v) => setPlanId(v || undefined)} allowDeselect={false} searchable />
       </Group>
       <SubscriptionsTable filter={{ status: status as Subscription['status'] | undefined, planId }} />
     </Stack>

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useNavigate, useParams } from 'react-router';
+import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { WebhookAttempt } from '../api/types';
 import { ActionButton } from '../components/action-button';
@@ -11,25 +12,27 @@ import { PagedTable } from '../components/paged-table';
 import { Field, IdLink, Status, Time } from '../components/values';
 
 function RedeliverButton({ attempt, endpointId }: { attempt: WebhookAttempt; endpointId: string }) {
+  const { t } = useTranslation();
   return (
     <ActionButton
       scope="webhooks:write"
-      label="Redeliver"
+      label={t('endpoint.redeliver.label')}
       variant="default"
       confirm={{
-        title: 'Send this event again?',
-        effect: 'The same body, with the same webhook-id, is sent again to this endpoint; receivers that deduplicate by webhook-id ignore it if they already have it.',
-        confirmLabel: 'Redeliver',
+        title: t('endpoint.redeliver.title'),
+        effect: t('endpoint.redeliver.effect'),
+        confirmLabel: t('endpoint.redeliver.confirm'),
       }}
       run={async (key) =>
         unwrap(await api.POST('/api/v1/events/{id}/redeliver', { params: { path: { id: attempt.eventId } }, body: { endpointId }, headers: { 'Idempotency-Key': key } }))
       }
-      done={() => 'Queued again for this endpoint.'}
+      done={() => t('endpoint.redeliver.done')}
     />
   );
 }
 
 export default function EndpointPage() {
+  const { t } = useTranslation();
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -46,43 +49,43 @@ export default function EndpointPage() {
   return (
     <Stack>
       <Title order={1} size="h2">
-        Webhook endpoint <Status value={e.enabled ? 'active' : 'paused'} />
+        <Trans i18nKey="endpoint.title" components={{ status: <Status value={e.enabled ? 'active' : 'paused'} /> }} />
       </Title>
       <SimpleGrid cols={{ base: 1, md: 3 }}>
-        <Field label="URL">
+        <Field label={t('endpoint.url')}>
           <Code>{e.url}</Code>
         </Field>
-        <Field label="Events">{e.events.join(', ')}</Field>
-        <Field label="Description">{e.description ?? '—'}</Field>
-        <Field label="Failed attempts in a row">{e.consecutiveFailures}</Field>
-        <Field label="Created">
+        <Field label={t('endpoint.events')}>{e.events.join(', ')}</Field>
+        <Field label={t('endpoint.description')}>{e.description ?? '—'}</Field>
+        <Field label={t('endpoint.failedInARow')}>{e.consecutiveFailures}</Field>
+        <Field label={t('endpoint.created')}>
           <Time value={e.createdAt} />
         </Field>
       </SimpleGrid>
       <Group>
         <ActionButton
           scope="webhooks:write"
-          label={e.enabled ? 'Pause' : 'Enable'}
+          label={e.enabled ? t('endpoint.pause.label') : t('endpoint.enable')}
           color={e.enabled ? 'yellow' : 'green'}
           confirm={
             e.enabled
-              ? { title: 'Pause this endpoint?', effect: 'Nothing is sent to it while paused, and deliveries queued for it are canceled (redeliver them later from its list).', confirmLabel: 'Pause' }
+              ? { title: t('endpoint.pause.title'), effect: t('endpoint.pause.effect'), confirmLabel: t('endpoint.pause.confirm') }
               : undefined
           }
           run={async (key) => unwrap(await api.PATCH('/api/v1/webhook-endpoints/{id}', { params: { path: { id } }, body: { enabled: !e.enabled }, headers: { 'Idempotency-Key': key } }))}
-          done={(r) => `The endpoint is now ${r.enabled ? 'enabled' : 'paused'}.`}
+          done={(r) => (r.enabled ? t('endpoint.nowEnabled') : t('endpoint.nowPaused'))}
         />
         <ActionButton
           scope="webhooks:write"
-          label="Delete"
+          label={t('endpoint.delete.label')}
           color="red"
           confirm={{
-            title: 'Delete this endpoint?',
-            effect: `${e.url} receives nothing from now on; its queued deliveries are canceled and its delivery log goes with it. This cannot be undone.`,
-            confirmLabel: 'Delete',
+            title: t('endpoint.delete.title'),
+            effect: t('endpoint.delete.effect', { url: e.url }),
+            confirmLabel: t('endpoint.delete.confirm'),
           }}
           run={async (key) => unwrap(await api.DELETE('/api/v1/webhook-endpoints/{id}', { params: { path: { id } }, headers: { 'Idempotency-Key': key } }))}
-          done={() => 'Deleted.'}
+          done={() => t('endpoint.delete.done')}
           onDone={() => {
             // Synchronously, so its deliveries list is gone before the refresh that follows every write.
             flushSync(() => setDeleted(true));
@@ -95,24 +98,24 @@ export default function EndpointPage() {
       {!deleted && (
         <section aria-labelledby="deliveries">
           <Title order={2} size="h4" id="deliveries">
-            Deliveries
+            {t('endpoint.deliveries')}
           </Title>
           <PagedTable<WebhookAttempt>
-            caption="Delivery attempts, newest first"
+            caption={t('endpoint.deliveriesCaption')}
             queryKey={['webhook-deliveries', id]}
             fetchPage={async (cursor) => unwrap(await api.GET('/api/v1/webhook-endpoints/{id}/deliveries', { params: { path: { id }, query: { cursor, limit: 20 } } }))}
             rowKey={(a) => a.id}
-            empty="Nothing sent yet."
+            empty={t('endpoint.noDelivery')}
             columns={[
-              { header: 'Event', cell: (a) => <IdLink to={`/events/${a.eventId}`} id={a.eventId} /> },
-              { header: 'Attempt', cell: (a) => a.attempt },
-              { header: 'Result', cell: (a) => <Status value={a.status} /> },
-              { header: 'HTTP', cell: (a) => a.responseStatus ?? '—' },
-              { header: 'Time', cell: (a) => `${a.durationMs} ms` },
-              { header: 'Error', cell: (a) => a.error ?? '—' },
-              { header: 'Sent', cell: (a) => <Time value={a.createdAt} /> },
-              { header: 'Next try', cell: (a) => <Time value={a.nextAttemptAt} /> },
-              { header: '', cell: (a) => <RedeliverButton attempt={a} endpointId={id} /> },
+              { header: t('col.event'), cell: (a) => <IdLink to={`/events/${a.eventId}`} id={a.eventId} /> },
+              { header: t('col.attempt'), cell: (a) => a.attempt },
+              { header: t('col.result'), cell: (a) => <Status value={a.status} /> },
+              { header: t('col.http'), cell: (a) => a.responseStatus ?? '—' },
+              { header: t('col.time'), cell: (a) => t('endpoint.ms', { ms: a.durationMs }) },
+              { header: t('col.error'), cell: (a) => a.error ?? '—' },
+              { header: t('col.sent'), cell: (a) => <Time value={a.createdAt} /> },
+              { header: t('col.nextTry'), cell: (a) => <Time value={a.nextAttemptAt} /> },
+              { header: t('col.actions'), cell: (a) => <RedeliverButton attempt={a} endpointId={id} /> },
             ]}
           />
         </section>

@@ -1,5 +1,6 @@
 import { Alert, Button, Code, Group, MultiSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { WebhookEndpoint } from '../api/types';
 import { useAllows } from '../api/use-allows';
@@ -12,6 +13,7 @@ import { EVENT_TYPES } from '../../../src/events/event-types';
 type Created = { id: string; url: string; secret?: unknown };
 
 function NewEndpointForm() {
+  const { t } = useTranslation();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
   const [description, setDescription] = useState('');
@@ -41,18 +43,18 @@ function NewEndpointForm() {
     >
       <Stack gap="xs">
         <Group align="flex-end">
-          <TextInput label="URL" placeholder="https://merchant.example/webhooks" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required w={360} />
-          <MultiSelect label="Event types" placeholder="every type" data={[...EVENT_TYPES]} value={events} onChange={setEvents} w={320} clearable />
-          <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} w={220} />
+          <TextInput label={t('endpoints.url')} placeholder={t('endpoints.urlPlaceholder')} value={url} onChange={(e) => setUrl(e.currentTarget.value)} required w={360} />
+          <MultiSelect label={t('endpoints.eventTypes')} placeholder={t('endpoints.everyType')} data={[...EVENT_TYPES]} value={events} onChange={setEvents} w={320} clearable />
+          <TextInput label={t('endpoints.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} w={220} />
           <Button type="submit" loading={create.mutation.isPending}>
-            Add endpoint
+            {t('endpoints.add')}
           </Button>
         </Group>
         {create.mutation.error && <ErrorNotice error={create.mutation.error} />}
         {created && (
-          <Alert variant="default" title="Endpoint added" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setCreated(null)}>
+          <Alert variant="default" title={t('endpoints.added')} role="status" withCloseButton closeButtonLabel={t('common.dismiss')} onClose={() => setCreated(null)}>
             <Text size="sm">
-              {created.url}: its signing secret is shown this once, copy it now: <Code data-testid="endpoint-secret">{String(created.secret)}</Code>
+              <Trans i18nKey="endpoints.secret" values={{ url: created.url }} components={{ secret: <Code data-testid="endpoint-secret">{String(created.secret)}</Code> }} />
             </Text>
           </Alert>
         )}
@@ -62,26 +64,27 @@ function NewEndpointForm() {
 }
 
 export default function EndpointsPage() {
+  const { t } = useTranslation();
   const mayWrite = useAllows('webhooks:write');
   return (
     <Stack>
       <Title order={1} size="h2">
-        Webhook endpoints
+        {t('endpoints.title')}
       </Title>
       {mayWrite && <NewEndpointForm />}
       <PagedTable<WebhookEndpoint>
-        caption="Webhook endpoints, newest first"
+        caption={t('endpoints.caption')}
         queryKey={['webhook-endpoints']}
         fetchPage={async (cursor) => unwrap(await api.GET('/api/v1/webhook-endpoints', { params: { query: { cursor, limit: 25 } } }))}
         rowKey={(e) => e.id}
-        empty="No endpoint yet: events are kept, but sent nowhere."
+        empty={t('endpoints.empty')}
         columns={[
-          { header: 'Endpoint', cell: (e) => <IdLink to={`/webhook-endpoints/${e.id}`} id={e.id} /> },
-          { header: 'URL', cell: (e) => e.url },
-          { header: 'Events', cell: (e) => e.events.join(', ') },
-          { header: 'State', cell: (e) => <Status value={e.enabled ? 'active' : 'paused'} /> },
-          { header: 'Failures in a row', cell: (e) => e.consecutiveFailures },
-          { header: 'Created', cell: (e) => <Time value={e.createdAt} /> },
+          { header: t('col.endpoint'), cell: (e) => <IdLink to={`/webhook-endpoints/${e.id}`} id={e.id} /> },
+          { header: t('col.url'), cell: (e) => e.url },
+          { header: t('col.events'), cell: (e) => e.events.join(', ') },
+          { header: t('col.state'), cell: (e) => <Status value={e.enabled ? 'active' : 'paused'} /> },
+          { header: t('col.failuresInARow'), cell: (e) => e.consecutiveFailures },
+          { header: t('col.created'), cell: (e) => <Time value={e.createdAt} /> },
         ]}
       />
     </Stack>

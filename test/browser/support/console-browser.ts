@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import type { PayoutTuning } from '../../../src/payouts/payout-tuning';
@@ -36,9 +36,14 @@ export class ConsoleBrowser {
     readonly origin: string,
     private readonly browser: Browser,
     readonly context: BrowserContext,
+    private readonly screenshots: string,
   ) {}
 
-  static async start(options: { env?: Record<string, string>; payoutTuning?: Partial<PayoutTuning> } = {}): Promise<ConsoleBrowser> {
+  /**
+   * `locale` is the browser's language (navigator.languages), which picks the console's: English unless a test asks for
+   * Russian. `screenshots` is the folder under docs/images/console a test's screenshots go to (docs/console.md shows them).
+   */
+  static async start(options: { env?: Record<string, string>; payoutTuning?: Partial<PayoutTuning>; locale?: string; screenshots?: string } = {}): Promise<ConsoleBrowser> {
     ensureConsoleBuilt();
     await resetDatabase();
     const t = await startTestApp({
@@ -47,8 +52,8 @@ export class ConsoleBrowser {
       payoutTuning: options.payoutTuning,
     });
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: t.url });
-    const b = new ConsoleBrowser(t, t.url as string, browser, context);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: t.url, locale: options.locale ?? 'en-US' });
+    const b = new ConsoleBrowser(t, t.url as string, browser, context, options.screenshots ? join(SCREENSHOTS, options.screenshots) : SCREENSHOTS);
     context.on('request', (r) => {
       const url = r.url();
       if (!url.startsWith(`${b.origin}/`) && !url.startsWith('data:')) b.foreignRequests.push(url);
@@ -143,6 +148,7 @@ export class ConsoleBrowser {
   /** The screen as docs/console.md shows it; also checked for accessibility. */
   async screenshot(name: string): Promise<void> {
     await this.checkAccessibility(name);
-    await this.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+    mkdirSync(this.screenshots, { recursive: true });
+    await this.page.screenshot({ path: join(this.screenshots, `${name}.png`), fullPage: false });
   }
 }
