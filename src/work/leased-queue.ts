@@ -125,6 +125,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
       RETURNING t.*, picked.previous_owner AS "__previous_owner"${definition.extraReturning ? `, ${definition.extraReturning}` : ''}`;
     this.releaseSql = `UPDATE ${table} SET lease_owner = NULL WHERE lease_owner = $1`;
     registry.addQueue({
+      name: definition.name,
       releaseAll: async (workerId) => {
         const [, released] = (await this.dataSource.query(this.releaseSql, [workerId])) as [unknown, number];
         if (released > 0) this.metrics.released.inc({ queue: definition.name }, released);
