@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
+import { chargeWorkersFor } from '../billing/billing-tuning';
 import { InFlightMeter, isPaymentRead } from './calls-in-flight';
 import { LoopLag } from './loop-lag';
 
@@ -9,6 +10,12 @@ import { LoopLag } from './loop-lag';
  * polling schedule), at the same concurrency, over keep-alive HTTP with the daemon's HTTP client library (undici's
  * pool, as its documentation shows it), in its own process, with no database and no engine. Run by bench.main.ts as a
  * child process; prints one JSON line.
+ *
+ * A floor must never be slower than the daemon, so it does nothing the daemon does not: as many renewals under way
+ * as the daemon has charge workers for the same provider slots (a quarter more than slots: a renewal waiting to read
+ * its payment again holds no slot, and another's call takes it), and the daemon's exact polling schedule (a read
+ * after 5 ms, then after 5, 10, 20 ms…). With one renewal per slot and reads after 5, 15, 35 ms it kept half its
+ * slots idle at 0 ms latency and read a payment captured after 20 ms 15 ms later than the daemon did.
  *
  *   node dist/bench/bare-client.main.js <sandboxUrl> <apiKey> <shopId> <renewals> <concurrency> <customerIds,...>
  */
@@ -73,13 +80,17 @@ async function main(): Promise<void> {
     });
     if (paid.status !== 201) throw new Error(`createPayment answered ${paid.status}`);
     const paymentId = paid.body.id as string;
-    // The daemon's schedule: a first read after 5 ms, then doubling.
-    for (let delay = 5; ; delay = Math.min(delay * 2, 1000)) {
-      await sleep(delay);
+    // The daemon's schedule (ChargeProcessorService.awaitPayment): a first read after 5 ms, the next after 5 ms
+    // more, then doubling.
+    let delay = 5;
+    await sleep(delay);
+    for (;;) {
       const read = await call('GET', `/v2/processing/invoices/${invoice.id}/payments/${paymentId}`, apiKey);
       const status = read.body.status as string;
       if (status === 'captured') return;
       if (status === 'failed' || status === 'cancelled') throw new Error(`payment ${status}`);
+      await sleep(delay);
+      delay = Math.min(delay * 2, 1000);
     }
   };
 
@@ -90,7 +101,7 @@ async function main(): Promise<void> {
   meter.start();
   lag.start();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: chargeWorkersFor(concurrency) }, async () => {
       while (next < renewals) await renew(next++);
     }),
   );
