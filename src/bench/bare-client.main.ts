@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
 import { chargeWorkersFor } from '../billing/billing-tuning';
-import { InFlightMeter, isPaymentRead } from './calls-in-flight';
+import { meterHttpTo } from './calls-in-flight';
 import { LoopLag } from './loop-lag';
 
 /**
@@ -31,26 +31,22 @@ async function main(): Promise<void> {
   const customers = customersText.split(',');
   const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1 });
 
-  const meter = new InFlightMeter();
+  // Metered as the daemon's calls are (undici's request events): a call waiting in the pool for a connection is not in flight.
+  const meter = meterHttpTo(Number(new URL(baseUrl).port));
   const call = async (method: 'GET' | 'POST', path: string, credential: string, body?: unknown): Promise<Reply> => {
-    const end = meter.begin(isPaymentRead(method, path));
-    try {
-      const res = await pool.request({
-        method,
-        path,
-        headers: {
-          Authorization: `Bearer ${credential}`,
-          'Content-Type': 'application/json; charset=utf-8',
-          'X-Request-ID': randomBytes(12).toString('base64url'),
-          'Cache-Control': 'no-cache',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.body.text();
-      return { status: res.statusCode, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
-    } finally {
-      end();
-    }
+    const res = await pool.request({
+      method,
+      path,
+      headers: {
+        Authorization: `Bearer ${credential}`,
+        'Content-Type': 'application/json; charset=utf-8',
+        'X-Request-ID': randomBytes(12).toString('base64url'),
+        'Cache-Control': 'no-cache',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
   };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const run = randomBytes(4).toString('hex');
