@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Credential } from '../common/auth/actor';
+import { ApiKeyVerifier } from '../common/auth/api-key-verifier';
 import { scopesGrant } from '../common/auth/scopes';
 import { SystemClock } from '../common/clock/system-clock';
 import { invalidField, withErrorCode } from '../common/errors/coded-error';
@@ -30,7 +31,7 @@ interface Cached {
 
 /** API keys: made with a subset of the maker's scopes, shown once, looked up by hash on use, revoked at once. */
 @Injectable()
-export class ApiKeysService implements BeforeApplicationShutdown {
+export class ApiKeysService implements BeforeApplicationShutdown, ApiKeyVerifier {
   private readonly logger = new Logger(ApiKeysService.name);
   private readonly cache = new Map<string, Cached>();
   /** The cache's key hash of each key id (console sessions name their key by id). */

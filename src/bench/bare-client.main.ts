@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
-import { InFlightMeter, isPaymentRead } from './calls-in-flight';
+import { chargeWorkersFor } from '../billing/billing-tuning';
+import { meterHttpTo } from './calls-in-flight';
 import { LoopLag } from './loop-lag';
 
 /**
@@ -9,6 +10,12 @@ import { LoopLag } from './loop-lag';
  * polling schedule), at the same concurrency, over keep-alive HTTP with the daemon's HTTP client library (undici's
  * pool, as its documentation shows it), in its own process, with no database and no engine. Run by bench.main.ts as a
  * child process; prints one JSON line.
+ *
+ * A floor must never be slower than the daemon, so it does nothing the daemon does not: as many renewals under way
+ * as the daemon has charge workers for the same provider slots (a quarter more than slots: a renewal waiting to read
+ * its payment again holds no slot, and another's call takes it), and the daemon's exact polling schedule (a read
+ * after 5 ms, then after 5, 10, 20 ms…). With one renewal per slot and reads after 5, 15, 35 ms it kept half its
+ * slots idle at 0 ms latency and read a payment captured after 20 ms 15 ms later than the daemon did.
  *
  *   node dist/bench/bare-client.main.js <sandboxUrl> <apiKey> <shopId> <renewals> <concurrency> <customerIds,...>
  */
@@ -24,26 +31,22 @@ async function main(): Promise<void> {
   const customers = customersText.split(',');
   const pool = new Pool(baseUrl, { connections: concurrency, pipelining: 1 });
 
-  const meter = new InFlightMeter();
+  // Metered as the daemon's calls are (undici's request events): a call waiting in the pool for a connection is not in flight.
+  const meter = meterHttpTo(Number(new URL(baseUrl).port));
   const call = async (method: 'GET' | 'POST', path: string, credential: string, body?: unknown): Promise<Reply> => {
-    const end = meter.begin(isPaymentRead(method, path));
-    try {
-      const res = await pool.request({
-        method,
-        path,
-        headers: {
-          Authorization: `Bearer ${credential}`,
-          'Content-Type': 'application/json; charset=utf-8',
-          'X-Request-ID': randomBytes(12).toString('base64url'),
-          'Cache-Control': 'no-cache',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.body.text();
-      return { status: res.statusCode, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
-    } finally {
-      end();
-    }
+    const res = await pool.request({
+      method,
+      path,
+      headers: {
+        Authorization: `Bearer ${credential}`,
+        'Content-Type': 'application/json; charset=utf-8',
+        'X-Request-ID': randomBytes(12).toString('base64url'),
+        'Cache-Control': 'no-cache',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
   };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const run = randomBytes(4).toString('hex');
@@ -73,13 +76,17 @@ async function main(): Promise<void> {
     });
     if (paid.status !== 201) throw new Error(`createPayment answered ${paid.status}`);
     const paymentId = paid.body.id as string;
-    // The daemon's schedule: a first read after 5 ms, then doubling.
-    for (let delay = 5; ; delay = Math.min(delay * 2, 1000)) {
-      await sleep(delay);
+    // The daemon's schedule (ChargeProcessorService.awaitPayment): a first read after 5 ms, the next after 5 ms
+    // more, then doubling.
+    let delay = 5;
+    await sleep(delay);
+    for (;;) {
       const read = await call('GET', `/v2/processing/invoices/${invoice.id}/payments/${paymentId}`, apiKey);
       const status = read.body.status as string;
       if (status === 'captured') return;
       if (status === 'failed' || status === 'cancelled') throw new Error(`payment ${status}`);
+      await sleep(delay);
+      delay = Math.min(delay * 2, 1000);
     }
   };
 
@@ -90,7 +97,7 @@ async function main(): Promise<void> {
   meter.start();
   lag.start();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: chargeWorkersFor(concurrency) }, async () => {
       while (next < renewals) await renew(next++);
     }),
   );

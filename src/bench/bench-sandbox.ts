@@ -13,6 +13,8 @@ export interface BenchSandbox {
   setLatency(ms: number): Promise<void>;
   /** A payment is processed `paymentMs` after its creation and captured `captureMs` after that. */
   setSettleDelays(paymentMs: number, captureMs: number): Promise<void>;
+  /** A payment is captured `ms` after its creation, processed half-way (the model of issue 17 at 20 ms: 10 + 10). */
+  setCaptureAfter(ms: number): Promise<void>;
   /** The customer's next payments end as `outcomes` say ("success" or a failure code path), one each. */
   scriptOutcomes(customerID: string, outcomes: string[]): Promise<void>;
   close(): void;
@@ -38,7 +40,7 @@ export async function startSandboxProcess(apiKey: string): Promise<BenchSandbox>
     if (i > 200) throw new Error('the sandbox process did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
+  const sandbox: BenchSandbox = {
     url,
     port,
     pid: child.pid,
@@ -50,12 +52,17 @@ export async function startSandboxProcess(apiKey: string): Promise<BenchSandbox>
       const res = await control('POST', 'config', { delays: { paymentMs, captureMs } });
       if (!res.ok) throw new Error(`the sandbox refused the delays: ${res.status}`);
     },
+    async setCaptureAfter(ms: number) {
+      const paymentMs = Math.floor(ms / 2);
+      await sandbox.setSettleDelays(paymentMs, ms - paymentMs);
+    },
     async scriptOutcomes(customerID: string, outcomes: string[]) {
       const res = await control('POST', 'outcomes', { customerID, outcomes });
       if (!res.ok) throw new Error(`the sandbox refused outcomes for ${customerID}: ${res.status}`);
     },
     close: () => child.kill('SIGTERM'),
   };
+  return sandbox;
 }
 
 export interface FloorResult {

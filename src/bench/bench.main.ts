@@ -35,7 +35,9 @@ import { DatabaseWrites, WritesSpent } from './database-writes';
  * BENCH_DUE (default 1000) renewals per figure; BENCH_SCALE (default 1,000,000) subscriptions for the scale
  * figure; BENCH_BIG_PASS (default 100,000) due renewals among BENCH_BIG_AMONG (default 1,000,000) subscriptions
  * for the memory figure, its rate beside a 2,000-renewal pass; BENCH_QUICK=1 skips those two.
- * BENCH_FIGURES (e.g. `50x128,0x16`: latency ms x concurrency) runs only those throughput figures; BENCH_PAIRS
+ * BENCH_FIGURES (e.g. `50x128,0x16x5`: latency ms x concurrency, and optionally x the ms from a payment's creation to
+ * its capture, 20 when not given) runs only those throughput figures; BENCH_FIGURES_ONLY=1 runs nothing else (no
+ * scale, memory or payout figure); BENCH_PAIRS
  * (default 3, 1 with BENCH_QUICK) alternating daemon and bare-client runs per figure (and small and large passes for
  * the scale figure), the pair of median ratio reported;
  * BENCH_MEMORY_ONLY=1 runs the memory figure alone; BENCH_WEBHOOKS=1 runs the webhook figure alone (payment reads
@@ -50,10 +52,15 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const PAIRS = Math.max(1, Number(process.env.BENCH_PAIRS ?? (QUICK ? 1 : 3)));
 const MEMORY_ONLY = process.env.BENCH_MEMORY_ONLY === '1';
 const WEBHOOKS = process.env.BENCH_WEBHOOKS === '1';
+const FIGURES_ONLY = process.env.BENCH_FIGURES_ONLY === '1';
+/** The provider model of issue 17: a payment captured 20 ms after its creation. */
+const CAPTURE_MS = 20;
 const FIGURES: number[][] = process.env.BENCH_FIGURES
   ? process.env.BENCH_FIGURES.split(',').map((f) => f.split('x').map(Number))
   : [
       [0, 16],
+      // Issue 45: with a capture after 5 ms, what is left at 0 ms is the daemon's own time between provider calls.
+      [0, 16, 5],
       [50, 16],
       [0, 128],
       [50, 128],
@@ -158,18 +165,22 @@ async function main(): Promise<void> {
       const scheduling = () => startApp(url, sandbox, 16, true);
       return await benchWebhooks(sandbox, DUE, scheduling, (a, n) => runPass(a, db, customers, planId, n, 0, statements, calls, otherCpu));
     }
-    for (const [latencyMs, concurrency] of FIGURES) {
+    for (const [latencyMs, concurrency, captureMs = CAPTURE_MS] of FIGURES) {
       if (concurrency !== app.get(AppConfig).providerMaxConcurrency) {
         await app.close();
         app = await startApp(url, sandbox, concurrency);
         await pass(DUE);
       }
       await sandbox.setLatency(latencyMs);
+      await sandbox.setCaptureAfter(captureMs);
       const pairs: Pair[] = [];
       for (let i = 0; i < PAIRS; i++) pairs.push({ daemon: await pass(DUE), bare: await floor(concurrency) });
-      report(`latency ${latencyMs} ms, concurrency ${concurrency}`, summarizePairs(pairs, ratioOf));
+      const capture = captureMs === CAPTURE_MS ? '' : `, capture ${captureMs} ms`;
+      report(`latency ${latencyMs} ms, concurrency ${concurrency}${capture}`, summarizePairs(pairs, ratioOf));
     }
     await sandbox.setLatency(0);
+    await sandbox.setCaptureAfter(CAPTURE_MS);
+    if (FIGURES_ONLY) return;
     await app.close();
     app = await startApp(url, sandbox, 16);
     await pass(DUE);

@@ -5,11 +5,12 @@ import { ShutdownSignal } from '../common/shutdown-signal';
 import { CardBoundNotifierService } from '../customers/card-bound-notifier.service';
 import { CustomerSyncService } from '../customers/customer-sync.service';
 import { BillingRunService, BillingRunSummary } from './billing-run.service';
+import { CHARGES_QUEUE } from './charge-queue';
 import { WorkRunnerService } from '../work/work-runner.service';
 
 const JOB_NAME = 'billing-pass';
-/** The engine's loop that works due charges between passes. */
-export const CHARGES_QUEUE = 'charges';
+/** The name of the engine's loop that works due charges between passes: the queue's own (charge-queue.ts). */
+export { CHARGES_QUEUE };
 
 const SYNC_BATCH = 100;
 

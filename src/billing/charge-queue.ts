@@ -4,6 +4,9 @@ import type { Claim, LeasedQueue } from '../work/leased-queue';
 import { LeasedQueues } from '../work/leased-queues.service';
 import { Charge } from './charge.entity';
 
+/** The charges' queue's name, for its loop (WorkRunnerService) as for its definition. */
+export const CHARGES_QUEUE = 'charges';
+
 /** The charges' queue of the work engine; inject it with `@Inject(CHARGE_QUEUE)`. */
 export const CHARGE_QUEUE = Symbol('CHARGE_QUEUE');
 
@@ -22,7 +25,7 @@ export const chargeQueueProvider: FactoryProvider<ChargeQueue> = {
   inject: [LeasedQueues, Clock],
   useFactory: (queues: LeasedQueues, clock: Clock) =>
     queues.create<Charge>({
-      name: 'charges',
+      name: CHARGES_QUEUE,
       entity: Charge,
       dueColumn: 'next_attempt_at',
       dueAgainst: 'caller',

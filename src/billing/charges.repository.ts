@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { Page, paginate } from '../common/http/pagination';
@@ -7,6 +7,7 @@ import { hotQuery } from '../database/prepared-statements';
 import { GroupCommit } from '../database/group-commit';
 import { checkColumnNames, followUpCtes, SqlFragment, SqlParams } from '../database/sql-statement';
 import { Charge } from './charge.entity';
+import { CHARGE_QUEUE, ChargeQueue } from './charge-queue';
 import type { AdoptedAttempt, InvoiceRecord, NewCharge, OpenedAttempt, SucceededSettlement } from './charge-writes';
 import type { LadderPosition } from '../dunning/ladder-position';
 import { ListChargesQueryDto } from './list-charges-query.dto';
@@ -64,7 +65,10 @@ export class ChargesRepository {
    */
   private readonly invoiceRecords = new GroupCommit((items: InvoiceRecord[]) => this.recordInvoices(items));
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
+  ) {}
 
   /** Runs `work` in one short transaction (never across a provider call). */
   transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -172,29 +176,26 @@ export class ChargesRepository {
   /**
    * A charge that waited for a new card after a hard decline is due again once its customer's active card changed; so
    * is a smart retry waiting for a later day (it remembers the declined card; fixed retries do not), since the new card
-   * owes nothing to the old one's timing (Recurly and Braintree retry at once on a card change). Only rows not yet due
-   * move, so a row a worker holds (claimed because it was due) is never touched: no lease rule is needed here.
+   * owes nothing to the old one's timing (Recurly and Braintree retry at once on a card change). The engine's wake
+   * makes them due (and leaves a row a live worker holds: its deadline came and it applies the final action).
    * `customerId`: only that customer's (a card was just bound); otherwise every customer's (the pass).
    */
   async wakeAwaitingNewCard(now: Date, customerId?: string): Promise<number> {
-    const params: unknown[] = customerId ? [now, customerId] : [now];
-    const ofCustomer = customerId ? 'AND ch.customer_id = $2' : '';
-    const woken: [unknown[], number] = await this.dataSource.query(
-      `UPDATE charges ch
-          SET step = 'create_payment', status = 'retrying', next_attempt_at = $1, not_before = NULL, declined_binding_id = NULL, waiting_for = NULL, updated_at = $1
-         FROM customers c
-        WHERE ch.step = 'awaiting_card' AND c.id = ch.customer_id AND c.status = 'ready'
-          AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id ${ofCustomer}`,
-      params,
+    const of = customerId ? [customerId] : [];
+    // The customer's active card is another than the one declined; `$n`: the customer's parameter, when one is given.
+    const newCard = (n: number) =>
+      `c.id = t.customer_id AND c.status = 'ready' AND c.active_binding_id IS DISTINCT FROM t.declined_binding_id ${customerId ? `AND t.customer_id = $${n}` : ''}`;
+    const woken = await this.queue.wakeAll(
+      { from: 'customers c', where: `t.step = 'awaiting_card' AND ${newCard(1)}`, params: of },
+      now,
+      { step: 'create_payment', status: 'retrying', declinedBindingId: null, waitingFor: null, updatedAt: now },
     );
-    const hastened: [unknown[], number] = await this.dataSource.query(
-      `UPDATE charges ch SET next_attempt_at = $1, declined_binding_id = NULL, waiting_for = NULL, updated_at = $1
-         FROM customers c
-        WHERE ch.status = 'retrying' AND ch.step = 'create_payment' AND ch.declined_binding_id IS NOT NULL
-          AND ch.next_attempt_at > $1 AND c.id = ch.customer_id AND c.status = 'ready' AND c.active_binding_id IS DISTINCT FROM ch.declined_binding_id ${ofCustomer}`,
-      params,
+    const hastened = await this.queue.wakeAll(
+      { from: 'customers c', where: `t.status = 'retrying' AND t.step = 'create_payment' AND t.declined_binding_id IS NOT NULL AND t.next_attempt_at > $1 AND ${newCard(2)}`, params: [now, ...of] },
+      now,
+      { declinedBindingId: null, waitingFor: null, updatedAt: now },
     );
-    return woken[1] + hastened[1];
+    return woken + hastened;
   }
 
 

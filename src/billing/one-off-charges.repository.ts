@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Charge } from './charge.entity';
+import { CHARGE_QUEUE, ChargeQueue } from './charge-queue';
 import type { CartLine } from './invoice-cart';
 
 /** A one-off charge to make: its lines, description and reference are fixed with it. */
@@ -22,7 +23,10 @@ export interface NewOneOffCharge {
 /** The statements on `charges` that only one-off charges make (ChargesRepository has the rest). */
 @Injectable()
 export class OneOffChargesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CHARGE_QUEUE) private readonly queue: ChargeQueue,
+  ) {}
 
   /**
    * Inserts the one-off in the caller's transaction, due at `dueAt`; answers whether it did. Its id, its invoice
@@ -52,16 +56,18 @@ export class OneOffChargesRepository {
   }
 
   /**
-   * One-offs that waited for their customer's first card are due now that the customer is ready. Only rows that are
-   * not due move (no worker holds them), so no lease rule is needed. `customerId`: only that customer's.
+   * One-offs that waited for their customer's first card are due now that the customer is ready (the engine's wake:
+   * they are not due while they wait, so no worker holds them). `customerId`: only that customer's.
    */
-  async wakeWaitingForCustomer(now: Date, customerId?: string): Promise<number> {
-    const woken: [unknown[], number] = await this.dataSource.query(
-      `UPDATE charges ch SET step = 'create_invoice', next_attempt_at = $1, not_before = NULL, last_error_code = NULL, updated_at = $1
-         FROM customers c
-        WHERE ch.step = 'await_customer' AND c.id = ch.customer_id AND c.status = 'ready' ${customerId ? 'AND ch.customer_id = $2' : ''}`,
-      customerId ? [now, customerId] : [now],
+  wakeWaitingForCustomer(now: Date, customerId?: string): Promise<number> {
+    return this.queue.wakeAll(
+      {
+        from: 'customers c',
+        where: `t.step = 'await_customer' AND c.id = t.customer_id AND c.status = 'ready' ${customerId ? 'AND t.customer_id = $1' : ''}`,
+        params: customerId ? [customerId] : [],
+      },
+      now,
+      { step: 'create_invoice', lastErrorCode: null, updatedAt: now },
     );
-    return woken[1];
   }
 }

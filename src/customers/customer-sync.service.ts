@@ -68,7 +68,7 @@ export class CustomerSyncService implements OnModuleInit, OnApplicationBootstrap
   ) {
     // The follower's queue: customers are its jobs, due at next_sync_at (database time).
     this.queue = queues.create<Customer>({
-      name: 'customers',
+      name: CUSTOMER_SYNC_QUEUE,
       entity: Customer,
       dueColumn: 'next_sync_at',
       dueAgainst: 'database',

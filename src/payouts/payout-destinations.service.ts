@@ -31,6 +31,8 @@ const AUTHORIZED_CACHE_MS = 5_000;
 
 /** Destinations read at once by the follower. */
 const FOLLOW_CONCURRENCY = 4;
+/** The destinations' queue of the work engine (the payouts' loop works it). */
+const DESTINATIONS_QUEUE = 'destinations';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -60,7 +62,7 @@ export class PayoutDestinationsService {
     private readonly businessClock: Clock,
   ) {
     this.queue = queues.create<PayoutDestination>({
-      name: 'destinations',
+      name: DESTINATIONS_QUEUE,
       entity: PayoutDestination,
       dueColumn: 'next_sync_at',
       dueAgainst: 'database',

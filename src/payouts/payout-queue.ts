@@ -5,6 +5,9 @@ import type { Claim, LeasedQueue } from '../work/leased-queue';
 import { LeasedQueues } from '../work/leased-queues.service';
 import { Payout } from './payout.entity';
 
+/** The payouts' queue's name, for its loop (WorkRunnerService) as for its definition. */
+export const PAYOUTS_QUEUE = 'payouts';
+
 /** The payouts' queue of the work engine; inject it with `@Inject(PAYOUT_QUEUE)`. */
 export const PAYOUT_QUEUE = Symbol('PAYOUT_QUEUE');
 
@@ -24,7 +27,7 @@ export const payoutQueueProvider: FactoryProvider<PayoutQueue> = {
   inject: [LeasedQueues, SystemClock, Clock],
   useFactory: (queues: LeasedQueues, clock: SystemClock, businessClock: Clock) =>
     queues.create<Payout>({
-      name: 'payouts',
+      name: PAYOUTS_QUEUE,
       entity: Payout,
       dueColumn: 'next_attempt_at',
       dueAgainst: 'caller',

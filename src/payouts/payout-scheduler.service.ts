@@ -1,9 +1,10 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { PayoutProcessorService } from './payout-processor.service';
+import { PAYOUTS_QUEUE } from './payout-queue';
 
-/** The engine's loop that works payouts and follows destinations. */
-export const PAYOUTS_QUEUE = 'payouts';
+/** The name of the engine's loop that works payouts and follows destinations: the queue's own (payout-queue.ts). */
+export { PAYOUTS_QUEUE };
 
 /**
  * Keeps payouts worked when SCHEDULER_ENABLED, on the engine's runner: a run whenever payouts are due

@@ -50,7 +50,7 @@ export class ProviderEventApplierService implements OnApplicationBootstrap {
     queues: LeasedQueues,
   ) {
     this.queue = queues.create<ProviderEvent>({
-      name: 'provider-events',
+      name: PROVIDER_EVENTS_QUEUE,
       entity: ProviderEvent,
       dueColumn: 'next_attempt_at',
       dueAgainst: 'database',

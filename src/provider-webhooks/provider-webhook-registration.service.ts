@@ -14,7 +14,7 @@ import { ProviderWebhook } from './provider-webhook.entity';
 import { ProviderWebhooksRepository, WantedWebhook } from './provider-webhooks.repository';
 import { WebhookHealthService } from './webhook-health.service';
 
-const QUEUE = 'provider-webhooks';
+const PROVIDER_WEBHOOKS_QUEUE = 'provider-webhooks';
 const PROVIDER_WEBHOOK_PATH = '/webhooks/provider';
 /** A registered webhook is looked for at the provider again this often, and registered again if it is gone. */
 const RECHECK_MS = 3_600_000;
@@ -52,7 +52,7 @@ export class ProviderWebhookRegistrationService {
     queues: LeasedQueues,
   ) {
     this.queue = queues.create<ProviderWebhook>({
-      name: 'provider-webhooks',
+      name: PROVIDER_WEBHOOKS_QUEUE,
       entity: ProviderWebhook,
       dueColumn: 'next_attempt_at',
       dueAgainst: 'database',
@@ -68,7 +68,7 @@ export class ProviderWebhookRegistrationService {
     if (!publicUrl || !this.config.schedulerEnabled) return;
     this.url = `${publicUrl.replace(/\/+$/, '')}${PROVIDER_WEBHOOK_PATH}`;
     this.health.expectAt(this.url);
-    this.runner.start(QUEUE, () => this.registerDue());
+    this.runner.start(PROVIDER_WEBHOOKS_QUEUE, () => this.registerDue());
     await this.want();
     this.logger.log(`Provider webhooks are wanted at ${this.url}; polling stays as the safety net`);
   }
@@ -95,7 +95,7 @@ export class ProviderWebhookRegistrationService {
       const scopeKey = `${this.wallet.identityId}/${this.wallet.walletId}`;
       wanted.push({ api: 'wallet', topic: 'WithdrawalsTopic', scopeKey, url }, { api: 'wallet', topic: 'DestinationsTopic', scopeKey, url });
     }
-    if ((await this.webhooks.want(wanted)) > 0) this.runner.kick(QUEUE);
+    if ((await this.webhooks.want(wanted)) > 0) this.runner.kick(PROVIDER_WEBHOOKS_QUEUE);
   }
 
   private registerDue(): Promise<number> {

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Counter } from 'prom-client';
+import { AuthFailureLimit } from '../common/auth/auth-failure-limit';
 import { SystemClock } from '../common/clock/system-clock';
 import { RateLimitedException } from '../common/errors/rate-limited.exception';
 import { MetricsService } from '../common/metrics/metrics.service';
@@ -20,7 +21,7 @@ const BLOCKED_LIMIT = 10_000;
  * Every failure is counted and logged with the address.
  */
 @Injectable()
-export class AuthFailureLimiterService {
+export class AuthFailureLimiterService implements AuthFailureLimit {
   private readonly logger = new Logger('Auth');
   private readonly limit: RateLimit;
   /** Addresses shut out, until when (ms). */

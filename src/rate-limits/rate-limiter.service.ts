@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import type { Credential } from '../common/auth/actor';
+import { CredentialRateLimit } from '../common/auth/credential-rate-limit';
 import { SystemClock } from '../common/clock/system-clock';
 import { RateLimitedException } from '../common/errors/rate-limited.exception';
 import { MetricsService } from '../common/metrics/metrics.service';
@@ -18,7 +19,7 @@ const IDLE_BUCKET_MS = 3_600_000;
  * balancer does, at the price of that round trip; health, metrics and the other public routes never reach it.
  */
 @Injectable()
-export class RateLimiterService implements OnModuleInit {
+export class RateLimiterService implements OnModuleInit, CredentialRateLimit {
   private readonly limit: RateLimit;
   private readonly requests: Counter<'credential' | 'result'>;
 

@@ -26,7 +26,7 @@ export const refundQueueProvider: FactoryProvider<RefundQueue> = {
   inject: [LeasedQueues, SystemClock, Clock],
   useFactory: (queues: LeasedQueues, clock: SystemClock, businessClock: Clock) =>
     queues.create<Refund>({
-      name: 'refunds',
+      name: REFUNDS_QUEUE,
       entity: Refund,
       dueColumn: 'next_attempt_at',
       dueAgainst: 'caller',

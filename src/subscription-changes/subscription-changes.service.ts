@@ -12,6 +12,7 @@ import { SubscriptionLifecycleService } from '../subscriptions/subscription-life
 import { toSubscriptionResponse } from '../subscriptions/subscription-response';
 import { discountAppliesTo, Subscription, SubscriptionDiscount } from '../subscriptions/subscription.entity';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
+import { startNewSchedule } from '../subscriptions/start-new-schedule';
 import { creditBalanceOverLimit, periodAmountOrRefuse } from '../subscriptions/period-amount-limit';
 import { ChangeSubscriptionDto } from './dto/change-subscription.dto';
 import { ChangeFigures, figuresOf, recordedFigures } from './change-figures';
@@ -176,14 +177,8 @@ export class SubscriptionChangesService {
     s.pendingChange = null;
     // The coupon stays only where it still applies on the new plan.
     if (s.discount && !discountAppliesTo(s.discount, to)) s.discount = null;
-    if (quote.reanchor) {
-      // The old period ends now; the new plan's first period starts now and is charged now (less the credit).
-      s.billingAnchor = now;
-      s.nextPeriodIndex = 1;
-      s.currentPeriodStart = now;
-      s.currentPeriodEnd = quote.nextChargeAt;
-      s.nextBillingAt = quote.nextChargeAt;
-    }
+    // The old period ends now; the new plan's first period starts now and is charged now (less the credit).
+    if (quote.reanchor) startNewSchedule(s, to, now, true);
     let chargeId: string | null = null;
     if (quote.chargeAmount > 0) {
       // The invoice outlives the whole dunning window: the ladder (fixed) or maxDays (smart).

@@ -5,6 +5,7 @@ import { EventsService } from '../events/events.service';
 import type { SqlFragment } from '../database/sql-statement';
 import type { Plan } from '../plans/plan.entity';
 import { continueOnSchedule } from './continue-on-schedule';
+import { startNewSchedule } from './start-new-schedule';
 import { subscriptionChangeEvent, SubscriptionView } from './subscription-change-event';
 import { AuditEvent, SubscriptionEventsRepository } from './subscription-events.repository';
 import type { SubscriptionEvent } from './subscription-event.entity';
@@ -129,10 +130,7 @@ export class SubscriptionLifecycleService {
     s.quantity = pending.quantity;
     s.pendingChange = null;
     if (s.discount && !discountAppliesTo(s.discount, plans.to)) s.discount = null;
-    if (plans.from.interval !== plans.to.interval || plans.from.intervalCount !== plans.to.intervalCount) {
-      s.billingAnchor = s.nextBillingAt;
-      s.nextPeriodIndex = 0;
-    }
+    if (plans.from.interval !== plans.to.interval || plans.from.intervalCount !== plans.to.intervalCount) startNewSchedule(s, plans.to, s.nextBillingAt as Date, false);
     await this.recordChange(em, s, before, 'changed', { effective: 'period_end', from, to: { planId: s.planId, quantity: s.quantity }, credit: 0, cost: 0, net: 0 }, now);
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { SqlParams } from '../database/sql-statement';
 import type { NoticeHold } from './notice-hold';
 import { Subscription } from './subscription.entity';
@@ -39,6 +40,13 @@ const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 /** The notices table (owned here): which notices were sent, claimed once each by a unique key. */
 @Injectable()
 export class SubscriptionNoticesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Runs `work` in one transaction: a batch's claims, reads and events commit together. */
+  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   /**
    * Claims, in the caller's transaction, the notices of `kind` due now among the next `limit` subscriptions after
    * `after`: those whose instant lies in (now, now + lead] and that have no notice for it yet. A subscription `holds`

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import type { NewEvent } from '../events/event-types';
 import { EventsService } from '../events/events.service';
@@ -34,7 +33,6 @@ export class SubscriptionNoticesService {
   private readonly holds: NoticeHold[] = [];
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly notices: SubscriptionNoticesRepository,
     private readonly plans: PlansService,
     private readonly events: EventsService,
@@ -58,7 +56,7 @@ export class SubscriptionNoticesService {
   private async sendKind(kind: NoticeKind, now: Date, leadMs: number, decided: NoticesDecided): Promise<void> {
     let after: NoticeCursor | null = null;
     do {
-      const batch: NoticeBatch = await this.dataSource.transaction(async (em) => {
+      const batch: NoticeBatch = await this.notices.transaction(async (em) => {
         const claimed = await this.notices.claimDue(em, kind, now, leadMs, BATCH, this.holds, after);
         // Most passes find none: no reads for them.
         if (claimed.ids.length === 0) return claimed;

@@ -53,7 +53,7 @@ export class WebhookDeliveryService implements OnModuleInit, OnApplicationBootst
     queues: LeasedQueues,
   ) {
     this.queue = queues.create<WebhookDelivery>({
-      name: 'webhooks',
+      name: WEBHOOKS_QUEUE,
       entity: WebhookDelivery,
       dueColumn: 'next_attempt_at',
       dueAgainst: 'database',

@@ -5,6 +5,7 @@ import { hotQuery } from '../database/prepared-statements';
 import { HeldClaims } from './held-claims';
 import { LeaseLostError } from './lease-lost.error';
 import { ownerIsLiveSql } from './owner-liveness';
+import { columnValues, WakeShape, WakeTarget, wakeUpdate, WakeWhere } from './queue-wake';
 import { drainQueue, WorkTail } from './worker-pool';
 import { WorkMetricsService } from './work-metrics.service';
 import { WorkerRegistryService } from './worker-registry.service';
@@ -125,6 +126,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
       RETURNING t.*, picked.previous_owner AS "__previous_owner"${definition.extraReturning ? `, ${definition.extraReturning}` : ''}`;
     this.releaseSql = `UPDATE ${table} SET lease_owner = NULL WHERE lease_owner = $1`;
     registry.addQueue({
+      name: definition.name,
       releaseAll: async (workerId) => {
         const [, released] = (await this.dataSource.query(this.releaseSql, [workerId])) as [unknown, number];
         if (released > 0) this.metrics.released.inc({ queue: definition.name }, released);
@@ -268,23 +270,32 @@ export class LeasedQueue<T extends ObjectLiteral> {
    * due by it (the billing clock for charges), and left out for a queue due by the database's clock. Answers `woken`,
    * `busy` (a live holder has it), `settled` (found, nothing waits) or `none` (no such row).
    */
-  async wake(target: { sql: string; params: unknown[] }, at?: Date): Promise<'woken' | 'busy' | 'settled' | 'none'> {
-    const time = this.callerTime(at, 'wake');
-    const atParam = time.length > 0 ? `$${target.params.length + 1}::timestamptz` : 'now()';
-    const lapseParam = `$${target.params.length + time.length + 1}`;
-    const due = this.definition.dueColumn;
+  async wake(target: WakeTarget, at?: Date): Promise<'woken' | 'busy' | 'settled' | 'none'> {
+    const woken = wakeUpdate(this.wakeShape(), { from: 'target x', where: 't.id = x.id AND x.waiting', params: target.params }, this.callerTime(at, 'wake')[0] ?? null);
     const [row]: { woken: boolean; known: boolean; waiting: boolean }[] = await this.dataSource.query(
-      `WITH target AS (${target.sql}),
-            woken AS (UPDATE ${this.metadata.tableName} t SET ${this.definition.hasNotBefore ? 'not_before = NULL, ' : ''}${due} = LEAST(COALESCE(t.${due}, ${atParam}), ${atParam})
-                        FROM target x
-                       WHERE t.id = x.id AND x.waiting AND (t.lease_owner IS NULL OR NOT ${ownerIsLiveSql('t', lapseParam)})
-                      RETURNING t.id)
+      `WITH target AS (${target.sql}), woken AS (${woken.sql})
        SELECT EXISTS (SELECT 1 FROM woken) AS woken, EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM target WHERE waiting) AS waiting`,
-      [...target.params, ...time, this.registry.lapseSeconds],
+      woken.params,
     );
     if (row.woken) return 'woken';
     if (!row.known) return 'none';
     return row.waiting ? 'busy' : 'settled';
+  }
+
+  /**
+   * Makes due at `at`, by the same rule as `wake`, every row `target` selects (the domain's condition over its table
+   * as `t`), with the domain's `changes` to the row in the same statement (a charge that waited for a new card goes
+   * back to its payment step). Answers how many rows it woke.
+   */
+  async wakeAll(target: WakeWhere, at: Date | undefined, changes: QueryDeepPartialEntity<T> = {}): Promise<number> {
+    const set = columnValues(this.metadata, changes as Record<string, unknown>);
+    const woken = wakeUpdate(this.wakeShape(), target, this.callerTime(at, 'wake')[0] ?? null, set);
+    const [, count] = (await this.dataSource.query(woken.sql, woken.params)) as [unknown[], number];
+    return count;
+  }
+
+  private wakeShape(): WakeShape {
+    return { table: this.metadata.tableName, dueColumn: this.definition.dueColumn, hasNotBefore: this.definition.hasNotBefore, lapseSeconds: this.registry.lapseSeconds };
   }
 
   /**

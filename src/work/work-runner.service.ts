@@ -32,8 +32,12 @@ export class WorkRunnerService implements BeforeApplicationShutdown {
     return this.config.schedulerEnabled;
   }
 
-  /** Starts the loop of `name` (no-op when the scheduler is off). `drain` answers how many items it worked. */
+  /**
+   * Starts the loop of the queue `name` (no-op when the scheduler is off). `drain` answers how many items it worked.
+   * `name` is the queue's own (its definition's, one constant per queue); a name no queue has is a programming error.
+   */
   start(name: string, drain: () => Promise<number>): void {
+    this.refuseUnknown(name, 'start');
     if (!this.enabled || this.loops.has(name)) return;
     let wake = () => undefined as void;
     const loop: Loop = { wake: () => wake(), running: Promise.resolve() };
@@ -60,8 +64,13 @@ export class WorkRunnerService implements BeforeApplicationShutdown {
     this.loops.set(name, loop);
   }
 
-  /** New work for `name` (a payout accepted, a binding started): look now instead of at the next poll. */
+  /**
+   * New work for the queue `name` (a payout accepted, a binding started): look now instead of at the next poll (no-op
+   * when the scheduler is off here). A name no queue has throws: a kick that reached no queue would leave the work
+   * to the next idle poll, silently.
+   */
   kick(name: string): void {
+    this.refuseUnknown(name, 'kick');
     this.loops.get(name)?.wake();
   }
 
@@ -69,6 +78,10 @@ export class WorkRunnerService implements BeforeApplicationShutdown {
     this.stopped = true;
     for (const loop of this.loops.values()) loop.wake();
     await Promise.allSettled([...this.loops.values()].map((l) => l.running));
+  }
+
+  private refuseUnknown(name: string, what: 'start' | 'kick'): void {
+    if (!this.registry.hasQueue(name)) throw new Error(`No queue is named ${name}: ${what} takes the name of a queue made with LeasedQueues.create`);
   }
 
   private isStopping(): boolean {

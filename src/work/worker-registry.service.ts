@@ -7,6 +7,8 @@ import { WorkersRepository } from './workers.repository';
 
 /** What the registry asks of each leased queue. */
 export interface RegisteredQueue {
+  /** The queue's name (LeasedQueueDefinition.name), the one its loop is started and kicked by. */
+  readonly name: string;
   /** Hands back everything the queue still holds for this process (clean shutdown). */
   releaseAll(workerId: string): Promise<void>;
   /** Hands back rows whose work ended but whose own release did not reach the database (an outage). */
@@ -54,6 +56,11 @@ export class WorkerRegistryService implements OnApplicationBootstrap, BeforeAppl
 
   addQueue(queue: RegisteredQueue): void {
     this.queues.push(queue);
+  }
+
+  /** Whether a queue of this name was made (LeasedQueues.create). */
+  hasQueue(name: string): boolean {
+    return this.queues.some((queue) => queue.name === name);
   }
 
   /** Work that must end before claims are handed back at shutdown. */

@@ -2,17 +2,16 @@ import { CanActivate, ExecutionContext, ForbiddenException, Injectable, Unauthor
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { ApiKeysService } from '../../api-keys/api-keys.service';
 import { AppConfig } from '../../config/app-config';
-import { CONSOLE_HEADER, isCrossSite, readConsoleCookie } from '../../console/console-cookie';
-import { ConsoleSessionService } from '../../console/console-session.service';
-import { AuthFailureLimiterService } from '../../rate-limits/auth-failure-limiter.service';
-import { RateLimiterService } from '../../rate-limits/rate-limiter.service';
 import { clientAddress } from '../http/client-address';
 import { withErrorCode } from '../errors/coded-error';
 import { PUBLIC_ROUTE } from '../http/public-route.decorator';
 import { Credential } from './actor';
-import { apiKeyCredential, consoleCredential, ROOT_CREDENTIAL } from './credentials';
+import { ApiKeyVerifier } from './api-key-verifier';
+import { AuthFailureLimit } from './auth-failure-limit';
+import { CredentialRateLimit } from './credential-rate-limit';
+import { apiKeyCredential, ROOT_CREDENTIAL } from './credentials';
+import { SessionCredentials } from './session-credentials';
 import { setRequestCredential } from './request-credential';
 import { REQUIRED_SCOPE } from './requires-scope.decorator';
 import { ADMIN_SCOPE, Scope, scopesGrant } from './scopes';
@@ -28,9 +27,10 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * Then each credential's requests are counted against API_RATE_LIMIT (429 past it, before any scope check or handler),
  * and each refused credential against AUTH_FAILURE_LIMIT for its client address.
  *
- * The operator console's session cookie stands in for the credential it was opened with only with the header
- * `X-Console: 1` (a header no other site's page can send without a CORS preflight this daemon never grants) and only
- * on a same-origin request.
+ * A request without `Authorization` may present a session instead (the operator console's cookie): the console module
+ * decides when it stands in for the credential it was opened with (SessionCredentials). The modules that know keys,
+ * sessions and limits provide what this guard asks of them (ApiKeyVerifier, SessionCredentials, CredentialRateLimit,
+ * AuthFailureLimit), so the common module imports none of them.
  */
 @Injectable()
 export class CredentialGuard implements CanActivate {
@@ -39,10 +39,10 @@ export class CredentialGuard implements CanActivate {
   constructor(
     config: AppConfig,
     private readonly reflector: Reflector,
-    private readonly consoleSessions: ConsoleSessionService,
-    private readonly apiKeys: ApiKeysService,
-    private readonly rateLimiter: RateLimiterService,
-    private readonly authFailures: AuthFailureLimiterService,
+    private readonly sessions: SessionCredentials,
+    private readonly apiKeys: ApiKeyVerifier,
+    private readonly rateLimiter: CredentialRateLimit,
+    private readonly authFailures: AuthFailureLimit,
   ) {
     this.expected = digest(config.adminToken);
   }
@@ -70,8 +70,8 @@ export class CredentialGuard implements CanActivate {
 
   private async authenticate(request: Request): Promise<Credential> {
     const header = request.headers.authorization;
-    const session = readConsoleCookie(request);
-    if (header === undefined && session !== undefined) return this.checkConsoleSession(request, session);
+    const session = this.sessions.sessionOf(request);
+    if (header === undefined && session !== undefined) return this.sessions.credentialFor(request, session);
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
     if (match) {
       // Hashing first gives equal-length buffers, so the comparison time does not depend on the input.
@@ -80,18 +80,5 @@ export class CredentialGuard implements CanActivate {
       if (key) return apiKeyCredential(key);
     }
     throw new UnauthorizedException('Missing or wrong credential: send Authorization: Bearer <ADMIN_TOKEN or API key>');
-  }
-
-  private async checkConsoleSession(request: Request, session: string): Promise<Credential> {
-    if (request.headers[CONSOLE_HEADER] !== '1') {
-      throw new UnauthorizedException('A console session is accepted only with the header X-Console: 1; other clients send Authorization: Bearer <ADMIN_TOKEN or API key>');
-    }
-    if (isCrossSite(request)) throw new UnauthorizedException('A console session is accepted only from the console itself (same origin)');
-    const live = await this.consoleSessions.find(session);
-    if (live === null) throw new UnauthorizedException('The console session has expired or was signed out: sign in again');
-    if (live.apiKeyId === null) return consoleCredential(null);
-    const key = await this.apiKeys.liveById(live.apiKeyId);
-    if (!key) throw new UnauthorizedException('The API key this console session was opened with was revoked or has expired: sign in again');
-    return consoleCredential(key);
   }
 }
