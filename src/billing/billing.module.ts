@@ -7,7 +7,9 @@ import { GatewayModule } from '../gateway/gateway.module';
 import { PendingItemsModule } from '../pending-items/pending-items.module';
 import { PlansModule } from '../plans/plans.module';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
+import { RecoveryLinksModule } from '../recovery-links/recovery-links.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { ChargeActionRequiredService } from './charge-action-required.service';
 import { BillingController } from './billing.controller';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingRunService } from './billing-run.service';
@@ -40,7 +42,7 @@ import { OneOffSettlementService } from './one-off-settlement.service';
 import { SetupFeesService } from './setup-fees.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule, PendingItemsModule],
+  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule, PendingItemsModule, RecoveryLinksModule],
   controllers: [BillingController, ChargesController, ChargeDunningController, DunningRulesController, OneOffChargesController],
   providers: [
     ChargesRepository,
@@ -66,7 +68,8 @@ import { SetupFeesService } from './setup-fees.service';
     OneOffSettlementService,
     OneOffChargesService,
     SetupFeesService,
+    ChargeActionRequiredService,
   ],
-  exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService, RefundableChargesService],
+  exports: [ChargesService, BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService, RefundableChargesService],
 })
 export class BillingModule {}

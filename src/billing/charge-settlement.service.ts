@@ -14,6 +14,7 @@ import { WorkTuning } from '../work/work-tuning';
 import { BillingMetricsService } from './billing-metrics.service';
 import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
+import { ChargeActionRequiredService } from './charge-action-required.service';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
@@ -72,6 +73,7 @@ export class ChargeSettlementService {
     private readonly events: EventsService,
     private readonly dunningRules: DunningRulesService,
     private readonly oneOffs: OneOffSettlementService,
+    private readonly actionRequired: ChargeActionRequiredService,
   ) {}
 
   /** The attempt's payment was captured (its provider payment id may not be recorded yet: it is written here). */
@@ -245,6 +247,8 @@ export class ChargeSettlementService {
       if (declined) await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // The last declined attempt is announced, then that no automatic attempt follows.
       await this.announce(em, charge.id, declined ? ['charge.declined', 'charge.failed'] : ['charge.failed']);
+      // Only the customer can pay it now: they get a recovery link.
+      await this.actionRequired.announceIn(em, charge.id);
       await this.lifecycle.dunningExhausted(em, charge.subscriptionId as string, { chargeId: charge.id, errorCode: code, finalAction }, now);
     });
     this.metrics.charges.inc({ outcome: 'failed' });
@@ -258,6 +262,8 @@ export class ChargeSettlementService {
       await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // A hard decline too is only a decline: collection resumes by itself once a new card is bound.
       await this.announce(em, charge.id, ['charge.declined']);
+      // A wait for a new card begins (an operator's retry declined goes back to a wait whose link still works).
+      if (changes.step === 'awaiting_card' && !outsideLadder) await this.actionRequired.announceIn(em, charge.id);
       await this.lifecycle.chargeDeclined(
         em,
         charge.subscriptionId as string,

@@ -30,6 +30,7 @@ import { ApiKeys1795882071458 } from './1795882071458-ApiKeys';
 import { Coupons1795882211287 } from './1795882211287-Coupons';
 import { ChangeActors1795883362136 } from './1795883362136-ChangeActors';
 import { RateLimitBuckets1795883647643 } from './1795883647643-RateLimitBuckets';
+import { RecoveryLinks1795891702268 } from './1795891702268-RecoveryLinks';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -66,4 +67,5 @@ export const MIGRATIONS: Function[] = [
   Coupons1795882211287,
   ChangeActors1795883362136,
   RateLimitBuckets1795883647643,
+  RecoveryLinks1795891702268,
 ];
