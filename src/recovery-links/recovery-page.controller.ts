@@ -1,7 +1,6 @@
 import { Controller, Get, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiPublicRoute } from '../common/api-docs/api-route.decorators';
 import { clientAddress } from '../common/http/client-address';
 import { PublicRoute } from '../common/http/public-route.decorator';
 import { PageRateLimiterService } from '../rate-limits/page-rate-limiter.service';
@@ -9,14 +8,13 @@ import { pageLanguage, PageLanguage } from './recovery-page-texts';
 import { recoveryPagePolicy, renderClosedPage, renderRecoveryPage } from './recovery-page.view';
 import { RecoveryPagesService } from './recovery-pages.service';
 
-const HTML_PAGE = { 'text/html': { schema: { type: 'string' } } };
-
 /**
  * The recovery page: public (the signed token is the only credential), limited per client address, server-rendered
  * HTML under a policy that loads nothing and posts only to itself and the provider's card form. A token that names no
- * link answers exactly what an unknown path answers.
+ * link answers exactly what an unknown path answers. HTML for people, not the JSON API: left out of the API description
+ * (docs/recovery-links.md describes it).
  */
-@ApiTags('Recovery page')
+@ApiExcludeController()
 @Controller('pay')
 export class RecoveryPageController {
   constructor(
@@ -25,14 +23,6 @@ export class RecoveryPageController {
   ) {}
 
   @PublicRoute()
-  @ApiPublicRoute({
-    summary: 'The recovery page a link opens',
-    description: "HTML, in Russian or English by Accept-Language: the amount due, the plan and the masked current card, and a button to the provider's card form. 410 for a paid charge, an expired or a revoked link; 404, as for any unknown path, for a token that is not one.",
-    errors: ['route_not_found', 'rate_limited'],
-  })
-  @ApiParam({ name: 'token', description: 'The signed token of the link', schema: { type: 'string' } })
-  @ApiOkResponse({ description: 'The page.', content: HTML_PAGE })
-  @ApiResponse({ status: 410, description: 'The charge is paid, or the link expired or was replaced: a page says which.', content: HTML_PAGE })
   @Get(':token')
   async show(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     await this.limiter.admit(clientAddress(request));
@@ -44,14 +34,6 @@ export class RecoveryPageController {
   }
 
   @PublicRoute()
-  @ApiPublicRoute({
-    summary: "The recovery page's button: to the provider's card form",
-    description: 'Makes a customer access token now and answers 303 to PROVIDER_CHECKOUT_URL with `customerID` and `customerAccessToken`. The same 410 and 404 answers as the page.',
-    errors: ['route_not_found', 'rate_limited'],
-  })
-  @ApiParam({ name: 'token', description: 'The signed token of the link', schema: { type: 'string' } })
-  @ApiResponse({ status: 303, description: "To the provider's card form (Location)." })
-  @ApiResponse({ status: 410, description: 'The charge is paid, or the link expired or was replaced.', content: HTML_PAGE })
   @Post(':token')
   async checkout(@Param('token') token: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     await this.limiter.admit(clientAddress(request));

@@ -10,7 +10,7 @@ export interface ChargeView {
   status: string;
   customerId: string;
   waitingForNewCard?: boolean;
-  attempts: { status: string }[];
+  attempts: { status: string; createdAt: string }[];
 }
 
 export interface ActionRequired {
