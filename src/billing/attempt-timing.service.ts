@@ -55,7 +55,10 @@ export class AttemptTimingService {
       await this.queue.write(claim, backOnLadder(manual), { release: true });
       return 'skipped';
     }
-    const allowedAt = this.dunningRules.allowedAt(dunning, attempts, now, subscription.timezone, respectAttemptCap);
+    // A card bound since the last decline (the wake clears the declined card): the customer is there, so the attempt is
+    // made now at any hour, like an operator's retry; the card network's cap still holds.
+    const cardChanged = claim.row.declinedBindingId === null && attempts.some((a) => a.status === 'declined');
+    const allowedAt = cardChanged ? capAllowsAt : this.dunningRules.allowedAt(dunning, attempts, now, subscription.timezone, respectAttemptCap);
     if (allowedAt <= now) return undefined;
     return this.wait(claim, { nextAttemptAt: allowedAt, status: 'retrying', waitingFor: capAllowsAt > now ? 'attempt_cap' : 'allowed_hours' }, now, subscription.timezone);
   }
