@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
+import { RecoveryLinkAction } from '../components/recovery-link-action';
 import { Field, IdLink, Money, Status, Time } from '../components/values';
 
 const CLASS_COLORS: Record<string, string> = { hard: 'red', soft: 'orange', technical: 'gray' };
@@ -123,6 +124,7 @@ export default function ChargePage() {
           run={async (key) => unwrap(await api.POST('/api/v1/charges/{id}/retry', { params: { path: { id } }, body: {}, headers: { 'Idempotency-Key': key } }))}
           done={(r) => `Attempted: the charge is now ${r.status}${r.lastErrorCode ? ` (${r.lastErrorCode})` : ''}.`}
         />
+        <RecoveryLinkAction chargeId={c.id} status={c.status} waitingForNewCard={d.waitingForNewCard} />
       </Group>
       <section aria-labelledby="attempts">
         <Title order={2} size="h4" id="attempts">
