@@ -6,7 +6,7 @@ import { ChargeContextService } from './charge-context.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import type { ChargeOutcome } from './charge-settlement.service';
 import { Charge, ChargeWait } from './charge.entity';
-import { respectAttemptCap } from './dunning-policy';
+import { classifyDecline, respectAttemptCap } from './dunning-policy';
 import { DunningRulesService } from './dunning-rules.service';
 import type { LadderPosition } from './ladder-position';
 
@@ -55,10 +55,11 @@ export class AttemptTimingService {
       await this.queue.write(claim, backOnLadder(manual), { release: true });
       return 'skipped';
     }
-    // A card bound since the last decline (the wake clears the declined card): the customer is there, so the attempt is
-    // made now at any hour, like an operator's retry; the card network's cap still holds.
-    const cardChanged = claim.row.declinedBindingId === null && attempts.some((a) => a.status === 'declined');
-    const allowedAt = cardChanged ? capAllowsAt : this.dunningRules.allowedAt(dunning, attempts, now, subscription.timezone, respectAttemptCap);
+    // A card bound since a hard decline (the wake clears the declined card): the customer is there, often on a recovery
+    // link, so the attempt is made now at any hour; the card network's cap still holds. A soft decline's retry keeps the hours.
+    const lastDecline = attempts.filter((a) => a.status === 'declined').sort((a, b) => b.number - a.number)[0];
+    const newCardAfterHardDecline = claim.row.declinedBindingId === null && classifyDecline(lastDecline?.errorCode ?? '') === 'hard';
+    const allowedAt = newCardAfterHardDecline ? capAllowsAt : this.dunningRules.allowedAt(dunning, attempts, now, subscription.timezone, respectAttemptCap);
     if (allowedAt <= now) return undefined;
     return this.wait(claim, { nextAttemptAt: allowedAt, status: 'retrying', waitingFor: capAllowsAt > now ? 'attempt_cap' : 'allowed_hours' }, now, subscription.timezone);
   }
