@@ -167,4 +167,33 @@ describe('recovery links: the page', () => {
       await short.close();
     }
   });
+
+  it('is off with a real provider and no PROVIDER_CHECKOUT_URL (the route refuses, an older link says the form is unavailable), on with one', async () => {
+    const { charge } = await declinedSubscriber(s);
+    const [event] = await actionRequiredOf(s, charge.id);
+    const real = { PROVIDER_URL: s.sandbox.url, PROVIDER_API_KEY: 'sandbox-api-key', PROVIDER_SHOP_ID: 'sandbox-shop', TEST_CLOCK: 'true' };
+    const withoutForm = await startTestApp({ sandbox: s.sandbox, env: real });
+    try {
+      const refused = await withoutForm.api().post(`/api/v1/charges/${charge.id}/recovery-link`).send({});
+      expect(refused.status).toBe(422);
+      expect(refused.body.code).toBe('recovery_links_unavailable');
+      expect(refused.body.message).toContain('PROVIDER_CHECKOUT_URL');
+      const page = await request(withoutForm.app.getHttpServer()).get(pathOf(event.data.recoveryUrl as string)).set('Accept-Language', 'en');
+      expect(page.status).toBe(410);
+      expect(page.text).toContain('The card form is unavailable');
+    } finally {
+      await withoutForm.close();
+    }
+    const withForm = await startTestApp({ sandbox: s.sandbox, env: { ...real, PROVIDER_CHECKOUT_URL: 'https://checkout.example.com/v1/checkout.html' } });
+    try {
+      const minted = await withForm.api().post(`/api/v1/charges/${charge.id}/recovery-link`).send({}).expect(200);
+      const page = await request(withForm.app.getHttpServer()).get(pathOf(minted.body.url as string));
+      expect(page.headers['content-security-policy']).toContain("form-action 'self' https://checkout.example.com;");
+      const button = await request(withForm.app.getHttpServer()).post(pathOf(minted.body.url as string));
+      expect(button.status).toBe(303);
+      expect(button.headers.location).toMatch(/^https:\/\/checkout\.example\.com\/v1\/checkout\.html\?customerID=[^&]+&customerAccessToken=[^&]+$/);
+    } finally {
+      await withForm.close();
+    }
+  });
 });
