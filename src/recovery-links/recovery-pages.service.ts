@@ -102,7 +102,8 @@ export class RecoveryPagesService {
     if (!charge || charge.customerId !== resolved.link.customerId) return { kind: 'unknown' };
     if (charge.status === 'succeeded') return { kind: 'closed', reason: 'paid' };
     if (resolved.state !== 'live') return { kind: 'closed', reason: resolved.state };
-    if (!RECOVERABLE.has(charge.status)) return { kind: 'closed', reason: 'closed' };
+    // A charge being tried on the new card (pending, processing) still shows its page; a canceled one is no longer due.
+    if (charge.status === 'canceled' || charge.status === 'skipped') return { kind: 'closed', reason: 'closed' };
     if (!this.links.enabled) return { kind: 'closed', reason: 'unavailable' };
     return { kind: 'usable', charge };
   }

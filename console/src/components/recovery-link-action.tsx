@@ -21,17 +21,22 @@ export function RecoveryLinkAction(props: { chargeId: string; status: string; wa
       run={async (key) =>
         unwrap(await api.POST('/api/v1/charges/{id}/recovery-link', { params: { path: { id: props.chargeId } }, body: {}, headers: { 'Idempotency-Key': key } }))
       }
-      done={(link) => (
-        <Stack gap="xs">
-          <Group align="end" wrap="nowrap">
-            <TextInput label="Recovery link" value={link.url} readOnly style={{ flex: 1 }} onFocus={(event) => event.currentTarget.select()} />
-            <CopyButton value={link.url}>{({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy link'}</Button>}</CopyButton>
-          </Group>
-          <Text size="sm">
-            Works until <Time value={link.expiresAt} />.
-          </Text>
-        </Stack>
-      )}
+      done={(link) =>
+        link.url === null ? (
+          // A repeat of a request whose answer was lost: the daemon never keeps a link, so it cannot show it again.
+          'The link was made but cannot be shown again: make another.'
+        ) : (
+          <Stack gap="xs">
+            <Group align="end" wrap="nowrap">
+              <TextInput label="Recovery link" value={link.url} readOnly style={{ flex: 1 }} onFocus={(event) => event.currentTarget.select()} />
+              <CopyButton value={link.url}>{({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy link'}</Button>}</CopyButton>
+            </Group>
+            <Text size="sm">
+              Works until <Time value={link.expiresAt} />.
+            </Text>
+          </Stack>
+        )
+      }
     />
   );
 }

@@ -19,6 +19,7 @@ describe('redaction', () => {
   it("masks a recovery link's MAC and keeps its link id", () => {
     const id = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e';
     expect(redactText(`GET /pay/${id}.l0Vn0cYqgY0cQm1y4Qm8b0VdXyJ4P6oC2Yx7i3lM7aE 200`)).toBe(`GET /pay/${id}.[REDACTED] 200`);
+    expect(withoutSecrets({ url: `https://billing.example.com/pay/${id}.l0Vn0cYqgY0cQm1y4Qm8b0VdXyJ4P6oC2Yx7i3lM7aE`, expiresAt: 'x' })).toEqual({ url: null, expiresAt: 'x' });
   });
 
   it('masks webhook signing secrets in free text', () => {

@@ -81,7 +81,8 @@ function withoutSecretQueryParameters(text: string): string {
  * storage, where a marker would mislead).
  */
 export function withoutSecrets(value: unknown): unknown {
-  if (typeof value === 'string') return withoutSecretQueryParameters(value);
+  // A recovery link is usable by whoever holds it: never kept (a replay answers null, as for an access token).
+  if (typeof value === 'string') return new RegExp(RECOVERY_TOKEN.source, 'i').test(value) ? null : withoutSecretQueryParameters(value);
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecretKey(k) || isApiKeyText(v) ? null : withoutSecrets(v)]));
