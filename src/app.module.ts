@@ -21,6 +21,8 @@ import { HealthModule } from './health/health.module';
 import { BillingModule } from './billing/billing.module';
 import { BillingTuning } from './billing/billing-tuning';
 import { PayoutTuning } from './payouts/payout-tuning';
+import { RecoveryLinksModule } from './recovery-links/recovery-links.module';
+import { RecoveryPagesModule } from './recovery-links/recovery-pages.module';
 import { RefundsModule } from './refunds/refunds.module';
 import { RefundTuning } from './refunds/refund-tuning';
 import { CustomersModule } from './customers/customers.module';
@@ -102,6 +104,8 @@ export class AppModule {
         BillingModule,
         PayoutsModule,
         RefundsModule,
+        RecoveryLinksModule,
+        RecoveryPagesModule,
         ProviderWebhooksModule,
         EventsModule,
         WebhooksModule,

@@ -7,6 +7,7 @@ import { ChargeContextService } from './charge-context.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
 import type { ChargeOutcome } from './charge-settlement.service';
 import { Charge, ChargeWait } from './charge.entity';
+import { classifyDecline } from '../dunning/decline-codes';
 import type { LadderPosition } from '../dunning/ladder-position';
 
 const WAITING: Record<ChargeWait, ChargeOutcome> = { allowed_hours: 'waiting_allowed_hours', attempt_cap: 'waiting_attempt_cap' };
@@ -52,7 +53,11 @@ export class AttemptTimingService {
       await this.queue.write(claim, backOnLadder(manual), { release: true });
       return 'skipped';
     }
-    const allowedAt = dunning.allowedAt(attempts, now, subscription.timezone);
+    // A card bound since a hard decline (the wake clears the declined card): the customer is there, often on a recovery
+    // link, so the attempt is made now at any hour; the card network's cap still holds. A soft decline's retry keeps the hours.
+    const lastDecline = attempts.filter((a) => a.status === 'declined').sort((a, b) => b.number - a.number)[0];
+    const newCardAfterHardDecline = claim.row.declinedBindingId === null && classifyDecline(lastDecline?.errorCode ?? '') === 'hard';
+    const allowedAt = newCardAfterHardDecline ? capAllowsAt : dunning.allowedAt(attempts, now, subscription.timezone);
     if (allowedAt <= now) return undefined;
     return this.wait(claim, { nextAttemptAt: allowedAt, status: 'retrying', waitingFor: capAllowsAt > now ? 'attempt_cap' : 'allowed_hours' }, now, subscription.timezone);
   }

@@ -8,7 +8,9 @@ import { PendingItemsModule } from '../pending-items/pending-items.module';
 import { PlansModule } from '../plans/plans.module';
 import { DunningModule } from '../dunning/dunning.module';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
+import { RecoveryLinksModule } from '../recovery-links/recovery-links.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
+import { ChargeActionRequiredService } from './charge-action-required.service';
 import { BillingController } from './billing.controller';
 import { BillingMetricsService } from './billing-metrics.service';
 import { BillingRunService } from './billing-run.service';
@@ -39,7 +41,19 @@ import { OneOffSettlementService } from './one-off-settlement.service';
 import { SetupFeesService } from './setup-fees.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Charge, ChargeAttempt]), GatewayModule, PlansModule, CustomersModule, SubscriptionsModule, ProviderWebhooksModule, EventsModule, BalancesModule, PendingItemsModule, DunningModule],
+  imports: [
+    TypeOrmModule.forFeature([Charge, ChargeAttempt]),
+    GatewayModule,
+    PlansModule,
+    CustomersModule,
+    SubscriptionsModule,
+    ProviderWebhooksModule,
+    EventsModule,
+    BalancesModule,
+    PendingItemsModule,
+    DunningModule,
+    RecoveryLinksModule,
+  ],
   controllers: [BillingController, ChargesController, ChargeDunningController, OneOffChargesController],
   providers: [
     ChargesRepository,
@@ -64,7 +78,8 @@ import { SetupFeesService } from './setup-fees.service';
     OneOffSettlementService,
     OneOffChargesService,
     SetupFeesService,
+    ChargeActionRequiredService,
   ],
-  exports: [BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService, RefundableChargesService],
+  exports: [ChargesService, BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService, RefundableChargesService],
 })
 export class BillingModule {}

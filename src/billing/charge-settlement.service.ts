@@ -13,6 +13,7 @@ import { WorkTuning } from '../work/work-tuning';
 import { BillingMetricsService } from './billing-metrics.service';
 import { Charge, RecoveredBy } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
+import { ChargeActionRequiredService } from './charge-action-required.service';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
 import { CHARGE_QUEUE, ChargeQueue, ClaimedCharge } from './charge-queue';
@@ -68,6 +69,7 @@ export class ChargeSettlementService {
     private readonly metrics: BillingMetricsService,
     private readonly events: EventsService,
     private readonly oneOffs: OneOffSettlementService,
+    private readonly actionRequired: ChargeActionRequiredService,
   ) {}
 
   /** The attempt's payment was captured (its provider payment id may not be recorded yet: it is written here). */
@@ -219,6 +221,8 @@ export class ChargeSettlementService {
       if (declined) await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // The last declined attempt is announced, then that no automatic attempt follows.
       await this.announce(em, charge.id, declined ? ['charge.declined', 'charge.failed'] : ['charge.failed']);
+      // Only the customer can pay it now: they get a recovery link.
+      await this.actionRequired.announceIn(em, charge.id);
       await this.lifecycle.dunningExhausted(em, charge.subscriptionId as string, { chargeId: charge.id, errorCode: code, finalAction }, now);
     });
     this.metrics.charges.inc({ outcome: 'failed' });
@@ -232,6 +236,8 @@ export class ChargeSettlementService {
       await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // A hard decline too is only a decline: collection resumes by itself once a new card is bound.
       await this.announce(em, charge.id, ['charge.declined']);
+      // A wait for a new card begins (an operator's retry declined goes back to a wait whose link still works).
+      if (changes.step === 'awaiting_card' && !outsideLadder) await this.actionRequired.announceIn(em, charge.id);
       await this.lifecycle.chargeDeclined(
         em,
         charge.subscriptionId as string,

@@ -50,6 +50,12 @@ export class AppConfig {
   /** AUTH_FAILURE_LIMIT: failed authentications per client address, shared by the replicas (`10/m`). */
   readonly authFailureLimit: string;
   readonly production: boolean;
+  /** RECOVERY_LINK_TTL in milliseconds (real time). */
+  readonly recoveryLinkTtlMs: number;
+  /** PROVIDER_CHECKOUT_URL: the provider's card form; undefined with the built-in sandbox (its hosted form) or when unset. */
+  readonly providerCheckoutUrl: string | undefined;
+  /** RECOVERY_PAGE_RATE_LIMIT: requests to /pay/ per client address. */
+  readonly recoveryPageRateLimit: string;
 
   constructor(values: Omit<AppConfig, 'usesSandbox'>) {
     Object.assign(this, values);

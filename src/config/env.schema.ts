@@ -230,6 +230,26 @@ export class EnvSchema {
   @IsRateLimit('API_RATE_LIMIT')
   API_RATE_LIMIT: string = '100/s';
 
+  /** How long a recovery link works, in real time. */
+  @Matches(/^\s*[1-9]\d{0,6}\s*[smhd]\s*$/, {
+    message: 'RECOVERY_LINK_TTL must be a duration such as 30s, 15m, 12h or 14d (a whole number above 0 and one unit of s, m, h or d)',
+  })
+  RECOVERY_LINK_TTL: string = '14d';
+
+  /** The provider's card form that recovery links send customers to; unset, the built-in sandbox's hosted form. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'PROVIDER_CHECKOUT_URL must be the http(s) URL of the provider\'s card form, such as https://checkout.example.com/v1/checkout.html' },
+  )
+  @MaxLength(900, { message: 'PROVIDER_CHECKOUT_URL must be at most 900 characters' })
+  PROVIDER_CHECKOUT_URL?: string;
+
+  /** Requests to the recovery pages (/pay/…) per client address, across every replica; the burst is twice it. */
+  @IsRateLimit('RECOVERY_PAGE_RATE_LIMIT')
+  RECOVERY_PAGE_RATE_LIMIT: string = '60/m';
+
   /** Failed authentications per client address (bearer tokens and console sign-ins), across every replica; burst twice it. */
   @IsRateLimit('AUTH_FAILURE_LIMIT')
   AUTH_FAILURE_LIMIT: string = '10/m';

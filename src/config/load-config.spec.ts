@@ -107,6 +107,10 @@ describe('loadConfig', () => {
     [{ BILLING_TAX_RATES: '22%,22/120' }, 'BILLING_TAX_RATES: "22/120" is not a VAT rate'],
     [{ BILLING_TAX_RATES: '22%,10%,22%' }, 'BILLING_TAX_RATES lists 22% twice'],
     [{ BILLING_TAX_RATES: ' ' }, 'BILLING_TAX_RATES must list at least one rate'],
+    [{ RECOVERY_LINK_TTL: '2 weeks' }, 'RECOVERY_LINK_TTL must be a duration such as 30s, 15m, 12h or 14d'],
+    [{ RECOVERY_LINK_TTL: '0d' }, 'RECOVERY_LINK_TTL must be a duration such as 30s, 15m, 12h or 14d'],
+    [{ PROVIDER_CHECKOUT_URL: 'checkout.example.com' }, 'PROVIDER_CHECKOUT_URL must be the http(s) URL'],
+    [{ RECOVERY_PAGE_RATE_LIMIT: 'lots' }, 'RECOVERY_PAGE_RATE_LIMIT must be a positive count'],
   ])('refuses %j', (env, expected) => {
     expect(() => loadConfig(env)).toThrow(expected);
   });
@@ -114,6 +118,15 @@ describe('loadConfig', () => {
   it('takes the VAT rates in force by default, and a list of its own as given', () => {
     expect(loadConfig({}).taxRates).toEqual(['0%', '5%', '7%', '10%', '22%', '5/105', '7/107', '10/110', '22/122']);
     expect(loadConfig({ BILLING_TAX_RATES: ' 22% , 22/122,20% ' }).taxRates).toEqual(['22%', '22/122', '20%']);
+  });
+
+  it('reads the recovery links settings: 14 days and the sandbox form by default', () => {
+    expect(loadConfig({})).toMatchObject({ recoveryLinkTtlMs: 14 * 86_400_000, providerCheckoutUrl: undefined, recoveryPageRateLimit: '60/m' });
+    expect(loadConfig({ RECOVERY_LINK_TTL: '30s', PROVIDER_CHECKOUT_URL: 'https://checkout.example.com/v1/checkout.html' })).toMatchObject({
+      recoveryLinkTtlMs: 30_000,
+      providerCheckoutUrl: 'https://checkout.example.com/v1/checkout.html',
+    });
+    expect(loadConfig({ RECOVERY_LINK_TTL: '12h' }).recoveryLinkTtlMs).toBe(12 * 3_600_000);
   });
 
   it('starts in production with everything it needs', () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
-import { parseDurationList } from '../common/duration';
+import { parseDuration, parseDurationList } from '../common/duration';
 import { parseTaxRateList } from '../common/tax-rates';
 import { AppConfig } from './app-config';
 import { ConfigError } from './config-error';
@@ -20,7 +20,7 @@ function flatten(errors: ValidationError[]): string[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new EnvSchema());
   const raw: Record<string, unknown> = {};
-  for (const key of [...known, 'ADMIN_TOKEN', 'SECRETS_KEY', 'DATABASE_URL', 'PROVIDER_URL', 'PROVIDER_API_KEY', 'PROVIDER_SHOP_ID', 'PAYOUT_IDENTITY_ID', 'PAYOUT_WALLET_ID', 'NODE_ENV', 'SANDBOX_PORT', 'WEBHOOK_ALLOWED_HOSTS']) {
+  for (const key of [...known, 'ADMIN_TOKEN', 'SECRETS_KEY', 'DATABASE_URL', 'PROVIDER_URL', 'PROVIDER_API_KEY', 'PROVIDER_SHOP_ID', 'PAYOUT_IDENTITY_ID', 'PAYOUT_WALLET_ID', 'NODE_ENV', 'SANDBOX_PORT', 'WEBHOOK_ALLOWED_HOSTS', 'PROVIDER_CHECKOUT_URL']) {
     if (env[key] !== undefined) raw[key] = env[key];
   }
   const schema = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
@@ -82,5 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiRateLimit: schema.API_RATE_LIMIT.trim(),
     authFailureLimit: schema.AUTH_FAILURE_LIMIT.trim(),
     production,
+    recoveryLinkTtlMs: parseDuration(schema.RECOVERY_LINK_TTL.replace(/\s+/g, '')),
+    providerCheckoutUrl: schema.PROVIDER_CHECKOUT_URL,
+    recoveryPageRateLimit: schema.RECOVERY_PAGE_RATE_LIMIT.trim(),
   });
 }

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'charge.succeeded',
   'charge.declined',
   'charge.failed',
+  'charge.action_required',
   'refund.succeeded',
   'refund.failed',
   'payout.succeeded',
@@ -29,6 +30,8 @@ export interface EventData {
   upcoming?: Record<string, unknown>;
   /** A price change scheduled by a plan migration: fromAmount, toAmount, currency, effectiveAt. */
   change?: Record<string, unknown>;
+  /** charge.action_required: the recovery link the customer fixes their card with (null when links are off). */
+  recoveryUrl?: string | null;
 }
 
 /** An event a producer records in the transaction of the change it describes. */

@@ -154,6 +154,7 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     const charge = charges.items[0];
     await ok('GET', '/api/v1/charges/{id}', { path: { id: charge.id } });
     await ok('GET', '/api/v1/charges/{id}/dunning', { path: { id: charge.id } });
+    await ok('POST', '/api/v1/charges/{id}/recovery-link', { path: { id: charge.id }, body: {} });
     await call('POST', '/api/v1/charges/{id}/retry', { path: { id: charge.id } });
     await ok('GET', '/api/v1/subscriptions/{id}/charges', { path: { id: subscription.id } });
     // A one-off now (this card declines it: failed), its repeat by reference, a pending item for the next renewal.
@@ -208,6 +209,7 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
     await ok('POST', '/api/v1/charges/{id}/refunds', { path: { id: paidCharge.id }, body: { amount: 1000, reason: 'requested_by_customer', reference: 'walk-refund' } }); // the same: 200
     await ok('POST', '/api/v1/charges/{id}/refunds', { path: { id: paidCharge.id }, body: { amount: 1000, to: 'balance' } });
     await call('POST', '/api/v1/charges/{id}/refunds', { path: { id: charge.id }, body: {} }); // declined: 409
+    await call('POST', '/api/v1/charges/{id}/recovery-link', { path: { id: paidCharge.id }, body: {} }); // paid: 409
     await call('POST', '/api/v1/charges/{id}/refunds', { path: { id: paidCharge.id }, body: { amount: 10_000_000 } }); // too much: 422
     await ok('GET', '/api/v1/refunds', { query: { chargeId: paidCharge.id } });
     await ok('GET', '/api/v1/refunds/{id}', { path: { id: refund.id } });

@@ -25,7 +25,7 @@ class UndeclaredController {
 class UndeclaredModule {}
 
 /** Routes outside the guard (or public by design): see test/security/admin-auth.spec.ts. */
-const PUBLIC = /^(GET|POST|DELETE) \/(health\/|metrics|webhooks\/provider|openapi\.json|docs|console\/session)/;
+const PUBLIC = /^(GET|POST|DELETE) \/(health\/|metrics|webhooks\/provider|openapi\.json|docs|console\/session|pay\/)/;
 
 const SAMPLE_ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e';
 

@@ -43,7 +43,10 @@ const API_DESCRIPTION = [
 const CONSOLE_SESSION = ['GET /console/session', 'POST /console/session', 'DELETE /console/session'];
 
 /** Exactly these may answer without the token (the contract's allow-list, as far as it is built). */
-const PUBLIC = new Set(['GET /health/live', 'GET /health/ready', 'GET /metrics', 'POST /webhooks/provider', ...API_DESCRIPTION, ...CONSOLE_SESSION]);
+/** A recovery link's page and its button: the signed token in the path is the credential. */
+const RECOVERY_PAGE = ['GET /pay/:token', 'POST /pay/:token'];
+
+const PUBLIC = new Set(['GET /health/live', 'GET /health/ready', 'GET /metrics', 'POST /webhooks/provider', ...API_DESCRIPTION, ...CONSOLE_SESSION, ...RECOVERY_PAGE]);
 
 const SAMPLE_ID = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e';
 

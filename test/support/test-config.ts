@@ -22,6 +22,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     DUNNING_STRATEGY: 'fixed',
     API_RATE_LIMIT: UNLIMITED_RATE,
     AUTH_FAILURE_LIMIT: UNLIMITED_RATE,
+    RECOVERY_PAGE_RATE_LIMIT: UNLIMITED_RATE,
     ...env,
   });
 }

@@ -182,7 +182,8 @@ describe('Merchant events: a billing story, told to a receiver that verifies eve
     expect(receiver.ofType('charge.succeeded')).toHaveLength(4);
     const bChargeId = bDeclined.data.object.id as string;
     const bChargeTypes = events.filter((e) => e.data.object.id === bChargeId).map((e) => e.type).reverse();
-    expect(bChargeTypes).toEqual(['charge.declined', 'charge.declined', 'charge.declined', 'charge.failed']);
+    // Dunning over: only the customer can pay now, and they get a recovery link (charge.action_required).
+    expect(bChargeTypes).toEqual(['charge.declined', 'charge.declined', 'charge.declined', 'charge.failed', 'charge.action_required']);
     expect((await latest('subscription.canceled', subB.id)).data.object).toMatchObject({ status: 'canceled' });
     expect((await latest('subscription.canceled', subA.id)).data.object).toMatchObject({ status: 'canceled', canceledAt: '2027-04-01T00:00:00.000Z' });
     expect((await allEvents(t.api, 'subscription.renewal_upcoming')).map((e) => e.data.object.id)).toEqual([subC.id]);

@@ -5,6 +5,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
+import { RecoveryLinkAction } from '../components/recovery-link-action';
 import { Field, IdLink, Money, Status, Time } from '../components/values';
 import { useValueLabel } from '../i18n/value-label';
 
@@ -127,6 +128,7 @@ export default function ChargePage() {
             r.lastErrorCode ? t('charge.retry.doneCode', { status: valueLabel('status', r.status), code: r.lastErrorCode }) : t('charge.retry.done', { status: valueLabel('status', r.status) })
           }
         />
+        <RecoveryLinkAction chargeId={c.id} status={c.status} waitingForNewCard={d.waitingForNewCard} />
       </Group>
       <section aria-labelledby="attempts">
         <Title order={2} size="h4" id="attempts">

@@ -66,6 +66,21 @@ export const ERROR_CODES = {
     meaning: 'Only a `succeeded` charge can be refunded; this one is not (it is pending, processing, retrying, failed, canceled or skipped).',
     example: 'Charge 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e is retrying: only a succeeded charge can be refunded',
   },
+  charge_already_paid: {
+    status: 409,
+    meaning: 'The charge is `succeeded`: a recovery link has nothing to collect.',
+    example: 'Charge 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e is paid: there is nothing to recover',
+  },
+  charge_not_recoverable: {
+    status: 409,
+    meaning: 'Only a declined charge (`retrying` or `failed`) gets a recovery link; this one is pending, processing, canceled or skipped.',
+    example: 'Charge 3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e is pending: only a declined charge (retrying or failed) has something to recover',
+  },
+  recovery_links_unavailable: {
+    status: 422,
+    meaning: 'Recovery links are off: with a real provider (PROVIDER_URL) they need PROVIDER_CHECKOUT_URL, the provider\'s card form.',
+    example: "Recovery links need PROVIDER_CHECKOUT_URL (the provider's card form) when PROVIDER_URL is set",
+  },
   refund_reference_taken: {
     status: 409,
     meaning: 'The refund `reference` already names another refund, asked for with another request (`refundId` names it).',

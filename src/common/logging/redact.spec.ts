@@ -16,6 +16,12 @@ describe('redaction', () => {
     expect(redactText('connect postgres://billing:s3cret@db:5432/x failed')).toBe(`connect postgres://billing:${REDACTED}@db:5432/x failed`);
   });
 
+  it("masks a recovery link's MAC and keeps its link id", () => {
+    const id = '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e';
+    expect(redactText(`GET /pay/${id}.l0Vn0cYqgY0cQm1y4Qm8b0VdXyJ4P6oC2Yx7i3lM7aE 200`)).toBe(`GET /pay/${id}.[REDACTED] 200`);
+    expect(withoutSecrets({ url: `https://billing.example.com/pay/${id}.l0Vn0cYqgY0cQm1y4Qm8b0VdXyJ4P6oC2Yx7i3lM7aE`, expiresAt: 'x' })).toEqual({ url: null, expiresAt: 'x' });
+  });
+
   it('masks webhook signing secrets in free text', () => {
     expect(redactText('secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+x/y= was used')).toBe(`secret ${REDACTED} was used`);
   });

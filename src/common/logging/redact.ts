@@ -23,6 +23,9 @@ const WEBHOOK_SECRET = /\bwhsec_[A-Za-z0-9+/=_-]+/g;
 const API_KEY = /\bbk_[A-Za-z0-9_-]{43}/g;
 const isApiKeyText = (value: unknown) => typeof value === 'string' && /^bk_[A-Za-z0-9_-]{43}$/.test(value);
 
+/** A recovery link's token (`/pay/<link id>.<MAC>`): the link id stays, the MAC that makes it usable does not. */
+const RECOVERY_TOKEN = /(\/pay\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.)[A-Za-z0-9_-]+/gi;
+
 /** Passwords inside connection URLs (postgres://user:secret@host). */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
 
@@ -78,7 +81,8 @@ function withoutSecretQueryParameters(text: string): string {
  * storage, where a marker would mislead).
  */
 export function withoutSecrets(value: unknown): unknown {
-  if (typeof value === 'string') return withoutSecretQueryParameters(value);
+  // A recovery link is usable by whoever holds it: never kept (a replay answers null, as for an access token).
+  if (typeof value === 'string') return new RegExp(RECOVERY_TOKEN.source, 'i').test(value) ? null : withoutSecretQueryParameters(value);
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecretKey(k) || isApiKeyText(v) ? null : withoutSecrets(v)]));
@@ -94,6 +98,7 @@ export function redactText(text: string): string {
   return masked
     .replace(PAN_LIKE, (run) => (looksLikeCard(run.replace(/[ -]/g, '')) ? REDACTED : run))
     .replace(/\uE000(\d+)\uE000/g, (_, i: string) => uuids[Number(i)])
+    .replace(RECOVERY_TOKEN, `$1${REDACTED}`)
     .replace(CREDENTIAL, `$1${REDACTED}`)
     .replace(URL_PASSWORD, `$1${REDACTED}@`)
     .replace(QUERY_PARAMETER, (whole, separator: string, name: string) => (isSecretKey(safeDecode(name)) ? `${separator}${name}=${REDACTED}` : whole))

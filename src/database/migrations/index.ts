@@ -31,6 +31,7 @@ import { Coupons1795882211287 } from './1795882211287-Coupons';
 import { ChangeActors1795883362136 } from './1795883362136-ChangeActors';
 import { RateLimitBuckets1795883647643 } from './1795883647643-RateLimitBuckets';
 import { ChargeRecovery1795891676954 } from './1795891676954-ChargeRecovery';
+import { RecoveryLinks1795891702268 } from './1795891702268-RecoveryLinks';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -68,4 +69,5 @@ export const MIGRATIONS: Function[] = [
   ChangeActors1795883362136,
   RateLimitBuckets1795883647643,
   ChargeRecovery1795891676954,
+  RecoveryLinks1795891702268,
 ];

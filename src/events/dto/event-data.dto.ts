@@ -35,4 +35,13 @@ export class EventDataDto {
     example: { amount: 99000, currency: 'RUB', chargeAt: SAMPLE_TIME },
   })
   upcoming?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'charge.action_required: a fresh recovery link (`PUBLIC_URL/pay/<token>`) where the customer binds a new card for this charge; it revokes the charge\'s earlier links. null when links are off (a real provider without PROVIDER_CHECKOUT_URL).',
+    example: 'https://billing.example.com/pay/3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e.l0Vn0cYqgY0cQm1y4Qm8b0VdXyJ4P6oC2Yx7i3lM7aE',
+  })
+  recoveryUrl?: string | null;
 }
