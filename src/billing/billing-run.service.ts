@@ -12,6 +12,7 @@ import { ChargeOutcome } from './charge-settlement.service';
 import { ChargesRepository } from './charges.repository';
 import { MaterializeProgress } from './materialize-progress';
 import { OneOffChargesRepository } from './one-off-charges.repository';
+import { RecoveryLinksService } from '../recovery-links/recovery-links.service';
 import { MaterializeScope, PeriodMaterializerService } from './period-materializer.service';
 
 export interface BillingRunSummary {
@@ -67,6 +68,7 @@ export class BillingRunService {
     private readonly subscriptions: SubscriptionsService,
     private readonly notices: SubscriptionNoticesService,
     private readonly oneOffs: OneOffChargesRepository,
+    private readonly recoveryLinks: RecoveryLinksService,
   ) {}
 
   /**
@@ -152,7 +154,14 @@ export class BillingRunService {
   async wakeForNewCard(customerId: string): Promise<number> {
     await this.clock.refresh();
     const now = this.clock.now();
-    return (await this.charges.wakeAwaitingNewCard(now, customerId)) + (await this.oneOffs.wakeWaitingForCustomer(now, customerId));
+    const woken = (await this.charges.wakeAwaitingNewCard(now, customerId)) + (await this.oneOffs.wakeWaitingForCustomer(now, customerId));
+    // A charge whose dunning is over and that a live recovery link asks the customer to pay is tried now, as an operator's
+    // retry is (the card networks' cap kept): the customer is there with a new card. Charges still being dunned were woken above.
+    let retried = 0;
+    for (const chargeId of await this.recoveryLinks.chargesWithLiveLinks(customerId)) {
+      if (await this.charges.requeueForRetry(chargeId, now, true)) retried++;
+    }
+    return woken + retried;
   }
 
   /** The backlog gauges, the pass counted and logged. */

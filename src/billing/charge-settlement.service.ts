@@ -266,12 +266,13 @@ export class ChargeSettlementService {
 }
 
 /**
- * What paid a charge whose first attempt was declined (null for any other): an operator's retry, a card bound since
- * the first decline (the payer's card in use differs from the one declined first), or a scheduled retry.
+ * What paid a charge whose first attempt was declined (null for any other): a card bound since the first decline (the
+ * payer's card in use differs from the one declined first), else an operator's retry, else a scheduled retry.
  */
 function recoveredByAttempt(charge: Charge, attempt: ChargeAttempt, activeBindingId: string | null): RecoveredBy | null {
   if (!charge.dunningStartedAt) return null;
-  if (attempt.manual) return 'manual_retry';
+  // A card bound since the first decline is what paid, whoever started the attempt (a recovery link's retry is manual).
   if (charge.dunningBindingId && activeBindingId !== charge.dunningBindingId) return 'card_update';
+  if (attempt.manual) return 'manual_retry';
   return 'retry';
 }

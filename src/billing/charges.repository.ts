@@ -371,9 +371,10 @@ export class ChargesRepository {
   /**
    * Makes a charge due now for a manual retry; false when its status or a claim forbids it. A charge being dunned
    * (declined before) keeps where its ladder stood, for its next attempt to take over (charges.open-attempt); a second
-   * request before that attempt keeps the first one's position, not the state the first request made.
+   * request before that attempt keeps the first one's position, not the state the first request made. `onlyEnded`:
+   * only a charge whose collection is over (failed, no attempt scheduled).
    */
-  async requeueForRetry(id: string, now: Date): Promise<boolean> {
+  async requeueForRetry(id: string, now: Date, onlyEnded = false): Promise<boolean> {
     const result = await this.dataSource.query(
       `UPDATE charges SET status = 'retrying', next_attempt_at = $2, not_before = NULL, waiting_for = NULL,
               step = CASE WHEN provider_invoice_id IS NULL THEN 'create_invoice'
@@ -381,9 +382,9 @@ export class ChargesRepository {
               pending_manual_retry = COALESCE(pending_manual_retry, CASE WHEN dunning_started_at IS NOT NULL THEN
                 jsonb_build_object('status', status, 'step', step, 'nextAttemptAt', next_attempt_at, 'declinedBindingId', declined_binding_id) END),
               declined_binding_id = NULL, updated_at = $2
-        WHERE id = $1 AND status IN ('pending', 'retrying', 'failed')
+        WHERE id = $1 AND status IN ('pending', 'retrying', 'failed') AND (NOT $3 OR (status = 'failed' AND step = 'done'))
           AND lease_owner IS NULL`,
-      [id, now],
+      [id, now, onlyEnded],
     );
     return result[1] > 0;
   }

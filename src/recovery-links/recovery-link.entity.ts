@@ -6,6 +6,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
  */
 @Entity('recovery_links')
 @Index('recovery_links_charge_idx', ['chargeId', 'createdAt'])
+// A new card retries the customer's charges that a live link asks them to pay.
+@Index('recovery_links_live_customer_idx', ['customerId'], { where: 'revoked_at IS NULL' })
 export class RecoveryLink {
   @PrimaryColumn({ type: 'uuid' })
   id: string;

@@ -23,6 +23,15 @@ export class RecoveryLinksRepository {
     ]);
   }
 
+  /** The charges of `customerId` with a link neither revoked nor expired at `now`. */
+  async chargesWithLiveLinks(customerId: string, now: Date): Promise<string[]> {
+    const rows: { charge_id: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT charge_id FROM recovery_links WHERE customer_id = $1 AND revoked_at IS NULL AND expires_at > $2`,
+      [customerId, now],
+    );
+    return rows.map((r) => r.charge_id);
+  }
+
   findById(id: string): Promise<RecoveryLink | null> {
     return this.dataSource.getRepository(RecoveryLink).findOneBy({ id });
   }

@@ -57,6 +57,11 @@ export class RecoveryLinksService {
     return this.links.transaction((em) => this.mintIn(em, charge));
   }
 
+  /** The customer's charges that a live link asks them to pay (for a new card to retry them). */
+  chargesWithLiveLinks(customerId: string): Promise<string[]> {
+    return this.links.chargesWithLiveLinks(customerId, this.clock.now());
+  }
+
   /** The link a token names: its MAC is checked first, so a forged or altered token reads nothing. */
   async resolve(token: string): Promise<ResolvedRecoveryLink> {
     const id = this.tokens.verify(token);
