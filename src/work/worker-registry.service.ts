@@ -43,7 +43,8 @@ export class WorkerRegistryService implements OnApplicationBootstrap, BeforeAppl
   }
 
   onApplicationBootstrap(): Promise<void> {
-    this.timer = setInterval(() => void this.beat(), this.tuning.heartbeatMs);
+    // Tracked, so shutdown waits for a beat under way before the connections close (its queries would fail late).
+    this.timer = setInterval(() => void this.track(this.beat()), this.tuning.heartbeatMs);
     this.timer.unref();
     return this.ensureRegistered();
   }
