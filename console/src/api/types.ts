@@ -24,3 +24,9 @@ export interface Page<T> {
   items: T[];
   nextCursor?: string | null;
 }
+
+export type ChangeFigures = Schemas['ChangeFigures'];
+export type Refund = Schemas['Refund'];
+export type Coupon = Schemas['Coupon'];
+export type BalanceEntry = Schemas['BalanceEntry'];
+export type SubscriptionDiscount = Schemas['SubscriptionDiscount'];

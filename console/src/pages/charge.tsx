@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ActionButton } from '../components/action-button';
+import { ChargeRefunds } from '../components/charge-refunds';
 import { ErrorNotice } from '../components/error-notice';
 import { Field, IdLink, Money, Status, Time } from '../components/values';
 import { useValueLabel } from '../i18n/value-label';
@@ -128,6 +129,7 @@ export default function ChargePage() {
           }
         />
       </Group>
+      <ChargeRefunds c={c} />
       <section aria-labelledby="attempts">
         <Title order={2} size="h4" id="attempts">
           {t('charge.paymentAttempts')}
