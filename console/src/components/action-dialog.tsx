@@ -23,11 +23,17 @@ export function ActionDialog<T>(props: {
   disabled?: boolean;
   destructive?: boolean;
   onOpen?: () => void;
+  /** The dialog closed (done, or left as it was). */
+  onClose?: () => void;
 }) {
   const { t } = useTranslation();
   const allowed = useAllows(props.scope);
   const [open, setOpen] = useState(false);
   const [result, setResult] = useState<React.ReactNode>(null);
+  const close = () => {
+    setOpen(false);
+    props.onClose?.();
+  };
   if (!allowed) return null;
   return (
     <>
@@ -47,11 +53,11 @@ export function ActionDialog<T>(props: {
           {result}
         </Alert>
       )}
-      <Modal opened={open} onClose={() => setOpen(false)} title={props.title} centered closeButtonProps={{ 'aria-label': t('common.close') }} lockScroll={false}>
+      <Modal opened={open} onClose={close} title={props.title} centered closeButtonProps={{ 'aria-label': t('common.close') }} lockScroll={false}>
         <Stack>
           {props.children}
           <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
+            <Button variant="default" onClick={close}>
               {t('common.keepAsItIs')}
             </Button>
             <ActionButton
@@ -64,7 +70,7 @@ export function ActionDialog<T>(props: {
               done={props.done}
               showResult={false}
               onDone={(value) => {
-                setOpen(false);
+                close();
                 setResult(props.done(value));
               }}
             />

@@ -1,6 +1,6 @@
 import { Alert, Loader, NumberInput, Select, SimpleGrid, Table, Text } from '@mantine/core';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { ChangeFigures, Plan, Subscription } from '../api/types';
@@ -12,7 +12,7 @@ import { Field, Money, Time } from './values';
 type Effective = 'auto' | 'now' | 'period_end';
 
 /** The figures the API answers for a change (POST …/change/preview), shown before the change can be confirmed. */
-function Preview({ s, preview, currency }: { s: Subscription; preview: UseQueryResult<ChangeFigures>; currency?: string }) {
+function Preview({ s, preview, currency }: { s: Subscription; preview: UseQueryResult<ChangeFigures | null>; currency?: string }) {
   const { t } = useTranslation();
   if (preview.error) return <ErrorNotice error={preview.error} />;
   const p = preview.data;
@@ -64,6 +64,9 @@ export function ChangePlanDialog({ s, plan }: { s: Subscription; plan?: Plan }) 
   const [planId, setPlanId] = useState(s.planId);
   const [quantity, setQuantity] = useState<number>(s.quantity);
   const [effective, setEffective] = useState<Effective>('auto');
+  const [open, setOpen] = useState(false);
+  // Read by the preview's query at once (state would only change at the next render, after the change's refresh).
+  const openNow = useRef(false);
   const plans = useQuery({
     queryKey: ['plans', { status: 'active', all: true }],
     queryFn: async () => unwrap(await api.GET('/api/v1/plans', { params: { query: { status: 'active', limit: 100 } } })),
@@ -77,11 +80,12 @@ export function ChangePlanDialog({ s, plan }: { s: Subscription; plan?: Plan }) 
   const body = { planId, quantity, ...(effective === 'auto' ? {} : { effective }) };
   const preview = useQuery({
     queryKey: ['change-preview', s.id, body],
-    enabled: !unchanged && validQuantity,
+    // Only while the dialog is open: after the change, the same body would be refused (nothing left to change).
+    enabled: open && !unchanged && validQuantity,
     retry: false,
     // Priced on the billing clock: read again when asked, never kept.
     gcTime: 0,
-    queryFn: async () => unwrap(await api.POST('/api/v1/subscriptions/{id}/change/preview', { params: { path: { id: s.id } }, body })),
+    queryFn: async () => (openNow.current ? unwrap(await api.POST('/api/v1/subscriptions/{id}/change/preview', { params: { path: { id: s.id } }, body })) : null),
   });
   const currency = plans.data?.items.find((p) => p.id === planId)?.currency ?? plan?.currency;
   return (
@@ -91,11 +95,17 @@ export function ChangePlanDialog({ s, plan }: { s: Subscription; plan?: Plan }) 
       title={t('subscriptionChange.title')}
       confirmLabel={t('subscriptionChange.confirm')}
       disabled={!changeable}
-      ready={!unchanged && validQuantity && preview.isSuccess && !preview.isFetching}
+      ready={!unchanged && validQuantity && !!preview.data && !preview.isFetching}
       onOpen={() => {
         setPlanId(s.planId);
         setQuantity(s.quantity);
         setEffective('auto');
+        setOpen(true);
+        openNow.current = true;
+      }}
+      onClose={() => {
+        setOpen(false);
+        openNow.current = false;
       }}
       run={async (key) =>
         unwrap(

@@ -1,0 +1,147 @@
+import type { Locator } from 'playwright-core';
+import { CARDS } from '../support/test-cards';
+import { waitFor } from '../support/wait';
+import { ConsoleBrowser, haveChromium } from './support/console-browser';
+
+/** A phone's width (an iPhone 14's CSS pixels). */
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 860 };
+
+interface Charge {
+  id: string;
+  status: string;
+  amount: number;
+  amountRefunded: number;
+}
+
+/** "RUB 1,510.00" as the English console writes it, any space between code and digits. */
+const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2 }).replace(/[.,]/g, (c) => `\\${c}`)}`);
+
+/**
+ * A support agent's everyday tasks through the console alone, each from the page of the object it is about, at a
+ * desktop's width and at a phone's: upgrade a subscription with the proration shown before confirming, refund part of
+ * a charge, apply a coupon. Every click is counted (docs/console.md has the counts) and every new dialog is checked
+ * with axe.
+ */
+(haveChromium ? describe : describe.skip)("the operator console: a support agent's tasks (headless Chromium)", () => {
+  let b: ConsoleBrowser;
+  let basic: { id: string };
+  let pro: { id: string };
+  /** Clicks per task and width, for the table in docs/console.md. */
+  const clicks: Record<string, number> = {};
+  let counting = '';
+
+  async function click(target: Locator): Promise<void> {
+    await target.click();
+    clicks[counting] = (clicks[counting] ?? 0) + 1;
+  }
+
+  /** A customer with a card, on Basic, its first period paid. */
+  async function payingSubscription(email: string): Promise<{ subscription: { id: string }; charge: Charge }> {
+    const customer = (await b.api().post('/api/v1/customers').send({ email }).expect(201)).body;
+    await b.api().post(`/api/v1/customers/${customer.id}/bindings`).send(await b.t.sandboxClient.cardForBinding(CARDS.success)).expect(202);
+    const subscription = (await b.api().post('/api/v1/subscriptions').send({ customerId: customer.id, planId: basic.id, timezone: 'Europe/Moscow' }).expect(201)).body;
+    const charge = await waitFor(
+      async () => ((await b.api().get(`/api/v1/subscriptions/${subscription.id}/charges`).expect(200)).body.items as Charge[])[0],
+      (c) => c?.status === 'succeeded',
+      { timeoutMs: 30_000, everyMs: 200, what: `the first charge of ${subscription.id} paid` },
+    );
+    return { subscription, charge };
+  }
+
+  beforeAll(async () => {
+    b = await ConsoleBrowser.start();
+    const plan = (name: string, price: number) => b.api().post('/api/v1/plans').send({ name, product: name, currency: 'RUB', interval: 'month', lines: [{ product: name, price }] }).expect(201);
+    basic = (await plan('Basic', 99000)).body;
+    pro = (await plan('Pro', 250000)).body;
+    await b.api().post('/api/v1/coupons').send({ code: 'SPRING50', name: 'Spring: half price', percentOff: 50, duration: 'forever' }).expect(201);
+    await b.signIn();
+  });
+  afterAll(() => b?.close());
+  afterEach(() => expect(b.takeRecords()).toEqual({ problems: [], foreignRequests: [], accessibility: [] }));
+
+  const pageWidth = () => b.page.evaluate('document.documentElement.scrollWidth') as Promise<number>;
+
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    it(`upgrades with the proration shown first, refunds part of a charge and applies a coupon (${size})`, async () => {
+      await b.page.setViewportSize(viewport);
+      const { subscription, charge } = await payingSubscription(`support-${size}@example.com`);
+      const page = b.page;
+
+      // Upgrade Basic → Pro: the preview's figures are on screen before the confirm button can be pressed.
+      counting = `upgrade (${size})`;
+      await b.open(`/subscriptions/${subscription.id}`);
+      await b.heading(/Subscription/);
+      await page.getByTestId('subscription-amount').getByText(/RUB\s990\.00 \(1 seat × RUB\s990\.00\)/).waitFor();
+      const expected = (await b.api().post(`/api/v1/subscriptions/${subscription.id}/change/preview`).send({ planId: pro.id, quantity: 1 }).expect(200)).body as { net: number };
+      expect(expected.net).toBeGreaterThan(0);
+      await click(page.getByRole('button', { name: 'Change plan or quantity' }));
+      const dialog = page.getByRole('dialog', { name: 'Change plan or quantity' });
+      await dialog.waitFor();
+      const confirm = dialog.getByRole('button', { name: 'Confirm the change' });
+      expect(await confirm.isDisabled()).toBe(true);
+      await click(dialog.getByRole('combobox', { name: 'Plan' }));
+      await click(page.getByRole('option', { name: /^Pro:/ }));
+      const preview = dialog.getByTestId('change-preview');
+      await preview.getByText('Charged now').waitFor();
+      await preview.getByText(rub(expected.net)).first().waitFor();
+      await preview.getByText(/is charged to the customer's card when the change applies/).waitFor();
+      await waitFor(() => confirm.isDisabled(), (disabled) => !disabled, { timeoutMs: 10_000, everyMs: 50, what: 'the confirm button enabled' });
+      await b.checkAccessibility(`change dialog (${size})`);
+      if (size === 'phone') expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
+      await click(confirm);
+      await dialog.waitFor({ state: 'detached' });
+      await b.done('Changed: the subscription is on its new plan and quantity now.');
+      await page.getByTestId('subscription-amount').getByText(/RUB\s2,500\.00 \(1 seat × RUB\s2,500\.00\)/).waitFor();
+      await page.getByText(/Pro, RUB\s2,500\.00/).waitFor();
+      expect((await b.api().get(`/api/v1/subscriptions/${subscription.id}`).expect(200)).body.planId).toBe(pro.id);
+
+      // Refund RUB 100.00 of the RUB 990.00 the first period paid, to the card.
+      counting = `refund part of a charge (${size})`;
+      await b.open(`/charges/${charge.id}`);
+      await b.heading(/Charge/);
+      await click(page.getByRole('button', { name: 'Refund', exact: true }));
+      const refund = page.getByRole('dialog', { name: 'Refund this charge' });
+      await refund.waitFor();
+      await refund.getByRole('textbox', { name: 'Amount, RUB' }).fill('100');
+      await refund.getByText(/RUB\s100\.00 goes back to the card the charge was paid with/).waitFor();
+      await b.checkAccessibility(`refund dialog (${size})`);
+      await click(refund.getByRole('button', { name: /^Refund RUB\s100\.00$/ }));
+      await refund.waitFor({ state: 'detached' });
+      await b.done(/Refund of RUB\s100\.00 sent to the provider|RUB\s100\.00 refunded/);
+      await page.getByRole('table', { name: 'Refunds of this charge, newest first' }).getByRole('row', { name: /RUB\s100\.00.*succeeded/ }).waitFor({ timeout: 30_000 });
+      await page.getByTestId('amount-refunded').getByText(/RUB\s100\.00 of RUB\s990\.00/).waitFor({ timeout: 30_000 });
+      expect((await b.api().get(`/api/v1/charges/${charge.id}`).expect(200)).body.amountRefunded).toBe(10000);
+
+      // Apply coupon SPRING50.
+      counting = `apply a coupon (${size})`;
+      await b.open(`/subscriptions/${subscription.id}`);
+      await b.heading(/Subscription/);
+      await click(page.getByRole('button', { name: 'Apply a coupon' }));
+      const coupon = page.getByRole('dialog', { name: 'Apply a coupon' });
+      await coupon.getByRole('textbox', { name: 'Coupon code' }).fill('spring50');
+      await b.checkAccessibility(`coupon dialog (${size})`);
+      await click(coupon.getByRole('button', { name: 'Apply', exact: true }));
+      await coupon.waitFor({ state: 'detached' });
+      await b.done('Coupon SPRING50 applied.');
+      await page.getByText('50% off, forever').waitFor();
+      expect((await b.api().get(`/api/v1/subscriptions/${subscription.id}`).expect(200)).body.discount).toMatchObject({ code: 'SPRING50', percentOff: 50 });
+      if (size === 'phone') expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
+    });
+  }
+
+  it('took these clicks per task (from the page of the object it is about; typing not counted)', () => {
+    console.log(Object.entries(clicks).map(([task, n]) => `${task} — ${n}`).join('\n'));
+    expect(clicks).toEqual({
+      'upgrade (desktop)': 4,
+      'refund part of a charge (desktop)': 2,
+      'apply a coupon (desktop)': 2,
+      'upgrade (phone)': 4,
+      'refund part of a charge (phone)': 2,
+      'apply a coupon (phone)': 2,
+    });
+  });
+});
