@@ -30,3 +30,4 @@ export type Refund = Schemas['Refund'];
 export type Coupon = Schemas['Coupon'];
 export type BalanceEntry = Schemas['BalanceEntry'];
 export type SubscriptionDiscount = Schemas['SubscriptionDiscount'];
+export type CreateCoupon = Schemas['CreateCoupon'];
