@@ -33,6 +33,7 @@ const EndpointsPage = lazy(() => import('./pages/webhook-endpoints'));
 const EndpointPage = lazy(() => import('./pages/webhook-endpoint'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 const CouponsPage = lazy(() => import('./pages/coupons'));
+const ApiKeysPage = lazy(() => import('./pages/api-keys'));
 
 /** Each section with the scope its list needs: a console signed in with an API key shows only those it may read. */
 const SECTIONS = [
@@ -46,6 +47,7 @@ const SECTIONS = [
   { to: '/payouts', key: 'payouts', scope: 'payouts:read' },
   { to: '/events', key: 'events', scope: 'events:read' },
   { to: '/webhook-endpoints', key: 'webhookEndpoints', scope: 'webhooks:read' },
+  { to: '/api-keys', key: 'apiKeys', scope: 'admin' },
 ] as const;
 
 export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | null; testClock: boolean; scopes: readonly string[] }) {
@@ -122,6 +124,7 @@ export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | nu
             <Route path="/webhook-endpoints" element={<EndpointsPage />} />
             <Route path="/webhook-endpoints/:id" element={<EndpointPage />} />
             <Route path="/coupons" element={<CouponsPage />} />
+            <Route path="/api-keys" element={<ApiKeysPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Suspense>

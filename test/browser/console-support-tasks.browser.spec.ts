@@ -184,6 +184,36 @@ const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString(
     await page.getByTestId('billing-run-result').getByText(/^Billing ran: \d+ charges? made/).waitFor();
   });
 
+  it('makes an API key shown once with a copy button, lists it and revokes it (desktop)', async () => {
+    const page = b.page;
+    counting = 'create an API key (desktop)';
+    await b.section('API keys');
+    await click(page.getByRole('button', { name: 'New API key' }));
+    const form = page.getByRole('dialog', { name: 'New API key' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('storefront');
+    await click(form.getByLabel('Scopes', { exact: true }));
+    await click(page.getByRole('option', { name: 'customers:write' }));
+    // The list of scopes stays open for more; a click elsewhere in the dialog folds it.
+    await click(form.getByRole('textbox', { name: 'Name' }));
+    await checkDialog('new API key dialog');
+    await click(form.getByRole('button', { name: 'Create the key' }));
+    await form.waitFor({ state: 'detached' });
+    const secret = await page.getByTestId('new-api-key').innerText();
+    expect(secret).toMatch(/^bk_.{43}$/);
+    await page.getByRole('button', { name: 'Copy the key' }).waitFor();
+    const row = page.getByRole('table', { name: 'API keys, newest first' }).getByRole('row', { name: /storefront.*customers:write.*active/ });
+    await row.waitFor();
+    await b.checkAccessibility('API keys');
+
+    counting = 'revoke an API key (desktop)';
+    await click(row.getByRole('button', { name: 'Revoke' }));
+    const confirm = page.getByRole('dialog', { name: 'Revoke the key storefront?' });
+    await checkDialog('revoke API key dialog');
+    await click(confirm.getByRole('button', { name: 'Revoke' }));
+    await b.done('Key storefront revoked.');
+    await page.getByRole('table', { name: 'API keys, newest first' }).getByRole('row', { name: /storefront.*revoked/ }).waitFor();
+  });
+
   it('took these clicks per task (from the page of the object it is about; typing not counted)', () => {
     console.log(Object.entries(clicks).map(([task, n]) => `${task} — ${n}`).join('\n'));
     expect(clicks).toEqual({
@@ -196,6 +226,8 @@ const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString(
       'create a coupon (desktop)': 2,
       'charge a one-off now (desktop)': 2,
       'run billing now (desktop)': 1,
+      'create an API key (desktop)': 5,
+      'revoke an API key (desktop)': 2,
     });
   });
 });

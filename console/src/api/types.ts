@@ -31,3 +31,4 @@ export type Coupon = Schemas['Coupon'];
 export type BalanceEntry = Schemas['BalanceEntry'];
 export type SubscriptionDiscount = Schemas['SubscriptionDiscount'];
 export type CreateCoupon = Schemas['CreateCoupon'];
+export type ApiKey = Schemas['ApiKey'];
