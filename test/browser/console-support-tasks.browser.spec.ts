@@ -60,13 +60,17 @@ const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString(
   afterAll(() => b?.close());
   afterEach(() => expect(b.takeRecords()).toEqual({ problems: [], foreignRequests: [], accessibility: [] }));
 
+  /** Whether the open dialog is fully shown: it and every element around it opaque, no transition running. */
+  const DIALOG_SETTLED = `(() => {
+    const dialog = document.querySelector('[role=dialog]');
+    if (!dialog) return false;
+    for (let e = dialog; e; e = e.parentElement) if (getComputedStyle(e).opacity !== '1') return false;
+    return document.getAnimations().every((a) => a.playState !== 'running');
+  })()`;
+
   /** Axe on a dialog once its opening transition is over (mid-fade, its colours read paler than they are). */
   async function checkDialog(screen: string): Promise<void> {
-    await waitFor(() => b.page.evaluate("document.getAnimations().filter((a) => a.playState === 'running').length") as Promise<number>, (running) => running === 0, {
-      timeoutMs: 10_000,
-      everyMs: 50,
-      what: 'the dialog settled',
-    });
+    await waitFor(() => b.page.evaluate(DIALOG_SETTLED) as Promise<boolean>, (settled) => settled, { timeoutMs: 10_000, everyMs: 50, what: 'the dialog settled' });
     await b.checkAccessibility(screen);
   }
 
@@ -214,6 +218,23 @@ const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString(
     await page.getByRole('table', { name: 'API keys, newest first' }).getByRole('row', { name: /storefront.*revoked/ }).waitFor();
   });
 
+  it("moves a plan's subscribers to another plan and follows the migration to done (desktop)", async () => {
+    const page = b.page;
+    counting = 'migrate a plan (desktop)';
+    await b.open(`/plans/${basic.id}`);
+    await b.heading(/Basic/);
+    await click(page.getByRole('button', { name: 'Move subscribers to another plan' }));
+    const dialog = page.getByRole('dialog', { name: 'Move the subscribers of Basic' });
+    await click(dialog.getByRole('combobox', { name: 'To plan' }));
+    await click(page.getByRole('option', { name: /^Pro:/ }));
+    await dialog.getByText(/moves from RUB\s990\.00 to RUB\s2,500\.00 \(Pro\) at its first renewal at least 30 days ahead/).waitFor();
+    await checkDialog('plan migration dialog');
+    await click(dialog.getByRole('button', { name: 'Move the subscribers' }));
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId('migration-progress').getByText(/^Done: \d+ subscriptions? walked \(\d+ scheduled, \d+ skipped\)\.$/).waitFor({ timeout: 30_000 });
+    await b.checkAccessibility('plan with its migration');
+  });
+
   it('took these clicks per task (from the page of the object it is about; typing not counted)', () => {
     console.log(Object.entries(clicks).map(([task, n]) => `${task} — ${n}`).join('\n'));
     expect(clicks).toEqual({
@@ -228,6 +249,7 @@ const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString(
       'run billing now (desktop)': 1,
       'create an API key (desktop)': 5,
       'revoke an API key (desktop)': 2,
+      'migrate a plan (desktop)': 4,
     });
   });
 });

@@ -11,10 +11,11 @@ import { ChangePlanDialog } from './subscription-change';
 import { Field, Money, Time } from './values';
 
 /** "50% off, 2 periods left" / "RUB 100.00 off, forever". */
-function discountText(t: ReturnType<typeof useTranslation>['t'], d: SubscriptionDiscount, currency?: string): string {
+function DiscountText({ d, currency }: { d: SubscriptionDiscount; currency?: string }) {
+  const { t } = useTranslation();
   const off = d.percentOff !== null ? t('coupons.percentOff', { percent: d.percentOff }) : t('coupons.amountOff', { amount: currency ? formatMoney(d.amountOff ?? 0, currency) : String(d.amountOff) });
   const left = d.periodsLeft === null ? t('coupons.forever') : t('coupons.periodsLeft', { count: d.periodsLeft });
-  return `${off}, ${left}`;
+  return <>{`${off}, ${left}`}</>;
 }
 
 /** Apply a coupon by its code (replacing the one in force), or remove the one in force. */
@@ -75,7 +76,7 @@ export function SubscriptionBilling({ s, plan }: { s: Subscription; plan?: Plan 
             '…'
           )}
         </Field>
-        <Field label={t('coupons.field')}>{s.discount ? <Code>{s.discount.code}</Code> : '—'} {s.discount && discountText(t, s.discount, plan?.currency)}</Field>
+        <Field label={t('coupons.field')}>{s.discount ? <Code>{s.discount.code}</Code> : '—'} {s.discount && <DiscountText d={s.discount} currency={plan?.currency} />}</Field>
         {pending && (
           <Field label={t('subscriptionChange.pendingField')}>
             <Trans
