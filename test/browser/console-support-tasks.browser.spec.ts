@@ -105,6 +105,7 @@ const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString(
       await preview.getByText(/is charged to the customer's card when the change applies/).waitFor();
       await waitFor(() => confirm.isDisabled(), (disabled) => !disabled, { timeoutMs: 10_000, everyMs: 50, what: 'the confirm button enabled' });
       await checkDialog(`change dialog (${size})`);
+      if (size === 'desktop') await b.screenshot('subscription-change');
       if (size === 'phone') expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
       await click(confirm);
       await dialog.waitFor({ state: 'detached' });
@@ -123,6 +124,7 @@ const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString(
       await refund.getByRole('textbox', { name: 'Amount, RUB' }).fill('100');
       await refund.getByText(/RUB\s100\.00 goes back to the card the charge was paid with/).waitFor();
       await checkDialog(`refund dialog (${size})`);
+      if (size === 'desktop') await b.screenshot('charge-refund');
       await click(refund.getByRole('button', { name: /^Refund RUB\s100\.00$/ }));
       await refund.waitFor({ state: 'detached' });
       await b.done(/Refund of RUB\s100\.00 sent to the provider|RUB\s100\.00 refunded/);

@@ -53,7 +53,7 @@ export function ActionDialog<T>(props: {
           {result}
         </Alert>
       )}
-      <Modal opened={open} onClose={close} title={props.title} centered closeButtonProps={{ 'aria-label': t('common.close') }} lockScroll={false}>
+      <Modal opened={open} onClose={close} title={props.title} size="lg" centered closeButtonProps={{ 'aria-label': t('common.close') }} lockScroll={false}>
         <Stack>
           {props.children}
           <Group justify="flex-end">

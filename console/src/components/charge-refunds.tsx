@@ -107,7 +107,7 @@ export function ChargeRefunds({ c }: { c: Charge }) {
       {items.length === 0 ? (
         <Text size="sm">{t('refunds.none')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0} role="region" aria-label={t('refunds.caption')}>
           <Table>
             <caption style={{ position: 'absolute', left: -10000 }}>{t('refunds.caption')}</caption>
             <Table.Thead>

@@ -1,4 +1,4 @@
-import { Group, NumberInput, Radio, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Code, Group, NumberInput, Radio, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -118,7 +118,7 @@ export function CustomerMoney({ customerId }: { customerId: string }) {
         {b && b.balances.length > 0 ? b.balances.map((x) => formatMoney(x.amount, x.currency)).join(' · ') : t('balance.none')}
       </Text>
       {b && b.entries.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0} role="region" aria-label={t('balance.caption')}>
           <Table>
             <caption style={{ position: 'absolute', left: -10000 }}>{t('balance.caption')}</caption>
             <Table.Thead>
@@ -140,7 +140,7 @@ export function CustomerMoney({ customerId }: { customerId: string }) {
                   <Table.Td>
                     <Money amount={e.amount} currency={e.currency} />
                   </Table.Td>
-                  <Table.Td>{e.description ?? '—'}</Table.Td>
+                  <Table.Td>{e.description ? <Code>{e.description}</Code> : '—'}</Table.Td>
                   <Table.Td>
                     {e.chargeId ? <IdLink to={`/charges/${e.chargeId}`} id={e.chargeId} /> : e.subscriptionId ? <IdLink to={`/subscriptions/${e.subscriptionId}`} id={e.subscriptionId} /> : '—'}
                   </Table.Td>

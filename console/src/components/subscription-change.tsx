@@ -1,4 +1,4 @@
-import { Alert, Loader, NumberInput, Select, SimpleGrid, Table, Text } from '@mantine/core';
+import { Alert, Loader, NumberInput, Select, SimpleGrid, Text } from '@mantine/core';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -11,7 +11,10 @@ import { Field, Money, Time } from './values';
 
 type Effective = 'auto' | 'now' | 'period_end';
 
-/** The figures the API answers for a change (POST …/change/preview), shown before the change can be confirmed. */
+/**
+ * The figures the API answers for a change (POST …/change/preview), shown before the change can be confirmed. Its
+ * `lines` are left out: they say the same in the daemon's English.
+ */
 function Preview({ s, preview, currency }: { s: Subscription; preview: UseQueryResult<ChangeFigures | null>; currency?: string }) {
   const { t } = useTranslation();
   if (preview.error) return <ErrorNotice error={preview.error} />;
@@ -32,19 +35,6 @@ function Preview({ s, preview, currency }: { s: Subscription; preview: UseQueryR
           {money(p.nextChargeAmount)} · <Time value={p.nextChargeAt} zone={s.timezone} />
         </Field>
       </SimpleGrid>
-      {p.lines.length > 0 && (
-        <Table mt="xs">
-          <caption style={{ position: 'absolute', left: -10000 }}>{t('subscriptionChange.linesCaption')}</caption>
-          <Table.Tbody>
-            {p.lines.map((line, i) => (
-              <Table.Tr key={i}>
-                <Table.Td>{line.description}</Table.Td>
-                <Table.Td ta="right">{money(line.amount)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
       <Alert variant="light" mt="xs" role="note">
         <Text size="sm">
           {p.net > 0 ? (
