@@ -80,9 +80,9 @@ const DIALOG_SETTLED = `(() => {
 
       await b.open(`/charges/${chargeId}`);
       await page.getByTestId('amount-refunded').getByText(/50,00\s₽ из 3\s960,00\s₽/).waitFor();
-      await page.getByRole('table', { name: 'Возвраты по платежу, сначала новые' }).getByText('на баланс').waitFor();
+      await page.getByRole('table', { name: 'Возвраты по списанию, сначала новые' }).getByText('на баланс').waitFor();
       await page.getByRole('button', { name: 'Вернуть деньги' }).click();
-      const refund = page.getByRole('dialog', { name: 'Возврат по платежу' });
+      const refund = page.getByRole('dialog', { name: 'Возврат по списанию' });
       await refund.getByRole('textbox', { name: 'Сумма, RUB' }).fill('100,50');
       await refund.getByRole('button', { name: /^Вернуть 100,50\s₽$/ }).waitFor();
       await dialogInRussian(`refund dialog (${size})`, size === 'desktop' ? 'charge-refund' : undefined);
