@@ -149,6 +149,31 @@ const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString(
     });
   }
 
+  it('shows a change waiting for the renewal and drops it; removes the coupon (desktop)', async () => {
+    await b.page.setViewportSize(DESKTOP);
+    const page = b.page;
+    const { subscription } = await payingSubscription('pending@example.com');
+    await b.api().post(`/api/v1/subscriptions/${subscription.id}/change`).send({ planId: pro.id, quantity: 2, effective: 'period_end' }).expect(200);
+    await b.api().post(`/api/v1/subscriptions/${subscription.id}/discount`).send({ couponCode: 'SPRING50' }).expect(200);
+    counting = 'drop a pending change (desktop)';
+    await b.open(`/subscriptions/${subscription.id}`);
+    await page.getByText(/^To\s*Pro\s*, 2 seats, from/).waitFor();
+    await click(page.getByRole('button', { name: 'Drop the pending change' }));
+    await checkDialog('drop the pending change dialog');
+    await click(page.getByRole('dialog').getByRole('button', { name: 'Drop it' }));
+    await b.done('The pending change is dropped.');
+    await page.getByRole('button', { name: 'Drop the pending change' }).waitFor({ state: 'detached' });
+    expect((await b.api().get(`/api/v1/subscriptions/${subscription.id}`).expect(200)).body.pendingChange).toBeNull();
+
+    counting = 'remove a coupon (desktop)';
+    await page.getByText('50% off, forever').waitFor();
+    await click(page.getByRole('button', { name: 'Remove the coupon' }));
+    await checkDialog('remove the coupon dialog');
+    await click(page.getByRole('dialog').getByRole('button', { name: 'Remove' }));
+    await b.done('The coupon is removed.');
+    await page.getByText('50% off, forever').waitFor({ state: 'detached' });
+  });
+
   it('creates a coupon, shows the credit balance, charges a one-off and runs billing now (desktop)', async () => {
     await b.page.setViewportSize(DESKTOP);
     const page = b.page;
@@ -252,6 +277,8 @@ const rub = (minor: number) => new RegExp(`RUB\\s${(minor / 100).toLocaleString(
       'create an API key (desktop)': 5,
       'revoke an API key (desktop)': 2,
       'migrate a plan (desktop)': 4,
+      'drop a pending change (desktop)': 2,
+      'remove a coupon (desktop)': 2,
     });
   });
 });
