@@ -32,6 +32,8 @@ const EventPage = lazy(() => import('./pages/event'));
 const EndpointsPage = lazy(() => import('./pages/webhook-endpoints'));
 const EndpointPage = lazy(() => import('./pages/webhook-endpoint'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
+const CouponsPage = lazy(() => import('./pages/coupons'));
+const ApiKeysPage = lazy(() => import('./pages/api-keys'));
 
 /** Each section with the scope its list needs: a console signed in with an API key shows only those it may read. */
 const SECTIONS = [
@@ -41,9 +43,11 @@ const SECTIONS = [
   { to: '/subscriptions', key: 'subscriptions', scope: 'subscriptions:read' },
   { to: '/charges', key: 'charges', scope: 'charges:read' },
   { to: '/plans', key: 'plans', scope: 'plans:read' },
+  { to: '/coupons', key: 'coupons', scope: 'coupons:read' },
   { to: '/payouts', key: 'payouts', scope: 'payouts:read' },
   { to: '/events', key: 'events', scope: 'events:read' },
   { to: '/webhook-endpoints', key: 'webhookEndpoints', scope: 'webhooks:read' },
+  { to: '/api-keys', key: 'apiKeys', scope: 'admin' },
 ] as const;
 
 export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | null; testClock: boolean; scopes: readonly string[] }) {
@@ -119,6 +123,8 @@ export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | nu
             <Route path="/events/:id" element={<EventPage />} />
             <Route path="/webhook-endpoints" element={<EndpointsPage />} />
             <Route path="/webhook-endpoints/:id" element={<EndpointPage />} />
+            <Route path="/coupons" element={<CouponsPage />} />
+            <Route path="/api-keys" element={<ApiKeysPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Suspense>

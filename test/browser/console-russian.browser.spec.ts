@@ -186,7 +186,7 @@ function futureExpDate(): string {
       await dialog.waitFor();
       expect(await dialog.innerText()).toMatch(says);
       await expectNoEnglish(`dialog ${button}`);
-      await b.checkAccessibility(`dialog ${button} on ${path}`);
+      await b.checkDialogAccessibility(`dialog ${button} on ${path}`);
       if (button === 'Повторить попытку') await b.screenshot('charge-retry');
       await dialog.getByRole('button', { name: 'Оставить как есть' }).click();
       await dialog.waitFor({ state: 'detached' });

@@ -24,3 +24,11 @@ export interface Page<T> {
   items: T[];
   nextCursor?: string | null;
 }
+
+export type ChangeFigures = Schemas['ChangeFigures'];
+export type Refund = Schemas['Refund'];
+export type Coupon = Schemas['Coupon'];
+export type BalanceEntry = Schemas['BalanceEntry'];
+export type SubscriptionDiscount = Schemas['SubscriptionDiscount'];
+export type CreateCoupon = Schemas['CreateCoupon'];
+export type ApiKey = Schemas['ApiKey'];

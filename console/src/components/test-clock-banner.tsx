@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { formatUtc } from '../format/time';
 import { ActionButton } from './action-button';
+import { RunBillingButton } from './run-billing';
 
 const STEPS = ['1h', '1d', '7d', '30d'];
 
@@ -35,6 +36,7 @@ export function TestClockBanner() {
         done={(r) => t('testClock.done', { time: formatUtc(r.now) })}
         showResult={false}
       />
+      <RunBillingButton />
     </Group>
   );
 }

@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ActionButton } from '../components/action-button';
+import { ChargeRefunds } from '../components/charge-refunds';
 import { ErrorNotice } from '../components/error-notice';
 import { RecoveryLinkAction } from '../components/recovery-link-action';
 import { Field, IdLink, Money, Status, Time } from '../components/values';
@@ -130,6 +131,7 @@ export default function ChargePage() {
         />
         <RecoveryLinkAction chargeId={c.id} status={c.status} waitingForNewCard={d.waitingForNewCard} />
       </Group>
+      <ChargeRefunds c={c} />
       <section aria-labelledby="attempts">
         <Title order={2} size="h4" id="attempts">
           {t('charge.paymentAttempts')}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { Binding } from '../api/types';
 import { ActionButton } from '../components/action-button';
+import { CustomerMoney } from '../components/customer-money';
 import { ErrorNotice } from '../components/error-notice';
 import { ChargesTable, SubscriptionsTable } from '../components/lists';
 import { PagedTable } from '../components/paged-table';
@@ -75,6 +76,7 @@ export default function CustomerPage() {
           />
         </Group>
       </Card>
+      <CustomerMoney customerId={id} />
       <section aria-labelledby="bindings">
         <Title order={2} size="h4" id="bindings">
           {t('customer.bindings')}

@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ActionButton } from '../components/action-button';
+import { PlanMigrationDialog } from '../components/plan-migration';
 import { ErrorNotice } from '../components/error-notice';
 import { SubscriptionsTable } from '../components/lists';
 import { Field, Json, Money, Status, Time } from '../components/values';
@@ -78,6 +79,7 @@ export default function PlanPage() {
           run={async (key) => unwrap(await api.POST('/api/v1/plans/{id}/archive', { params: { path: { id } }, body: {}, headers: { 'Idempotency-Key': key } }))}
           done={(r) => t('plan.archive.done', { status: valueLabel('status', r.status) })}
         />
+        <PlanMigrationDialog plan={p} />
       </Group>
       <section aria-labelledby="plan-subscriptions">
         <Title order={2} size="h4" id="plan-subscriptions">

@@ -8,6 +8,7 @@ import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
 import { CopyId, CustomerLink } from '../components/ids';
 import { ChargesTable } from '../components/lists';
+import { SubscriptionBilling } from '../components/subscription-billing';
 import { PagedTable } from '../components/paged-table';
 import { Field, IdLink, Json, Money, Status, Time } from '../components/values';
 import { useValueLabel } from '../i18n/value-label';
@@ -135,6 +136,7 @@ export default function SubscriptionPage() {
           <Time value={s.pausedAt} zone={s.timezone} />
         </Field>
       </SimpleGrid>
+      <SubscriptionBilling s={s} plan={plan.data} />
       <SubscriptionActions s={s} amount={amount} />
       <section aria-labelledby="periods">
         <Title order={2} size="h4" id="periods">

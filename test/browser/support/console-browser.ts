@@ -6,6 +6,7 @@ import { ensureConsoleBuilt } from '../../support/console-build';
 import { startTestApp, TestApp } from '../../support/test-app';
 import { TEST_ADMIN_TOKEN } from '../../support/test-config';
 import { resetDatabase } from '../../support/test-database';
+import { waitFor } from '../../support/wait';
 
 /** Debian's chromium; CI installs it (.ci/run). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -136,6 +137,12 @@ export class ConsoleBrowser {
   }
 
   /** Runs axe on the screen as it is and records its serious and critical violations. */
+  /** Axe on the open dialog once its opening transition is over (mid-fade, its colours read paler than they are). */
+  async checkDialogAccessibility(screen: string): Promise<void> {
+    await waitFor(() => this.page.evaluate(DIALOG_SETTLED) as Promise<boolean>, (settled) => settled, { timeoutMs: 10_000, everyMs: 50, what: 'the dialog settled' });
+    await this.checkAccessibility(screen);
+  }
+
   async checkAccessibility(screen: string): Promise<void> {
     await this.page.evaluate(AXE_SOURCE);
     // Run in the page (its DOM, not Node's): every violation with its impact and where.
@@ -152,3 +159,11 @@ export class ConsoleBrowser {
     await this.page.screenshot({ path: join(this.screenshots, `${name}.png`), fullPage: false });
   }
 }
+
+/** Whether the open dialog is fully shown: it and every element around it opaque, no animation running. */
+const DIALOG_SETTLED = `(() => {
+  const dialog = document.querySelector('[role=dialog]');
+  if (!dialog) return false;
+  for (let e = dialog; e; e = e.parentElement) if (getComputedStyle(e).opacity !== '1') return false;
+  return document.getAnimations().every((a) => a.playState !== 'running');
+})()`;
