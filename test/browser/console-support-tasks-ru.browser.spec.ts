@@ -7,14 +7,6 @@ import { englishOn } from './support/english-leaks';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 860 };
 
-/** Whether the open dialog is fully shown: it and every element around it opaque, no transition running. */
-const DIALOG_SETTLED = `(() => {
-  const dialog = document.querySelector('[role=dialog]');
-  if (!dialog) return false;
-  for (let e = dialog; e; e = e.parentElement) if (getComputedStyle(e).opacity !== '1') return false;
-  return document.getAnimations().every((a) => a.playState !== 'running');
-})()`;
-
 /**
  * The new screens and dialogs for a support agent whose browser speaks Russian (change of plan with its preview,
  * refund, coupon, one-off charge, the credit balance, coupons, API keys): no English word left, money as Russian
@@ -52,7 +44,7 @@ const DIALOG_SETTLED = `(() => {
 
   /** Axe and the English check on a dialog once it is fully shown. */
   async function dialogInRussian(screen: string, screenshot?: string): Promise<void> {
-    await waitFor(() => b.page.evaluate(DIALOG_SETTLED) as Promise<boolean>, (settled) => settled, { timeoutMs: 10_000, everyMs: 50, what: 'the dialog settled' });
+    await b.dialogSettled();
     expect({ screen, english: await englishOn(b.page) }).toEqual({ screen, english: [] });
     if (screenshot) await b.screenshot(screenshot);
     else await b.checkAccessibility(screen);

@@ -139,8 +139,13 @@ export class ConsoleBrowser {
   /** Runs axe on the screen as it is and records its serious and critical violations. */
   /** Axe on the open dialog once its opening transition is over (mid-fade, its colours read paler than they are). */
   async checkDialogAccessibility(screen: string): Promise<void> {
-    await waitFor(() => this.page.evaluate(DIALOG_SETTLED) as Promise<boolean>, (settled) => settled, { timeoutMs: 10_000, everyMs: 50, what: 'the dialog settled' });
+    await this.dialogSettled();
     await this.checkAccessibility(screen);
+  }
+
+  /** Resolves once the open dialog's opening transition is over. */
+  async dialogSettled(): Promise<void> {
+    await waitFor(() => this.page.evaluate(DIALOG_SETTLED) as Promise<boolean>, (settled) => settled, { timeoutMs: 10_000, everyMs: 50, what: 'the dialog settled' });
   }
 
   async checkAccessibility(screen: string): Promise<void> {
