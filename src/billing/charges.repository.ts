@@ -11,6 +11,7 @@ import { CHARGE_QUEUE, ChargeQueue } from './charge-queue';
 import type { AdoptedAttempt, InvoiceRecord, NewCharge, OpenedAttempt, SucceededSettlement } from './charge-writes';
 import type { LadderPosition } from '../dunning/ladder-position';
 import { ListChargesQueryDto } from './list-charges-query.dto';
+import { filterCharges } from './charge-list-filter';
 
 /** Charges that can be dropped when a subscription is canceled: no payment is in flight at the provider. */
 const CANCELABLE_CHARGE_STATUSES = ['pending', 'retrying', 'failed'] as const;
@@ -361,11 +362,7 @@ export class ChargesRepository {
   }
 
   list(query: ListChargesQueryDto): Promise<Page<Charge>> {
-    const qb = this.dataSource.getRepository(Charge).createQueryBuilder('ch');
-    if (query.status) qb.andWhere('ch.status = :status', { status: query.status });
-    if (query.subscriptionId) qb.andWhere('ch.subscriptionId = :subscriptionId', { subscriptionId: query.subscriptionId });
-    if (query.customerId) qb.andWhere('ch.customerId = :customerId', { customerId: query.customerId });
-    return paginate(qb, query);
+    return paginate(filterCharges(this.dataSource.getRepository(Charge).createQueryBuilder('ch'), query), query);
   }
 
   /**
@@ -388,7 +385,6 @@ export class ChargesRepository {
     );
     return result[1] > 0;
   }
-
 
   /** How many charges are due now and how old the oldest is, for the backlog gauges. */
   async backlog(now: Date): Promise<{ count: number; oldest: Date | null }> {

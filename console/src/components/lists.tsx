@@ -8,7 +8,14 @@ import { CustomerLink, PlanLink } from './ids';
 import { IdLink, Money, Status, Time } from './values';
 
 type SubscriptionFilter = { status?: Subscription['status']; planId?: string; customerId?: string };
-type ChargeFilter = { status?: Charge['status']; customerId?: string; subscriptionId?: string };
+type ChargeFilter = {
+  status?: Charge['status'];
+  customerId?: string;
+  subscriptionId?: string;
+  lastAttempt?: 'succeeded' | 'declined';
+  attemptedAfter?: string;
+  attemptedBefore?: string;
+};
 
 /** What a list shows to a credential that may not read it (the page around it stays useful). */
 function NotAllowed({ what, scope }: { what: 'subscriptions' | 'charges'; scope: string }) {

@@ -91,8 +91,8 @@ export default function DashboardPage() {
           {t('dashboard.chargesToday')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <Figure label={t('dashboard.succeeded')} value={d.chargesToday.succeeded} to="/charges?status=succeeded" />
-          <Figure label={t('dashboard.declined')} value={d.chargesToday.declined} to="/charges?status=retrying" />
+          <Figure label={t('dashboard.succeeded')} value={d.chargesToday.succeeded} to={todays('succeeded', d.dayStart, d.dayEnd)} />
+          <Figure label={t('dashboard.declined')} value={d.chargesToday.declined} to={todays('declined', d.dayStart, d.dayEnd)} />
           <Figure label={t('dashboard.inFlight')} value={d.chargesToday.inFlight} to="/charges?status=processing" />
         </SimpleGrid>
         {d.chargesToday.byCurrency.length > 0 && (
@@ -167,4 +167,9 @@ export default function DashboardPage() {
       </Group>
     </Stack>
   );
+}
+
+/** The charges whose latest attempt today ended so: the same charges the figure counts, hard declines included. */
+function todays(outcome: 'succeeded' | 'declined', dayStart: string, dayEnd: string): string {
+  return `/charges?${new URLSearchParams({ lastAttempt: outcome, attemptedAfter: dayStart, attemptedBefore: dayEnd }).toString()}`;
 }
