@@ -49,4 +49,12 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     await b.page.getByRole('button', { name: 'Copied' }).waitFor();
     expect((await b.t.api().get(`${new URL(url).pathname}`).unset('Authorization')).status).toBe(200);
   });
+
+  it("flags the customer's card as waiting for replacement on the customer page", async () => {
+    await b.open(`/customers/${charge.customerId}`);
+    const flag = b.page.getByRole('status').filter({ hasText: 'Card waiting for replacement' });
+    await flag.waitFor();
+    expect(await flag.innerText()).toContain('1 charge waits for a new card');
+    await b.checkAccessibility('customer with a card waiting for replacement');
+  });
 });

@@ -11,6 +11,7 @@ import { ChargesTable, SubscriptionsTable } from '../components/lists';
 import { PagedTable } from '../components/paged-table';
 import { Field, Json, Status, Time } from '../components/values';
 import { useValueLabel } from '../i18n/value-label';
+import { CardReplacementFlag } from '../components/card-replacement-flag';
 
 export default function CustomerPage() {
   const { t } = useTranslation();
@@ -41,6 +42,7 @@ export default function CustomerPage() {
           <Time value={c.readyAt} />
         </Field>
       </SimpleGrid>
+      <CardReplacementFlag customerId={c.id} />
       <Card withBorder>
         <Title order={2} size="h4">
           {t('customer.card')}
