@@ -43,6 +43,24 @@ describe('WorkRunnerService', () => {
     expect(drains).toBe(2);
     await runner.beforeApplicationShutdown();
   });
+
+  it('drains again at once after a kick that came while a drain was running (its work may have been committed too late for it)', async () => {
+    const runner = runnerWith(['payouts'], true);
+    let drains = 0;
+    let release: () => void = () => undefined;
+    runner.start('payouts', async () => {
+      drains++;
+      // The first drain is held until the kick has come, as a drain that claimed before the new row committed.
+      if (drains === 1) await new Promise<void>((resolve) => (release = resolve));
+      return 0;
+    });
+    for (const deadline = Date.now() + 5_000; drains < 1 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 5));
+    runner.kick('payouts');
+    release();
+    for (const deadline = Date.now() + 5_000; drains < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(drains).toBe(2);
+    await runner.beforeApplicationShutdown();
+  });
 });
 
 const SRC = join(__dirname, '..');

@@ -40,17 +40,26 @@ export class WorkRunnerService implements BeforeApplicationShutdown {
     this.refuseUnknown(name, 'start');
     if (!this.enabled || this.loops.has(name)) return;
     let wake = () => undefined as void;
-    const loop: Loop = { wake: () => wake(), running: Promise.resolve() };
+    // A kick while a drain runs is remembered: that drain may have looked before the new work was committed.
+    let kicked = false;
+    const loop: Loop = {
+      wake: () => {
+        kicked = true;
+        wake();
+      },
+      running: Promise.resolve(),
+    };
     loop.running = this.registry.track(
       (async () => {
         while (!this.isStopping()) {
           let worked = 0;
+          kicked = false;
           try {
             worked = await drain();
           } catch (error) {
             this.logger.error({ err: error, queue: name }, 'Work loop failed; it tries again shortly');
           }
-          if (worked > 0 || this.isStopping()) continue;
+          if (worked > 0 || kicked || this.isStopping()) continue;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, this.tuning.idlePollMs);
             wake = () => {
