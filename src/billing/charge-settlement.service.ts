@@ -220,9 +220,8 @@ export class ChargeSettlementService {
       );
       if (declined) await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // The last declined attempt is announced, then that no automatic attempt follows.
-      await this.announce(em, charge.id, declined ? ['charge.declined', 'charge.failed'] : ['charge.failed']);
-      // Only the customer can pay it now: they get a recovery link.
-      await this.actionRequired.announceIn(em, charge.id);
+      // Only the customer can pay it now: they get a recovery link too.
+      await this.announce(em, charge.id, declined ? ['charge.declined', 'charge.failed'] : ['charge.failed'], true);
       await this.lifecycle.dunningExhausted(em, charge.subscriptionId as string, { chargeId: charge.id, errorCode: code, finalAction }, now);
     });
     this.metrics.charges.inc({ outcome: 'failed' });
@@ -235,9 +234,8 @@ export class ChargeSettlementService {
       await this.queue.write(claim, { ...changes, attemptCount: charge.attemptCount + 1, lastErrorCode: code, notBefore: null, technicalFailures: 0 }, { release: true, em });
       await this.attempts.markFinal(em, declined, { status: 'declined', errorCode: declined.errorCode });
       // A hard decline too is only a decline: collection resumes by itself once a new card is bound.
-      await this.announce(em, charge.id, ['charge.declined']);
-      // A wait for a new card begins (an operator's retry declined goes back to a wait whose link still works).
-      if (changes.step === 'awaiting_card' && !outsideLadder) await this.actionRequired.announceIn(em, charge.id);
+      // A wait for a new card begins: a recovery link too (an operator's retry declined goes back to a wait whose link still works).
+      await this.announce(em, charge.id, ['charge.declined'], changes.step === 'awaiting_card' && !outsideLadder);
       await this.lifecycle.chargeDeclined(
         em,
         charge.subscriptionId as string,
@@ -253,8 +251,11 @@ export class ChargeSettlementService {
     });
   }
 
-  /** Records `types` for the charge as GET shows it now, read in the settling transaction. */
-  private async announce(em: EntityManager, chargeId: string, types: EventType[]): Promise<void> {
+  /**
+   * Records `types` for the charge as GET shows it now, read once in the settling transaction; with `actionRequired`,
+   * `charge.action_required` with a fresh recovery link after them.
+   */
+  private async announce(em: EntityManager, chargeId: string, types: EventType[], actionRequired = false): Promise<void> {
     const charge = await this.charges.findById(chargeId, em);
     if (!charge) return;
     const object = toChargeResponse(charge, await this.attempts.ofCharge(chargeId, em));
@@ -262,6 +263,7 @@ export class ChargeSettlementService {
       em,
       types.map((type) => ({ type, data: { object } })),
     );
+    if (actionRequired) await this.actionRequired.announceIn(em, charge, object);
   }
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { PastAttempt, attemptsOnCurrentCard, clampToAllowedHours, decideAfterDecline, defaultSmartRules, nextPaydayMorning, ruleFor } from './smart-dunning';
+import type { ChargeAttemptHistory } from './charge-attempt-history';
+import { attemptsOnCurrentCard, clampToAllowedHours, decideAfterDecline, defaultSmartRules, nextPaydayMorning, ruleFor } from './smart-dunning';
 import { respectCap } from './attempt-cap';
 
 const DAY = 86_400_000;
@@ -23,7 +24,7 @@ const history = fc
   .tuple(instant, fc.array(fc.tuple(fc.integer({ min: 60_000, max: 6 * DAY }), fc.constantFrom(...CODES)), { minLength: 1, maxLength: 20 }))
   .map(([start, steps]) => {
     let t = start.getTime();
-    return steps.map(([gap, code]) => ({ attemptedAt: new Date((t += gap)), errorCode: code }) as PastAttempt);
+    return steps.map(([gap, code]) => ({ attemptedAt: new Date((t += gap)), errorCode: code }) as ChargeAttemptHistory);
   });
 
 const localHour = (t: Date, z: string) => DateTime.fromJSDate(t, { zone: z }).hour;
@@ -56,7 +57,7 @@ describe('smart dunning', () => {
     const deadline = new Date(t.getTime() + 21 * DAY);
     const hard = decideAfterDecline(rules, [{ attemptedAt: t, errorCode: CODES[5] }], 'UTC', deadline);
     expect(hard.kind).toBe('await_card');
-    const refusals: PastAttempt[] = [{ attemptedAt: t, errorCode: 'authorization_failed:rejected_by_issuer' }];
+    const refusals: ChargeAttemptHistory[] = [{ attemptedAt: t, errorCode: 'authorization_failed:rejected_by_issuer' }];
     const retries: string[] = [];
     for (;;) {
       const decision = decideAfterDecline(rules, refusals, 'UTC', deadline);
@@ -154,7 +155,7 @@ describe('smart dunning', () => {
       fc.property(instant, zone, fc.integer({ min: 1, max: 60 }), paydays, codes, (start, z, maxDays, days, outcomes) => {
         const own = defaultSmartRules(days);
         const deadline = new Date(start.getTime() + maxDays * DAY);
-        const chain: PastAttempt[] = [{ attemptedAt: start, errorCode: outcomes[0] }];
+        const chain: ChargeAttemptHistory[] = [{ attemptedAt: start, errorCode: outcomes[0] }];
         for (let k = 1; k < outcomes.length; k++) {
           const decision = decideAfterDecline(own, attemptsOnCurrentCard(own, chain, z, deadline), z, deadline);
           const last = chain[chain.length - 1];

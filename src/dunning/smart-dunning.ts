@@ -122,8 +122,6 @@ export function earliestAllowedAttempt(rules: SmartDunningRules, attemptTimes: r
   return clampToAllowedHours(rules, respectCap(rules.maxAttemptsPer30Days, attemptTimes, candidate), zone);
 }
 
-/** An earlier attempt of the charge: when it ran and, if declined, the code path. */
-export type PastAttempt = ChargeAttemptHistory;
 
 export type SmartDecision =
   | { kind: 'retry'; at: Date; declineClass: DeclineClass }
@@ -134,7 +132,7 @@ export type SmartDecision =
  * What follows a decline under the smart strategy. `attempts`: the charge's attempts on the current card,
  * the declined one last (its errorCode the decline's). `deadline`: the end of dunning (start + maxDays).
  */
-export function decideAfterDecline(rules: SmartDunningRules, attempts: readonly PastAttempt[], zone: string, deadline: Date): SmartDecision {
+export function decideAfterDecline(rules: SmartDunningRules, attempts: readonly ChargeAttemptHistory[], zone: string, deadline: Date): SmartDecision {
   const last = attempts[attempts.length - 1];
   const classes = attempts.map((a) => (a.errorCode ? ruleFor(rules, a.errorCode).class : null));
   let rule = ruleFor(rules, last.errorCode ?? 'unknown');
@@ -181,7 +179,7 @@ function candidateAfter(rules: SmartDunningRules, rule: DeclineClassRule, used: 
  * count more attempts, never fewer. The last attempt is always kept:
  * it is the one being decided (or the latest on the card).
  */
-export function attemptsOnCurrentCard<T extends PastAttempt>(rules: SmartDunningRules, attempts: readonly T[], zone = 'UTC', deadline = new Date(8.64e15)): T[] {
+export function attemptsOnCurrentCard<T extends ChargeAttemptHistory>(rules: SmartDunningRules, attempts: readonly T[], zone = 'UTC', deadline = new Date(8.64e15)): T[] {
   let start = 0;
   for (let i = 0; i < attempts.length - 1; i++) {
     if (!attempts[i].errorCode) continue;
