@@ -1,4 +1,4 @@
-import { Code, Group, Radio, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Code, Group, Radio, Select, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import type { Charge, Refund } from '../api/types';
 import { minorAsInput, parseMinor } from '../format/amount-input';
 import { formatMoney } from '../format/money';
 import { ActionDialog } from './action-dialog';
+import { RowsTable } from './rows-table';
 import { Field, Money, Status, Time } from './values';
 
 const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent', 'service_issue', 'other'] as const;
@@ -107,42 +108,27 @@ export function ChargeRefunds({ c }: { c: Charge }) {
       {items.length === 0 ? (
         <Text size="sm">{t('refunds.none')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0} role="region" aria-label={t('refunds.caption')}>
-          <Table>
-            <caption style={{ position: 'absolute', left: -10000 }}>{t('refunds.caption')}</caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('refunds.col.number')}</Table.Th>
-                <Table.Th scope="col">{t('refunds.col.amount')}</Table.Th>
-                <Table.Th scope="col">{t('refunds.col.to')}</Table.Th>
-                <Table.Th scope="col">{t('refunds.col.status')}</Table.Th>
-                <Table.Th scope="col">{t('refunds.col.reason')}</Table.Th>
-                <Table.Th scope="col">{t('refunds.col.created')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((r) => (
-                <Table.Tr key={r.id}>
-                  <Table.Td>{r.number}</Table.Td>
-                  <Table.Td>
-                    <Money amount={r.amount} currency={r.currency} />
-                  </Table.Td>
-                  <Table.Td>{t(`refunds.toShort.${r.to}`)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Status value={r.status} />
-                      {r.failureCode && <Code>{r.failureCode}</Code>}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>{r.reason ? t(`refunds.reasons.${r.reason}`) : '—'}</Table.Td>
-                  <Table.Td>
-                    <Time value={r.createdAt} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <RowsTable
+          caption={t('refunds.caption')}
+          rows={items}
+          rowKey={(r) => r.id}
+          columns={[
+            { header: t('refunds.col.number'), cell: (r) => r.number },
+            { header: t('refunds.col.amount'), cell: (r) => <Money amount={r.amount} currency={r.currency} /> },
+            { header: t('refunds.col.to'), cell: (r) => t(`refunds.toShort.${r.to}`) },
+            {
+              header: t('refunds.col.status'),
+              cell: (r) => (
+                <Group gap={4} wrap="nowrap">
+                  <Status value={r.status} />
+                  {r.failureCode && <Code>{r.failureCode}</Code>}
+                </Group>
+              ),
+            },
+            { header: t('refunds.col.reason'), cell: (r) => (r.reason ? t(`refunds.reasons.${r.reason}`) : '—') },
+            { header: t('refunds.col.created'), cell: (r) => <Time value={r.createdAt} /> },
+          ]}
+        />
       )}
     </section>
   );

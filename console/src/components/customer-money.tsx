@@ -1,4 +1,4 @@
-import { Code, Group, NumberInput, Radio, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { Code, Group, NumberInput, Radio, Select, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { parseMinor } from '../format/amount-input';
 import { formatMoney } from '../format/money';
 import { useValueLabel } from '../i18n/value-label';
 import { ActionDialog } from './action-dialog';
+import { RowsTable } from './rows-table';
 import { IdLink } from './ids';
 import { Money, Time } from './values';
 
@@ -118,37 +119,22 @@ export function CustomerMoney({ customerId }: { customerId: string }) {
         {b && b.balances.length > 0 ? b.balances.map((x) => formatMoney(x.amount, x.currency)).join(' · ') : t('balance.none')}
       </Text>
       {b && b.entries.length > 0 && (
-        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0} role="region" aria-label={t('balance.caption')}>
-          <Table>
-            <caption style={{ position: 'absolute', left: -10000 }}>{t('balance.caption')}</caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('balance.col.when')}</Table.Th>
-                <Table.Th scope="col">{t('balance.col.kind')}</Table.Th>
-                <Table.Th scope="col">{t('balance.col.amount')}</Table.Th>
-                <Table.Th scope="col">{t('balance.col.description')}</Table.Th>
-                <Table.Th scope="col">{t('balance.col.link')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {b.entries.map((e) => (
-                <Table.Tr key={e.id}>
-                  <Table.Td>
-                    <Time value={e.createdAt} />
-                  </Table.Td>
-                  <Table.Td>{t(`balance.kinds.${e.kind}`)}</Table.Td>
-                  <Table.Td>
-                    <Money amount={e.amount} currency={e.currency} />
-                  </Table.Td>
-                  <Table.Td>{e.description ? <Code>{e.description}</Code> : '—'}</Table.Td>
-                  <Table.Td>
-                    {e.chargeId ? <IdLink to={`/charges/${e.chargeId}`} id={e.chargeId} /> : e.subscriptionId ? <IdLink to={`/subscriptions/${e.subscriptionId}`} id={e.subscriptionId} /> : '—'}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <RowsTable
+          caption={t('balance.caption')}
+          rows={b.entries}
+          rowKey={(e) => e.id}
+          columns={[
+            { header: t('balance.col.when'), cell: (e) => <Time value={e.createdAt} /> },
+            { header: t('balance.col.kind'), cell: (e) => t(`balance.kinds.${e.kind}`) },
+            { header: t('balance.col.amount'), cell: (e) => <Money amount={e.amount} currency={e.currency} /> },
+            { header: t('balance.col.description'), cell: (e) => (e.description ? <Code>{e.description}</Code> : '—') },
+            {
+              header: t('balance.col.link'),
+              cell: (e) =>
+                e.chargeId ? <IdLink to={`/charges/${e.chargeId}`} id={e.chargeId} /> : e.subscriptionId ? <IdLink to={`/subscriptions/${e.subscriptionId}`} id={e.subscriptionId} /> : '—',
+            },
+          ]}
+        />
       )}
     </section>
   );

@@ -1,9 +1,10 @@
-import { Button, Group, Loader, Table, Text } from '@mantine/core';
+import { Button, Group, Loader, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../api/types';
 import { ErrorNotice } from './error-notice';
+import { RowsTable } from './rows-table';
 
 export interface Column<T> {
   header: string;
@@ -39,31 +40,7 @@ export function PagedTable<T>(props: {
   const next = page.data.nextCursor ?? null;
   return (
     <div>
-      {/* On a narrow screen the table scrolls inside its own box; the page itself never scrolls sideways. */}
-      {/* Focusable, so a keyboard can scroll it on a narrow screen even when it holds no link. */}
-      <Table.ScrollContainer minWidth={560} type="native" tabIndex={0} role="region" aria-label={props.caption}>
-        <Table striped highlightOnHover verticalSpacing="xs" aria-busy={page.isFetching}>
-          <caption style={{ position: 'absolute', left: -10000 }}>{props.caption}</caption>
-          <Table.Thead>
-            <Table.Tr>
-              {props.columns.map((c) => (
-                <Table.Th key={c.header} scope="col">
-                  {c.header}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {page.data.items.map((row) => (
-              <Table.Tr key={props.rowKey(row)}>
-                {props.columns.map((c) => (
-                  <Table.Td key={c.header}>{c.cell(row)}</Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <RowsTable caption={props.caption} columns={props.columns} rows={page.data.items} rowKey={props.rowKey} busy={page.isFetching} />
       {page.data.items.length === 0 && (
         <Text py="sm" c="gray.8">
           {props.empty ?? t('common.nothingHere')}
