@@ -116,6 +116,8 @@ function futureExpDate(): string {
     await waitFor(async () => good.received.length, (n) => n === before + 1, { timeoutMs: 30_000, everyMs: 100, what: 'the event delivered again' });
     // The same event, the same webhook-id.
     expect(good.received[before]).toBe(good.received[0]);
+    // The confirmation fades out after it is answered: axe on it mid-fade reads its colours paler than they are.
+    await dialog.waitFor({ state: 'detached' });
     await b.screenshot('webhook-endpoint');
 
     await b.confirm('Pause');
