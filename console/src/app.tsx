@@ -15,7 +15,7 @@ export function App() {
   const session = useQuery({ queryKey: SESSION_QUERY, queryFn: async () => unwrap(await api.GET('/console/session')), staleTime: Infinity });
   useEffect(() => onSignedOut(() => void queryClient.invalidateQueries({ queryKey: SESSION_QUERY })), [queryClient]);
 
-  if (!session.data) return <Loader m="xl" aria-label={t('common.loading')} />;
+  if (!session.data) return <Loader m="xl" role="status" aria-label={t('common.loading')} />;
   if (!session.data.signedIn) return <SignInPage />;
   const scopes = session.data.scopes ?? [];
   // The test clock's routes need `admin`: a console signed in with a narrower key shows no clock to move.

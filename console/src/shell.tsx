@@ -102,7 +102,7 @@ export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | nu
         </Box>
       </AppShell.Navbar>
       <AppShell.Main id="content" tabIndex={-1}>
-        <Suspense fallback={<Loader aria-label={t('common.loading')} />}>
+        <Suspense fallback={<Loader role="status" aria-label={t('common.loading')} />}>
           <Routes>
             <Route path="/" element={allows(scopes, 'reports:read') ? <DashboardPage /> : <Navigate to={sections[0]?.to ?? '/events'} replace />} />
             <Route path="/revenue" element={<RevenuePage />} />

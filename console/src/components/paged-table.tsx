@@ -36,7 +36,7 @@ export function PagedTable<T>(props: {
   const page = useQuery({ queryKey: [...props.queryKey, 'page', cursor ?? null], queryFn: () => props.fetchPage(cursor), placeholderData: keepPreviousData });
 
   if (page.error) return <ErrorNotice error={page.error} />;
-  if (!page.data) return <Loader size="sm" aria-label={t('common.loading')} />;
+  if (!page.data) return <Loader size="sm" role="status" aria-label={t('common.loading')} />;
   const next = page.data.nextCursor ?? null;
   return (
     <div>

@@ -19,7 +19,7 @@ function Preview({ s, preview, currency }: { s: Subscription; preview: UseQueryR
   const { t } = useTranslation();
   if (preview.error) return <ErrorNotice error={preview.error} />;
   const p = preview.data;
-  if (!p || !currency) return <Loader size="sm" aria-label={t('subscriptionChange.previewing')} />;
+  if (!p || !currency) return <Loader size="sm" role="status" aria-label={t('subscriptionChange.previewing')} />;
   const money = (amount: number) => <Money amount={amount} currency={currency} />;
   return (
     <section aria-label={t('subscriptionChange.preview')} data-testid="change-preview">
