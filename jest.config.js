@@ -2,7 +2,8 @@
  *  On a real server (TEST_DATABASE_URL) each worker has a database of its own, copied from a migrated template by
  *  globalSetup, so the suites run in parallel (TEST_WORKERS, default 2); the embedded PGlite has one database, so one
  *  worker. A worker that grew past workerIdleMemoryLimit is replaced between files, so no process holds what every
- *  suite before it left behind.
+ *  suite before it left behind. The longest files start first (test/support/longest-first.sequencer.js), so the
+ *  workers end together instead of one starting a long file while the others are done.
  *  A test's time limit only catches a hang, so it is set for a busy two-core machine (scripts/test-under-load.sh),
  *  where the slowest tests take minutes; only the heaviest ones set their own, HEAVY_TEST_TIMEOUT_MS in
  *  test/support/time-limits.ts. */
@@ -20,6 +21,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testSequencer: '<rootDir>/test/support/longest-first.sequencer.js',
   testTimeout: 300_000,
   slowTestThreshold: 30,
 };
