@@ -12,11 +12,11 @@ interface FakeTest {
 const test = (relative: string, size = 100): FakeTest => ({ path: `/checkout/${relative}`, size, context: { config: { rootDir: '/checkout' } } });
 
 describe('the longest-first test order', () => {
-  it('starts the files that took longest first, and new files (no record) before them, largest first', () => {
+  it('starts the files that took longest first; a file with no record counts as ten seconds, the larger first', () => {
     const tests = [test('test/a.spec.ts'), test('test/new-small.spec.ts', 10), test('test/b.spec.ts'), test('src/c.spec.ts'), test('test/new-big.spec.ts', 5000)];
     const seconds = { 'test/a.spec.ts': 12, 'test/b.spec.ts': 240, 'src/c.spec.ts': 0.4 };
     const order = sortLongestFirst(tests, seconds, (t) => t.size).map((t) => t.path.replace('/checkout/', ''));
-    expect(order).toEqual(['test/new-big.spec.ts', 'test/new-small.spec.ts', 'test/b.spec.ts', 'test/a.spec.ts', 'src/c.spec.ts']);
+    expect(order).toEqual(['test/b.spec.ts', 'test/a.spec.ts', 'test/new-big.spec.ts', 'test/new-small.spec.ts', 'src/c.spec.ts']);
   });
 
   it('keeps every file when nothing is recorded', () => {

@@ -6,8 +6,8 @@ const Sequencer = require('@jest/test-sequencer').default;
  * Runs the files that took longest first, by the durations recorded in test-durations.json, so the workers finish
  * together instead of one of them starting a two-minute file when the others are done. Jest's own order needs its
  * cache of earlier runs, which a fresh clone (CI) does not have, and falls back to file size, a poor guess here:
- * the longest files are short scenarios that wait on processes. Files not in the record (new ones) run first, by
- * size, so a new long file never ends the run. scripts/record-test-durations.js writes the record from a `jest --json` report.
+ * the longest files are short scenarios that wait on processes. scripts/record-test-durations.js writes the record
+ * from a `jest --json` report (or from jest's console output, which names the seconds of each file over 30 s).
  */
 class LongestFirstSequencer extends Sequencer {
   sort(tests) {
@@ -15,16 +15,15 @@ class LongestFirstSequencer extends Sequencer {
   }
 }
 
-/** New files (no record) first, largest first; then recorded ones, longest first. Paths are relative to rootDir. */
+/**
+ * A file with no record counts as UNRECORDED_SECONDS: most files take a few seconds, and only the long ones are worth
+ * recording. Paths are relative to rootDir; among equal durations the larger file first.
+ */
+const UNRECORDED_SECONDS = 10;
+
 function sortLongestFirst(tests, recordedSeconds, sizeOf) {
-  const durationOf = (test) => recordedSeconds[path.relative(test.context.config.rootDir, test.path).split(path.sep).join('/')];
-  return [...tests].sort((a, b) => {
-    const da = durationOf(a);
-    const db = durationOf(b);
-    if ((da === undefined) !== (db === undefined)) return da === undefined ? -1 : 1;
-    if (da === undefined) return sizeOf(b) - sizeOf(a);
-    return db - da;
-  });
+  const durationOf = (test) => recordedSeconds[path.relative(test.context.config.rootDir, test.path).split(path.sep).join('/')] ?? UNRECORDED_SECONDS;
+  return [...tests].sort((a, b) => durationOf(b) - durationOf(a) || sizeOf(b) - sizeOf(a));
 }
 
 function readDurations() {
