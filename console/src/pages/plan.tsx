@@ -4,6 +4,8 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import { ActionButton } from '../components/action-button';
+import { DunningSummary } from '../components/dunning-summary';
+import { PlanDunningDialog } from '../components/plan-dunning-dialog';
 import { PlanMigrationDialog } from '../components/plan-migration';
 import { ErrorNotice } from '../components/error-notice';
 import { SubscriptionsTable } from '../components/lists';
@@ -33,10 +35,9 @@ export default function PlanPage() {
         <Field label={t('plan.period')}>{t('plan.every', { period: t(`interval.${p.interval}`, { count: p.intervalCount }) })}</Field>
         <Field label={t('plan.trial')}>{p.trialDays ? t('interval.day', { count: p.trialDays }) : t('common.none')}</Field>
         <Field label={t('plan.product')}>{p.product}</Field>
+        <Field label={t('plan.strategy')}>{t(`dunningForm.${p.dunning.strategy}`)}</Field>
         <Field label={t('plan.dunning')}>
-          {p.dunning.strategy === 'smart'
-            ? t('plan.smart', { days: t('interval.day', { count: p.dunning.maxDays ?? 0 }), action: valueLabel('finalAction', p.dunning.finalAction) })
-            : t('plan.fixed', { delays: p.dunning.retryDelays?.join(', ') || '—', action: valueLabel('finalAction', p.dunning.finalAction) })}
+          <DunningSummary dunning={p.dunning} />
         </Field>
         <Field label={t('plan.created')}>
           <Time value={p.createdAt} />
@@ -60,7 +61,7 @@ export default function PlanPage() {
                 <Money amount={l.price} currency={p.currency} />
               </Table.Td>
               <Table.Td>{l.quantity}</Table.Td>
-              <Table.Td>{l.taxRate ?? '—'}</Table.Td>
+              <Table.Td>{l.taxRate ?? t('plan.noTax')}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -79,6 +80,7 @@ export default function PlanPage() {
           run={async (key) => unwrap(await api.POST('/api/v1/plans/{id}/archive', { params: { path: { id } }, body: {}, headers: { 'Idempotency-Key': key } }))}
           done={(r) => t('plan.archive.done', { status: valueLabel('status', r.status) })}
         />
+        {p.status === 'active' && <PlanDunningDialog plan={p} />}
         <PlanMigrationDialog plan={p} />
       </Group>
       <section aria-labelledby="plan-subscriptions">
