@@ -34,6 +34,7 @@ const EndpointPage = lazy(() => import('./pages/webhook-endpoint'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 const CouponsPage = lazy(() => import('./pages/coupons'));
 const ApiKeysPage = lazy(() => import('./pages/api-keys'));
+const DunningPage = lazy(() => import('./pages/dunning'));
 
 /** Each section with the scope its list needs: a console signed in with an API key shows only those it may read. */
 const SECTIONS = [
@@ -42,6 +43,7 @@ const SECTIONS = [
   { to: '/customers', key: 'customers', scope: 'customers:read' },
   { to: '/subscriptions', key: 'subscriptions', scope: 'subscriptions:read' },
   { to: '/charges', key: 'charges', scope: 'charges:read' },
+  { to: '/dunning', key: 'dunning', scope: 'charges:read' },
   { to: '/plans', key: 'plans', scope: 'plans:read' },
   { to: '/coupons', key: 'coupons', scope: 'coupons:read' },
   { to: '/payouts', key: 'payouts', scope: 'payouts:read' },
@@ -112,6 +114,7 @@ export function Shell({ expiresAt, testClock, scopes }: { expiresAt: string | nu
             <Route path="/subscriptions/:id" element={<SubscriptionPage />} />
             <Route path="/charges" element={<ChargesPage />} />
             <Route path="/charges/:id" element={<ChargePage />} />
+            <Route path="/dunning" element={<DunningPage />} />
             <Route path="/plans" element={<PlansPage />} />
             <Route path="/plans/new" element={<NewPlanPage />} />
             <Route path="/plans/:id" element={<PlanPage />} />

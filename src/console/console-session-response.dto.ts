@@ -34,4 +34,12 @@ export class ConsoleSessionStateResponseDto {
     example: ['admin'],
   })
   scopes: string[] | null;
+
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: "Signed in: the VAT rates a new plan's or one-off charge's line may carry (BILLING_TAX_RATES, in its order), which the console offers; null when not signed in.",
+    example: ['0%', '5%', '7%', '10%', '22%', '5/105', '7/107', '10/110', '22/122'],
+  })
+  taxRates: string[] | null;
 }

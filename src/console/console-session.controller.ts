@@ -61,7 +61,7 @@ export class ConsoleSessionController {
     const session = readConsoleCookie(request);
     const state = session === undefined ? null : await this.sessions.state(session);
     response.setHeader('Cache-Control', 'no-store');
-    return { signedIn: state !== null, expiresAt: state?.expiresAt.toISOString() ?? null, testClock: state === null ? null : this.config.testClock, scopes: state?.scopes ?? null };
+    return { signedIn: state !== null, expiresAt: state?.expiresAt.toISOString() ?? null, testClock: state === null ? null : this.config.testClock, scopes: state?.scopes ?? null, taxRates: state === null ? null : [...this.config.taxRates] };
   }
 
   @PublicRoute()

@@ -61,7 +61,7 @@ function gzippedJs(manifest: Record<string, ManifestChunk>, keys: string[]): num
     expect(await b.context.cookies()).toEqual([]);
     // The old session is over on the server too.
     const state = await b.page.evaluate(async () => (await fetch('/console/session')).json());
-    expect(state).toEqual({ signedIn: false, expiresAt: null, testClock: null, scopes: null });
+    expect(state).toEqual({ signedIn: false, expiresAt: null, testClock: null, scopes: null, taxRates: null });
   });
 
   it('opens any deep link directly once signed in, and names an unknown page', async () => {

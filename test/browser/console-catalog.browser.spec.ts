@@ -28,7 +28,8 @@ import { ConsoleBrowser, haveChromium } from './support/console-browser';
     await page.getByRole('textbox', { name: 'Line 2 price' }).fill('9900');
     // Money in minor units, formatted once: 3 × 1,500.00 + 99.00.
     await page.getByText('Each period: RUB 4,599.00').waitFor();
-    await page.getByLabel(/Own dunning ladder/).check();
+    await page.getByLabel(/Its own dunning/).check();
+    await page.getByRole('radio', { name: 'Fixed' }).check();
     await page.getByLabel('Retry delays').fill('1d, 2d');
     await b.checkAccessibility('new plan');
     await page.getByRole('button', { name: 'Create plan' }).dblclick();

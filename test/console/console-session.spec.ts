@@ -82,10 +82,10 @@ describe('console sessions: the admin token traded for a cookie the admin API ta
   });
 
   it("tells the console its own state, and whether the test clock is on, without failing a call", async () => {
-    expect((await http().get('/console/session').expect(200)).body).toEqual({ signedIn: false, expiresAt: null, testClock: null, scopes: null });
+    expect((await http().get('/console/session').expect(200)).body).toEqual({ signedIn: false, expiresAt: null, testClock: null, scopes: null, taxRates: null });
     const { cookie, expiresAt } = await signIn(t);
     const state = await http().get('/console/session').set('Cookie', cookie).expect(200);
-    expect(state.body).toEqual({ signedIn: true, expiresAt, testClock: true, scopes: ['admin'] });
+    expect(state.body).toEqual({ signedIn: true, expiresAt, testClock: true, scopes: ['admin'], taxRates: ['0%', '5%', '7%', '10%', '22%', '5/105', '7/107', '10/110', '22/122'] });
     expect(state.headers['cache-control']).toBe('no-store');
   });
 

@@ -210,7 +210,7 @@ describe('Admin API: deny by default', () => {
       const res = await rawRequest(base, { method: 'POST', path: '/console/session', headers: json, body });
       expect({ body, status: res.status, cookie: res.headers['set-cookie'] }).toEqual({ body, status: body === '{}' ? 400 : 401, cookie: undefined });
     }
-    expect((await rawRequest(base, { method: 'GET', path: '/console/session' })).json).toEqual({ signedIn: false, expiresAt: null, testClock: null, scopes: null });
+    expect((await rawRequest(base, { method: 'GET', path: '/console/session' })).json).toEqual({ signedIn: false, expiresAt: null, testClock: null, scopes: null, taxRates: null });
     expect((await rawRequest(base, { method: 'DELETE', path: '/console/session' })).status).toBe(200);
     expect(await countRows(TABLES)).toEqual(before);
     // The console's files hold no data and no secret; its session cookie with X-Console opens the API.

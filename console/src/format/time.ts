@@ -43,3 +43,26 @@ export function formatTime(iso: string, zone?: string | null, language: Language
 export function formatDay(iso: string, language: Language = currentLanguage()): string {
   return formatUtc(iso, language).split(' ')[0];
 }
+
+/** The operator's own IANA zone (the browser's), in which dates typed into a form are meant. */
+export function operatorZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** Today in the operator's zone, as a date input writes it ("2027-01-31"): the earliest day a form offers. */
+export function todayInOperatorZone(): string {
+  return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
+
+/**
+ * The last minute of a day ("2027-01-31") in the operator's zone, as an instant the API takes: a coupon redeemable
+ * "by 31 January", or a key that works "until 31 January", lasts through that day where the operator is. Null when
+ * the text is not a whole date.
+ */
+export function endOfDayInOperatorZone(day: string): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return null;
+  // The Date constructor with parts reads them in the browser's zone, which is the operator's.
+  const end = new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 23, 59, 0, 0);
+  return Number.isNaN(end.getTime()) ? null : end.toISOString();
+}

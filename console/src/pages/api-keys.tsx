@@ -7,6 +7,7 @@ import { ActionButton } from '../components/action-button';
 import { ActionDialog } from '../components/action-dialog';
 import { PagedTable } from '../components/paged-table';
 import { Time } from '../components/values';
+import { endOfDayInOperatorZone, formatTimeIn, operatorZone, todayInOperatorZone } from '../format/time';
 
 type Scope = ApiKey['scopes'][number];
 const RESOURCES = ['plans', 'customers', 'subscriptions', 'charges', 'coupons', 'payouts', 'events', 'webhooks', 'reports'] as const;
@@ -38,22 +39,36 @@ function NewKeyDialog() {
   const { t } = useTranslation();
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([]);
+  const [expiryDay, setExpiryDay] = useState('');
+  // A day in the operator's zone: the key works through its end, then stops.
+  const expiresAt = expiryDay ? endOfDayInOperatorZone(expiryDay) : null;
+  const expiryWrong = expiryDay !== '' && (expiresAt === null || Date.parse(expiresAt) <= Date.now());
   return (
     <ActionDialog
       scope="admin"
       label={t('apiKeys.new.label')}
       title={t('apiKeys.new.title')}
       confirmLabel={t('apiKeys.new.confirm')}
-      ready={name.trim().length >= 1 && scopes.length >= 1}
+      ready={name.trim().length >= 1 && scopes.length >= 1 && !expiryWrong}
       onOpen={() => {
         setName('');
         setScopes([]);
+        setExpiryDay('');
       }}
-      run={async (key) => unwrap(await api.POST('/api/v1/api-keys', { body: { name: name.trim(), scopes: scopes as Scope[] }, headers: { 'Idempotency-Key': key } }))}
+      run={async (key) => unwrap(await api.POST('/api/v1/api-keys', { body: { name: name.trim(), scopes: scopes as Scope[], ...(expiresAt ? { expiresAt } : {}) }, headers: { 'Idempotency-Key': key } }))}
       done={(r) => (r.key ? <ShownOnce secret={r.key} /> : t('apiKeys.new.replayed'))}
     >
       <TextInput label={t('apiKeys.new.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={100} required data-autofocus />
       <MultiSelect label={t('apiKeys.new.scopes')} description={t('apiKeys.new.scopesHelp')} data={SCOPES} value={scopes} onChange={setScopes} searchable comboboxProps={{ withinPortal: true }} />
+      <TextInput
+        type="date"
+        label={t('apiKeys.new.expires')}
+        description={expiresAt && !expiryWrong ? t('apiKeys.new.expiresUntil', { time: formatTimeIn(expiresAt, operatorZone()), zone: operatorZone() }) : t('apiKeys.new.expiresHelp', { zone: operatorZone() })}
+        min={todayInOperatorZone()}
+        value={expiryDay}
+        onChange={(e) => setExpiryDay(e.currentTarget.value)}
+        error={expiryWrong ? t('apiKeys.new.expiresError') : undefined}
+      />
     </ActionDialog>
   );
 }
@@ -82,7 +97,8 @@ export default function ApiKeysPage() {
           { header: t('apiKeys.col.state'), cell: (k) => <Badge variant="dot" color={state(k) === 'active' ? 'green' : 'dark'} style={{ textTransform: 'none', minWidth: 'max-content' }}>{t(`apiKeys.states.${state(k)}`)}</Badge> },
           { header: t('apiKeys.col.created'), cell: (k) => <Time value={k.createdAt} /> },
           { header: t('apiKeys.col.lastUsed'), cell: (k) => <Time value={k.lastUsedAt} /> },
-          { header: t('apiKeys.col.expires'), cell: (k) => <Time value={k.expiresAt} /> },
+          // In the operator's zone, where the day was chosen, and in UTC beside it.
+          { header: t('apiKeys.col.expires'), cell: (k) => (k.expiresAt ? <Time value={k.expiresAt} zone={operatorZone()} /> : t('apiKeys.never')) },
           {
             header: t('apiKeys.col.actions'),
             cell: (k) => (

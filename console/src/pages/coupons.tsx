@@ -6,7 +6,9 @@ import { ActionButton } from '../components/action-button';
 import { NewCouponDialog } from '../components/coupon-form';
 import { StatusFilter, useFilter } from '../components/filters';
 import { PagedTable } from '../components/paged-table';
+import { PlanLink } from '../components/ids';
 import { Money, Status, Time } from '../components/values';
+import { operatorZone } from '../format/time';
 
 /** Coupons: what each takes off and for how long, how often it was used; a new one; archive one. */
 export default function CouponsPage() {
@@ -35,7 +37,15 @@ export default function CouponsPage() {
           { header: t('coupons.col.off'), cell: off },
           { header: t('coupons.col.duration'), cell: duration },
           { header: t('coupons.col.redeemed'), cell: (c) => (c.maxRedemptions === null ? c.timesRedeemed : t('coupons.redeemedOf', { count: c.timesRedeemed, max: c.maxRedemptions })) },
-          { header: t('coupons.col.redeemBy'), cell: (c) => <Time value={c.redeemBy} /> },
+          // In the operator's zone, where the day was chosen, and in UTC beside it.
+          { header: t('coupons.col.redeemBy'), cell: (c) => <Time value={c.redeemBy} zone={operatorZone()} /> },
+          { header: t('coupons.col.plans'), cell: (c) => (c.appliesToPlans?.length ? (
+              <Stack gap={2}>
+                {c.appliesToPlans.map((id) => (
+                  <PlanLink key={id} id={id} />
+                ))}
+              </Stack>
+            ) : t('coupons.everyPlan')) },
           { header: t('coupons.col.status'), cell: (c) => <Status value={c.status} /> },
           {
             header: t('coupons.col.actions'),

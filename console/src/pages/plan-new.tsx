@@ -4,29 +4,38 @@ import { useNavigate } from 'react-router';
 import { Trans, useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
 import type { CreatePlan } from '../api/types';
+import { useTaxRates } from '../api/use-tax-rates';
 import { useWrite } from '../api/use-write';
 import { ErrorNotice } from '../components/error-notice';
+import { draftProblems, NEW_PLAN_DUNNING, toPlanDunning, type DunningDraft } from '../components/plan-dunning-draft';
+import { PlanDunningFields } from '../components/plan-dunning-fields';
 import { Money } from '../components/values';
 import { useValueLabel } from '../i18n/value-label';
 
-type Line = { product: string; price: number | ''; quantity: number | '' };
+type Line = { product: string; price: number | ''; quantity: number | ''; taxRate: string };
 const INTERVALS = ['day', 'week', 'month', 'year'] as const;
 
-/** A new plan: its invoice lines (prices in minor units, shown formatted as typed), period, trial and own dunning ladder. */
+/**
+ * A new plan: its invoice lines (prices in minor units, shown formatted as typed; each with a VAT rate the daemon allows,
+ * the first of BILLING_TAX_RATES unless chosen), period, trial and its own dunning (smart or fixed).
+ */
 export default function NewPlanPage() {
   const { t } = useTranslation();
   const valueLabel = useValueLabel();
   const navigate = useNavigate();
+  const taxRates = useTaxRates();
+  // The API reports the rates allowed, not which is standard: the first of them, as the daemon's operator ordered them.
+  const defaultRate = taxRates[0] ?? '';
   const [name, setName] = useState('');
   const [product, setProduct] = useState('');
   const [currency, setCurrency] = useState('RUB');
   const [interval, setInterval] = useState<(typeof INTERVALS)[number]>('month');
   const [intervalCount, setIntervalCount] = useState<number | ''>(1);
   const [trialDays, setTrialDays] = useState<number | ''>(0);
-  const [lines, setLines] = useState<Line[]>([{ product: '', price: '', quantity: 1 }]);
+  const [lines, setLines] = useState<Line[]>([{ product: '', price: '', quantity: 1, taxRate: defaultRate }]);
   const [ownDunning, setOwnDunning] = useState(false);
-  const [retryDelays, setRetryDelays] = useState('1d, 3d, 7d');
-  const [finalAction, setFinalAction] = useState<'cancel' | 'unpaid'>('cancel');
+  const [dunning, setDunning] = useState<DunningDraft>(NEW_PLAN_DUNNING);
+  const dunningProblems = draftProblems(dunning);
   const create = useWrite(
     async (body: CreatePlan, key: string) => unwrap(await api.POST('/api/v1/plans', { body, headers: { 'Idempotency-Key': key } })),
     (plan) => navigate(`/plans/${plan.id}`),
@@ -41,17 +50,10 @@ export default function NewPlanPage() {
       interval,
       intervalCount: Number(intervalCount) || 1,
       trialDays: Number(trialDays) || 0,
-      lines: lines.map((l) => ({ product: l.product, price: Number(l.price), quantity: Number(l.quantity) || 1 })),
-      ...(ownDunning && {
-        dunning: {
-          retryDelays: retryDelays
-            .split(',')
-            .map((d) => d.trim())
-            .filter(Boolean),
-          finalAction,
-        },
-      }),
+      lines: lines.map((l) => ({ product: l.product, price: Number(l.price), quantity: Number(l.quantity) || 1, ...(l.taxRate ? { taxRate: l.taxRate } : {}) })),
+      ...(ownDunning && { dunning: toPlanDunning(dunning) }),
     };
+    if (ownDunning && (dunningProblems.maxDays || dunningProblems.retryDelays)) return;
     create.send(body);
   };
   return (
@@ -94,13 +96,14 @@ export default function NewPlanPage() {
                     required
                   />
                   <NumberInput label={t('planNew.lineQuantity', { n: i + 1 })} min={1} allowDecimal={false} w={140} value={l.quantity} onChange={(v) => setLine(i, { quantity: typeof v === 'number' ? v : '' })} />
+                  <Select label={t('planNew.lineTaxRate', { n: i + 1 })} data={taxRates} value={l.taxRate || null} onChange={(v) => v && setLine(i, { taxRate: v })} allowDeselect={false} w={120} />
                   <ActionIcon variant="default" size="lg" aria-label={t('planNew.removeLine', { n: i + 1 })} disabled={lines.length === 1} onClick={() => setLines((all) => all.filter((_, j) => j !== i))}>
                     ×
                   </ActionIcon>
                 </Group>
               ))}
               <Group>
-                <Button variant="default" size="xs" onClick={() => setLines((all) => [...all, { product: '', price: '', quantity: 1 }])}>
+                <Button variant="default" size="xs" onClick={() => setLines((all) => [...all, { product: '', price: '', quantity: 1, taxRate: defaultRate }])}>
                   {t('planNew.addLine')}
                 </Button>
                 <Text size="sm">
@@ -110,12 +113,7 @@ export default function NewPlanPage() {
             </Stack>
           </fieldset>
           <Checkbox label={t('planNew.ownDunning')} checked={ownDunning} onChange={(e) => setOwnDunning(e.currentTarget.checked)} />
-          {ownDunning && (
-            <Group grow>
-              <TextInput label={t('planNew.retryDelays')} description={t('planNew.retryDelaysHelp')} value={retryDelays} onChange={(e) => setRetryDelays(e.currentTarget.value)} />
-              <Select label={t('planNew.then')} data={(['cancel', 'unpaid'] as const).map((value) => ({ value, label: valueLabel('finalAction', value) }))} value={finalAction} onChange={(v) => v && setFinalAction(v as 'cancel' | 'unpaid')} allowDeselect={false} />
-            </Group>
-          )}
+          {ownDunning && <PlanDunningFields value={dunning} onChange={(change) => setDunning((d) => ({ ...d, ...change }))} problems={dunningProblems} />}
           {create.mutation.error && <ErrorNotice error={create.mutation.error} />}
           <Group>
             <Button type="submit" loading={create.mutation.isPending}>

@@ -1,11 +1,15 @@
-import { Code, Group, SimpleGrid, Stack, Table, Title } from '@mantine/core';
+import { Code, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
+import type { Plan } from '../api/types';
 import { ActionButton } from '../components/action-button';
+import { DunningSummary } from '../components/dunning-summary';
+import { PlanDunningDialog } from '../components/plan-dunning-dialog';
 import { PlanMigrationDialog } from '../components/plan-migration';
 import { ErrorNotice } from '../components/error-notice';
+import { RowsTable } from '../components/rows-table';
 import { SubscriptionsTable } from '../components/lists';
 import { Field, Json, Money, Status, Time } from '../components/values';
 import { useValueLabel } from '../i18n/value-label';
@@ -33,38 +37,25 @@ export default function PlanPage() {
         <Field label={t('plan.period')}>{t('plan.every', { period: t(`interval.${p.interval}`, { count: p.intervalCount }) })}</Field>
         <Field label={t('plan.trial')}>{p.trialDays ? t('interval.day', { count: p.trialDays }) : t('common.none')}</Field>
         <Field label={t('plan.product')}>{p.product}</Field>
+        <Field label={t('plan.strategy')}>{t(`dunningForm.${p.dunning.strategy}`)}</Field>
         <Field label={t('plan.dunning')}>
-          {p.dunning.strategy === 'smart'
-            ? t('plan.smart', { days: t('interval.day', { count: p.dunning.maxDays ?? 0 }), action: valueLabel('finalAction', p.dunning.finalAction) })
-            : t('plan.fixed', { delays: p.dunning.retryDelays?.join(', ') || '—', action: valueLabel('finalAction', p.dunning.finalAction) })}
+          <DunningSummary dunning={p.dunning} />
         </Field>
         <Field label={t('plan.created')}>
           <Time value={p.createdAt} />
         </Field>
       </SimpleGrid>
-      <Table w="auto">
-        <caption style={{ position: 'absolute', left: -10000 }}>{t('plan.linesCaption')}</caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">{t('plan.col.line')}</Table.Th>
-            <Table.Th scope="col">{t('plan.col.price')}</Table.Th>
-            <Table.Th scope="col">{t('plan.col.quantity')}</Table.Th>
-            <Table.Th scope="col">{t('plan.col.tax')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {p.lines.map((l, i) => (
-            <Table.Tr key={i}>
-              <Table.Td>{l.product}</Table.Td>
-              <Table.Td>
-                <Money amount={l.price} currency={p.currency} />
-              </Table.Td>
-              <Table.Td>{l.quantity}</Table.Td>
-              <Table.Td>{l.taxRate ?? '—'}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <RowsTable<Plan['lines'][number] & { n: number }>
+        caption={t('plan.linesCaption')}
+        rows={p.lines.map((l, n) => ({ ...l, n }))}
+        rowKey={(l) => String(l.n)}
+        columns={[
+          { header: t('plan.col.line'), cell: (l) => l.product },
+          { header: t('plan.col.price'), cell: (l) => <Money amount={l.price} currency={p.currency} /> },
+          { header: t('plan.col.quantity'), cell: (l) => l.quantity },
+          { header: t('plan.col.tax'), cell: (l) => l.taxRate ?? t('plan.noTax') },
+        ]}
+      />
       <Group>
         <ActionButton
           scope="plans:write"
@@ -79,6 +70,7 @@ export default function PlanPage() {
           run={async (key) => unwrap(await api.POST('/api/v1/plans/{id}/archive', { params: { path: { id } }, body: {}, headers: { 'Idempotency-Key': key } }))}
           done={(r) => t('plan.archive.done', { status: valueLabel('status', r.status) })}
         />
+        {p.status === 'active' && <PlanDunningDialog plan={p} />}
         <PlanMigrationDialog plan={p} />
       </Group>
       <section aria-labelledby="plan-subscriptions">

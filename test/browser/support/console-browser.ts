@@ -43,8 +43,9 @@ export class ConsoleBrowser {
   /**
    * `locale` is the browser's language (navigator.languages), which picks the console's: English unless a test asks for
    * Russian. `screenshots` is the folder under docs/images/console a test's screenshots go to (docs/console.md shows them).
+   * `timezoneId` is the operator's zone (the browser's), in which the console reads a day typed into a form.
    */
-  static async start(options: { env?: Record<string, string>; payoutTuning?: Partial<PayoutTuning>; locale?: string; screenshots?: string } = {}): Promise<ConsoleBrowser> {
+  static async start(options: { env?: Record<string, string>; payoutTuning?: Partial<PayoutTuning>; locale?: string; screenshots?: string; timezoneId?: string } = {}): Promise<ConsoleBrowser> {
     ensureConsoleBuilt();
     await resetDatabase();
     const t = await startTestApp({
@@ -53,7 +54,7 @@ export class ConsoleBrowser {
       payoutTuning: options.payoutTuning,
     });
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: t.url, locale: options.locale ?? 'en-US' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, baseURL: t.url, locale: options.locale ?? 'en-US', timezoneId: options.timezoneId });
     const b = new ConsoleBrowser(t, t.url as string, browser, context, options.screenshots ? join(SCREENSHOTS, options.screenshots) : SCREENSHOTS);
     context.on('request', (r) => {
       const url = r.url();

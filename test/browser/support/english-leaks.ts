@@ -4,14 +4,23 @@ import type { Page } from 'playwright-core';
 
 const I18N = join(__dirname, '..', '..', '..', 'console', 'src', 'i18n');
 
+/** A token with a dot, @, slash, underscore, colon or digit inside: an identifier (an env variable, a scope), not prose. */
+const IDENTIFIER = /[\p{L}\p{N}][._@/:\d]|_/u;
+
 type Tree = { [key: string]: string | Tree };
 const values = (tree: Tree): string[] => Object.values(tree).flatMap((v) => (typeof v === 'string' ? [v] : values(v)));
-/** The Latin words of a catalog's texts, placeholders and tags left out. */
+/**
+ * The Latin words of a catalog's texts, placeholders and tags left out, and identifiers too (as englishOn leaves them
+ * out of a page): a Russian text that names BILLING_MAX_ATTEMPTS_PER_CARD_30D or plans:read must not make "attempts"
+ * or "plans" count as Russian.
+ */
 const latinWords = (language: string) =>
   new Set(
     values(JSON.parse(readFileSync(join(I18N, `${language}.json`), 'utf8')) as Tree)
       .map((text) => text.replace(/\{\{\s*\w+\s*\}\}|<\/?\w+\/?>/g, ' '))
-      .flatMap((text) => text.match(/[A-Za-z]+/g) ?? [])
+      .flatMap((text) => text.split(/\s+/))
+      .filter((token) => !IDENTIFIER.test(token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')))
+      .flatMap((token) => token.match(/[A-Za-z]+/g) ?? [])
       .map((word) => word.toLowerCase()),
   );
 
