@@ -1,12 +1,20 @@
 import type { TFunction } from 'i18next';
-import { ApiError } from './client';
+
+/** What describeApiError reads of an ApiError (client.ts), named here so that the catalog checks can run it in Node. */
+export interface ApiErrorFields {
+  status: number;
+  code: string;
+  message: string;
+  field?: string;
+  details: Record<string, unknown>;
+}
 
 /**
  * An API error in the console's language. The daemon's `message` is English and may be reworded, so the console
  * speaks from the stable `code` (and the `field` it names, in the form's words where the catalog knows it); a code
  * the catalog does not know yet shows the daemon's own message rather than nothing.
  */
-export function describeApiError(error: ApiError, t: TFunction, exists: (key: string) => boolean): { message: string; field: string | null; translated: boolean } {
+export function describeApiError(error: ApiErrorFields, t: TFunction, exists: (key: string) => boolean): { message: string; field: string | null; translated: boolean } {
   const lookup = t as unknown as (key: string, values?: Record<string, unknown>) => string;
   const field = error.field ? fieldLabel(error.field, lookup, exists) : null;
   const key = error.code === 'validation_failed' && field === null ? 'apiError.validation_failedAny' : `apiError.${error.code}`;

@@ -48,7 +48,8 @@ export default function CustomersPage() {
               <>
                 {c.card ? `${c.card.paymentSystem ?? ''} •••• ${c.card.lastDigits ?? ''}` : '—'}
                 {c.cardExpired && (
-                  <Badge ml={6} variant="outline" color="orange.9" size="sm">
+                  // The colour is in the dot, the text in the page's own (AA contrast); never squeezed to nothing on a phone.
+                  <Badge ml={6} variant="dot" color="orange" radius="sm" style={{ textTransform: 'none', minWidth: 'max-content' }}>
                     {t('cardExpired.short')}
                   </Badge>
                 )}
