@@ -66,6 +66,10 @@ const WORDS = {
     await b.page.evaluate(`localStorage.setItem('console.language', '${language}')`);
     await b.page.reload();
   }
+  /** Every list on the page has its first page (axe then reads the screen as a person sees it, not mid-load). */
+  async function listsLoaded(): Promise<void> {
+    await waitFor(() => b.page.locator('.mantine-Loader-root').count(), (n) => n === 0, { timeoutMs: 30_000, everyMs: 50, what: "the page's lists loaded" });
+  }
   async function noEnglish(screen: string): Promise<void> {
     expect({ screen, english: await englishOn(b.page) }).toEqual({ screen, english: [] });
   }
@@ -127,12 +131,14 @@ const WORDS = {
         await created.filter({ hasText: 'Pro' }).waitFor();
         await b.open('/events?type=charge.succeeded');
         await b.page.getByRole('row').filter({ hasText: 'anna@example.com' }).filter({ hasText: words.money }).waitFor();
+        await listsLoaded();
         await b.checkAccessibility(screen('events'));
         if (language === 'ru') await noEnglish(screen('events'));
         if (size === 'phone') expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
 
         await b.open(`/webhook-endpoints/${endpoint.id}`);
         await b.page.getByRole('table', { name: words.deliveries }).getByRole('row').filter({ hasText: 'subscription.created' }).first().waitFor();
+        await listsLoaded();
         await b.checkAccessibility(screen('endpoint deliveries'));
         if (language === 'ru') await noEnglish(screen('endpoint deliveries'));
       });
@@ -151,6 +157,7 @@ const WORDS = {
         await row.filter({ hasText: language === 'en' ? /RUB\s150\.00/ : /150,00\s₽/ }).waitFor();
         await table.getByRole('row').filter({ hasText: `kept-${language}-${size}` }).waitFor();
         expect(await b.page.getByTestId('card-expired').count()).toBe(0);
+        await listsLoaded();
         await b.checkAccessibility(screen('customer with pending items'));
         if (language === 'ru') await noEnglish(screen('customer with pending items'));
         if (size === 'phone') expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
@@ -173,11 +180,13 @@ const WORDS = {
         await b.open(`/customers/${boris.id}`);
         await b.heading(/boris@example\.com/);
         await b.page.getByTestId('card-expired').getByText(words.cardExpired, { exact: true }).waitFor();
+        await listsLoaded();
         await b.checkAccessibility(screen('customer with an expired card'));
         if (language === 'ru') await noEnglish(screen('customer with an expired card'));
         await b.open('/customers');
         await b.page.getByRole('row').filter({ hasText: 'boris@example.com' }).getByText(words.expiredBadge, { exact: true }).waitFor();
         expect(await b.page.getByRole('row').filter({ hasText: 'anna@example.com' }).getByText(words.expiredBadge, { exact: true }).count()).toBe(0);
+        await listsLoaded();
         await b.checkAccessibility(screen('customers'));
         if (size === 'phone') expect(await pageWidth()).toBeLessThanOrEqual(PHONE.width);
       });
