@@ -17,6 +17,7 @@ import { BillingRunService } from './billing-run.service';
 import { BillingSchedulerService } from './billing-scheduler.service';
 import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
+import { ExpiredCardSignal } from './expired-card-signal.service';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
 import { ChargeContextService } from './charge-context.service';
 import { AttemptTimingService } from './attempt-timing.service';
@@ -79,6 +80,7 @@ import { SetupFeesService } from './setup-fees.service';
     OneOffChargesService,
     SetupFeesService,
     ChargeActionRequiredService,
+    ExpiredCardSignal,
   ],
   exports: [ChargesService, BillingRunService, BillingSchedulerService, ChargeFiguresService, ProrationChargesService, RefundableChargesService],
 })

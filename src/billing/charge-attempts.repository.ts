@@ -23,6 +23,22 @@ export class ChargeAttemptsRepository {
     return byCharge;
   }
 
+  /**
+   * Each customer's newest declined attempt (by business time, any of their charges) with its code and the card its
+   * charge was first declined on; customers without a declined attempt are left out. One statement for a page.
+   */
+  async latestDeclinesOf(customerIds: string[]): Promise<Map<string, { errorCode: string | null; bindingId: string | null }>> {
+    if (customerIds.length === 0) return new Map();
+    const rows: { customer_id: string; error_code: string | null; dunning_binding_id: string | null }[] = await this.dataSource.query(
+      `SELECT DISTINCT ON (c.customer_id) c.customer_id, a.error_code, c.dunning_binding_id
+         FROM charges c JOIN charge_attempts a ON a.charge_id = c.id
+        WHERE c.customer_id = ANY($1::uuid[]) AND a.status = 'declined'
+        ORDER BY c.customer_id, a.attempted_at DESC, a.created_at DESC, a.number DESC`,
+      [customerIds],
+    );
+    return new Map(rows.map((r) => [r.customer_id, { errorCode: r.error_code, bindingId: r.dunning_binding_id }]));
+  }
+
   /** The create's outcome is unknown; only from pending, so a worker that lost its claim never overwrites an outcome. */
   async markUnknown(attemptId: string): Promise<void> {
     await this.dataSource.getRepository(ChargeAttempt).update({ id: attemptId, status: 'pending' }, { status: 'unknown' });

@@ -21,6 +21,8 @@ export interface CustomerResponse {
   status: Customer['status'];
   card: CardResponse | null;
   pendingBinding: PendingBindingResponse | null;
+  /** The newest declined charge was declined for an expired card, and no other card was bound since. */
+  cardExpired: boolean;
   readyAt: string | null;
   email: string | null;
   phone: string | null;
@@ -65,7 +67,7 @@ export interface BindingResponse {
   updatedAt: string;
 }
 
-export function toCustomerResponse(customer: Customer, extras: { hostedFormUrl?: string; pendingBinding?: CustomerBinding | null } = {}): CustomerResponse {
+export function toCustomerResponse(customer: Customer, extras: { hostedFormUrl?: string; pendingBinding?: CustomerBinding | null; cardExpired?: boolean } = {}): CustomerResponse {
   const hasCard = customer.activeBindingId !== null && (customer.cardBin !== null || customer.cardLastDigits !== null);
   return {
     id: customer.id,
@@ -73,6 +75,8 @@ export function toCustomerResponse(customer: Customer, extras: { hostedFormUrl?:
     status: customer.status,
     card: hasCard ? { bin: customer.cardBin, lastDigits: customer.cardLastDigits, paymentSystem: customer.cardPaymentSystem } : null,
     pendingBinding: extras.pendingBinding ? { id: extras.pendingBinding.id, status: 'pending', interaction: presentInteraction(extras.pendingBinding.interaction) } : null,
+    // An event's copy is not given it (false): customer.ready comes with a new card, which is not the one declined.
+    cardExpired: extras.cardExpired ?? false,
     readyAt: customer.readyAt ? customer.readyAt.toISOString() : null,
     email: customer.email,
     phone: customer.phone,

@@ -5,6 +5,8 @@ import { GatewayModule } from '../gateway/gateway.module';
 import { ProviderWebhooksModule } from '../provider-webhooks/provider-webhooks.module';
 import { CardBoundNotifierService } from './card-bound-notifier.service';
 import { CustomerAnnouncerService } from './customer-announcer.service';
+import { CardExpiryFlagsService } from './card-expiry-flags.service';
+import { CustomerEventNames } from './customer-event-names.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import { CustomerProviderReaderService } from './customer-provider-reader.service';
 import { CustomerSyncWriterService } from './customer-sync-writer.service';
@@ -30,7 +32,9 @@ import { HostedFormLinkService } from './hosted-form-link.service';
     CustomersService,
     CustomerSyncService,
     HostedFormLinkService,
+    CustomerEventNames,
+    CardExpiryFlagsService,
   ],
-  exports: [CustomersService, CustomerSyncService, CardBoundNotifierService],
+  exports: [CustomersService, CustomerSyncService, CardBoundNotifierService, CardExpiryFlagsService],
 })
 export class CustomersModule {}

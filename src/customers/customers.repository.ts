@@ -108,6 +108,16 @@ export class CustomersRepository {
     return rows.map((r) => ({ id: r.id, providerCustomerId: r.provider_customer_id, activeBindingId: r.active_binding_id, shopId: r.shop_id, ready: r.status === 'ready' }));
   }
 
+  /** How a person knows each of these customers: the email, else the phone (customers with neither are left out). */
+  async namesOf(ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; name: string }[] = await this.dataSource.query(
+      `SELECT id, COALESCE(email, phone) AS name FROM customers WHERE id = ANY($1::uuid[]) AND COALESCE(email, phone) IS NOT NULL`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   findByProviderCustomerIdOrFail(providerCustomerId: string): Promise<Customer> {
     return this.dataSource.getRepository(Customer).findOneByOrFail({ providerCustomerId });
   }

@@ -7,6 +7,7 @@ import { failureCodePath } from '../gateway/failure-code';
 import { ProcessingGateway } from '../gateway/processing.gateway';
 import type { CustomerAndToken, CustomerBinding as ProviderBinding } from '../gateway/provider-api.types';
 import { ProviderError } from '../gateway/provider-error';
+import { CardExpiryFlagsService } from './card-expiry-flags.service';
 import { CustomerAnnouncerService } from './customer-announcer.service';
 import { CustomerBindingsRepository } from './customer-bindings.repository';
 import type { CustomerBinding } from './customer-binding.entity';
@@ -52,6 +53,7 @@ export class CustomersService {
     private readonly clock: Clock,
     private readonly hostedForm: HostedFormLinkService,
     private readonly announcer: CustomerAnnouncerService,
+    private readonly cardFlags: CardExpiryFlagsService,
   ) {}
 
   /**
@@ -115,8 +117,8 @@ export class CustomersService {
 
   async list(query: ListCustomersQueryDto): Promise<Page<CustomerResponse>> {
     const page = await this.customers.page(query);
-    const open = await this.bindings.newestOpenByCustomer(page.items.map((customer) => customer.id));
-    return { items: page.items.map((customer) => this.toResponse(customer, open.get(customer.id) ?? null)), nextCursor: page.nextCursor };
+    const [open, expired] = await Promise.all([this.bindings.newestOpenByCustomer(page.items.map((customer) => customer.id)), this.cardFlags.expiredCardsOf(page.items)]);
+    return { items: page.items.map((customer) => this.toResponse(customer, open.get(customer.id) ?? null, expired.has(customer.id))), nextCursor: page.nextCursor };
   }
 
   async getBinding(customerId: string, bindingId: string): Promise<BindingResponse> {
@@ -230,12 +232,12 @@ export class CustomersService {
 
   /** The customer as every answer shows it; the hosted form link carries the token only when one is given. */
   private async respond(customer: Customer, customerAccessToken?: string): Promise<CustomerResponse> {
-    const open = await this.bindings.newestOpenByCustomer([customer.id]);
-    return this.toResponse(customer, open.get(customer.id) ?? null, customerAccessToken);
+    const [open, expired] = await Promise.all([this.bindings.newestOpenByCustomer([customer.id]), this.cardFlags.expiredCardsOf([customer])]);
+    return this.toResponse(customer, open.get(customer.id) ?? null, expired.has(customer.id), customerAccessToken);
   }
 
-  private toResponse(customer: Customer, pendingBinding: CustomerBinding | null, customerAccessToken?: string): CustomerResponse {
-    return toCustomerResponse(customer, { hostedFormUrl: this.hostedForm.link(customer.providerCustomerId, customerAccessToken), pendingBinding });
+  private toResponse(customer: Customer, pendingBinding: CustomerBinding | null, cardExpired: boolean, customerAccessToken?: string): CustomerResponse {
+    return toCustomerResponse(customer, { hostedFormUrl: this.hostedForm.link(customer.providerCustomerId, customerAccessToken), pendingBinding, cardExpired });
   }
 
   private async find(id: string): Promise<Customer> {

@@ -1,5 +1,5 @@
 import { ATTEMPT_WINDOW_MS, respectCap } from './attempt-cap';
-import { classifyDecline } from './decline-codes';
+import { classifyDecline, isExpiredCardDecline } from './decline-codes';
 import { FixedLadderPolicy } from './fixed-ladder.policy';
 
 
@@ -20,6 +20,12 @@ describe('decline codes, the fixed ladder and the cap', () => {
     ['authorization_failed:security_policy_violated', 'hard'],
   ])('classifies %s as %s', (code, kind) => {
     expect(classifyDecline(code)).toBe(kind);
+  });
+
+  it('tells an expired card from the other hard declines', () => {
+    expect(isExpiredCardDecline('authorization_failed:payment_tool_rejected:bank_card_rejected:card_expired')).toBe(true);
+    expect(isExpiredCardDecline('authorization_failed:payment_tool_rejected:bank_card_rejected:cvv_invalid')).toBe(false);
+    expect(isExpiredCardDecline('authorization_failed:card_expired_soon')).toBe(false);
   });
 
   it('counts each retry delay from the previous attempt, waits for a card after a hard decline, and ends with the ladder', () => {

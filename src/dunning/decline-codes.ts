@@ -24,3 +24,11 @@ export function classifyDecline(codePath: string): DeclineKind {
   const parts = codePath.split(':');
   return parts.some((p) => HARD_DECLINE_CODES.includes(p)) ? 'hard' : 'soft';
 }
+
+/**
+ * Whether a failure code path says the card has expired (`…:card_expired`). The daemon never sees a card's expiry
+ * date (cards are bound at the provider), so such a decline is the only sign of it.
+ */
+export function isExpiredCardDecline(codePath: string): boolean {
+  return codePath.split(':').includes('card_expired');
+}

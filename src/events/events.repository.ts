@@ -57,6 +57,12 @@ export class EventsRepository {
     return ids.length === 0 ? Promise.resolve([]) : this.dataSource.getRepository(MerchantEvent).findBy({ id: In(ids) });
   }
 
+  async typesOf(ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; type: string }[] = await this.dataSource.query(`SELECT id, type FROM events WHERE id = ANY($1::uuid[])`, [ids]);
+    return new Map(rows.map((r) => [r.id, r.type]));
+  }
+
   list(query: ListEventsQueryDto): Promise<Page<MerchantEvent>> {
     const qb = this.dataSource.getRepository(MerchantEvent).createQueryBuilder('event');
     if (query.type) qb.andWhere('event.type = :type', { type: query.type });

@@ -100,6 +100,11 @@ export class EventsService {
     return this.events.findByIds(ids);
   }
 
+  /** The types of these events by id, in one read; ids no longer kept are left out. */
+  typesOf(ids: string[]): Promise<Map<string, string>> {
+    return this.events.typesOf(ids);
+  }
+
   list(query: ListEventsQueryDto): Promise<Page<MerchantEvent>> {
     return this.events.list(query);
   }

@@ -3,7 +3,8 @@ import { BIGINT_NUMBER } from '../database/bigint-number.transformer';
 import type { TaxRate } from '../plans/plan.entity';
 
 /** `pending`: waits for the subscription's next period charge; `billed`: on that charge's invoice; `canceled`: dropped. */
-export type PendingItemStatus = 'pending' | 'billed' | 'canceled';
+export const PENDING_ITEM_STATUSES = ['pending', 'billed', 'canceled'] as const;
+export type PendingItemStatus = (typeof PENDING_ITEM_STATUSES)[number];
 
 /** `merchant`: asked for with `when: next_renewal`; `setup_fee`: the plan's setup fee of a subscription without a trial. */
 export type PendingItemSource = 'merchant' | 'setup_fee';
@@ -26,6 +27,8 @@ export interface PendingItemLine {
 @Index('pending_items_pending_idx', ['subscriptionId', 'seq'], { where: "status = 'pending'" })
 // Lists: a subscription's items, newest first.
 @Index('pending_items_subscription_idx', ['subscriptionId', 'createdAt', 'seq'])
+// A customer's items (the console's customer page), newest first.
+@Index('pending_items_customer_idx', ['customerId', 'createdAt', 'seq'])
 @Index('pending_items_reference_uq', ['reference'], { unique: true, where: 'reference IS NOT NULL' })
 // A subscription has one setup fee.
 @Index('pending_items_setup_fee_uq', ['subscriptionId'], { unique: true, where: "source = 'setup_fee'" })

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiAdminRoute, ApiPageResponse } from '../common/api-docs/api-route.decorators';
 import { ListQueryDto } from '../common/http/list-query.dto';
 import { UUID_PARAM } from '../common/http/uuid-param.pipe';
+import { ListPendingItemsQueryDto } from './list-pending-items-query.dto';
 import { toPendingItemResponse } from './pending-item-response';
 import { PendingItemResponseDto } from './pending-item-response.dto';
 import { PendingItemsService } from './pending-items.service';
@@ -25,6 +26,21 @@ export class PendingItemsController {
   @Get('subscriptions/:id/pending-items')
   async list(@Param('id', UUID_PARAM) id: string, @Query() query: ListQueryDto) {
     const page = await this.items.list(id, query);
+    return { items: page.items.map(toPendingItemResponse), nextCursor: page.nextCursor };
+  }
+
+  @ApiAdminRoute({
+    summary: "A customer's pending items",
+    description: 'Every item of all their subscriptions, newest first; `status=pending` gives those the next renewals will carry.',
+    id: 'customer',
+    errors: ['validation_failed'],
+  })
+  @ApiPageResponse(PendingItemResponseDto)
+  @ApiTags('Customers')
+  @RequiresScope('charges:read')
+  @Get('customers/:id/pending-items')
+  async listOfCustomer(@Param('id', UUID_PARAM) id: string, @Query() query: ListPendingItemsQueryDto) {
+    const page = await this.items.listOfCustomer(id, query);
     return { items: page.items.map(toPendingItemResponse), nextCursor: page.nextCursor };
   }
 

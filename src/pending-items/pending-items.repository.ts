@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ListOptions, Page, paginate } from '../common/http/pagination';
-import { PendingItem, PendingItemLine, PendingItemSource } from './pending-item.entity';
+import { PendingItem, PendingItemLine, PendingItemSource, PendingItemStatus } from './pending-item.entity';
 
 /** A pending item to insert (its id: the one an Idempotency-Key reserved, or a new one). */
 export interface NewPendingItem {
@@ -48,6 +48,13 @@ export class PendingItemsRepository {
   /** A subscription's items, newest first. */
   page(subscriptionId: string, options: ListOptions): Promise<Page<PendingItem>> {
     return paginate(this.dataSource.getRepository(PendingItem).createQueryBuilder('p').where('p.subscriptionId = :subscriptionId', { subscriptionId }), options);
+  }
+
+  /** A customer's items, newest first, only those in `status` when given. */
+  pageOfCustomer(customerId: string, status: PendingItemStatus | undefined, options: ListOptions): Promise<Page<PendingItem>> {
+    const query = this.dataSource.getRepository(PendingItem).createQueryBuilder('p').where('p.customerId = :customerId', { customerId });
+    if (status) query.andWhere('p.status = :status', { status });
+    return paginate(query, options);
   }
 
   /**

@@ -3,6 +3,8 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { withErrorCode } from '../common/errors/coded-error';
 import { ListOptions, Page } from '../common/http/pagination';
+import { CustomersService } from '../customers/customers.service';
+import { ListPendingItemsQueryDto } from './list-pending-items-query.dto';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { PendingItem } from './pending-item.entity';
@@ -18,6 +20,7 @@ export class PendingItemsService implements OnModuleInit {
   constructor(
     private readonly items: PendingItemsRepository,
     private readonly subscriptions: SubscriptionsService,
+    private readonly customers: CustomersService,
     private readonly lifecycle: SubscriptionLifecycleService,
     private readonly clock: Clock,
   ) {}
@@ -49,6 +52,12 @@ export class PendingItemsService implements OnModuleInit {
   async list(subscriptionId: string, options: ListOptions): Promise<Page<PendingItem>> {
     await this.subscriptions.get(subscriptionId);
     return this.items.page(subscriptionId, options);
+  }
+
+  /** A customer's items, newest first, only those in `status` when given; 404 for an unknown customer. */
+  async listOfCustomer(customerId: string, query: ListPendingItemsQueryDto): Promise<Page<PendingItem>> {
+    if (!(await this.customers.findStanding(customerId))) throw new NotFoundException(`customer ${customerId} not found`);
+    return this.items.pageOfCustomer(customerId, query.status, query);
   }
 
   /**

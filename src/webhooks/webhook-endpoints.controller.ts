@@ -97,6 +97,6 @@ export class WebhookEndpointsController {
   @Get(':id/deliveries')
   async deliveries(@Param('id', UUID_PARAM) id: string, @Query() query: ListWebhookAttemptsQueryDto) {
     const page = await this.endpoints.attempts(id, query);
-    return { items: page.items.map(toWebhookAttemptResponse), nextCursor: page.nextCursor };
+    return { items: page.items.map((a) => toWebhookAttemptResponse(a.attempt, a.eventType)), nextCursor: page.nextCursor };
   }
 }

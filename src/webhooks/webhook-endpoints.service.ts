@@ -108,9 +108,12 @@ export class WebhookEndpointsService {
     return { endpoint, secret };
   }
 
-  async attempts(id: string, query: ListWebhookAttemptsQueryDto): Promise<Page<WebhookAttempt>> {
+  /** A page of the endpoint's attempts, each with its event's type (one read of the events module for the page). */
+  async attempts(id: string, query: ListWebhookAttemptsQueryDto): Promise<Page<{ attempt: WebhookAttempt; eventType: string | null }>> {
     await this.get(id);
-    return this.deliveries.attempts(id, query);
+    const page = await this.deliveries.attempts(id, query);
+    const types = await this.events.typesOf([...new Set(page.items.map((a) => a.eventId))]);
+    return { items: page.items.map((attempt) => ({ attempt, eventType: types.get(attempt.eventId) ?? null })), nextCursor: page.nextCursor };
   }
 
   /**

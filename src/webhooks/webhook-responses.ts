@@ -35,11 +35,13 @@ export function toCreatedWebhookEndpointResponse(endpoint: WebhookEndpoint, secr
   return { ...toWebhookEndpointResponse(endpoint), secret, previousSecretExpiresAt: iso(endpoint.previousSecretExpiresAt) };
 }
 
-export function toWebhookAttemptResponse(attempt: WebhookAttempt) {
+/** `eventType`: the type of the event sent, read from the events module (null once the event is pruned). */
+export function toWebhookAttemptResponse(attempt: WebhookAttempt, eventType: string | null) {
   return {
     id: attempt.id,
     deliveryId: attempt.deliveryId,
     eventId: attempt.eventId,
+    eventType,
     attempt: attempt.number,
     status: attempt.status,
     responseStatus: attempt.responseStatus,

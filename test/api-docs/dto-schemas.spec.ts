@@ -20,6 +20,7 @@ const QUERY_DTOS: Record<string, string> = {
   ListPayoutsQueryDto: 'GET /api/v1/payouts',
   ListRefundsQueryDto: 'GET /api/v1/refunds',
   ListEventsQueryDto: 'GET /api/v1/events',
+  ListPendingItemsQueryDto: 'GET /api/v1/customers/{id}/pending-items',
   ListWebhookAttemptsQueryDto: 'GET /api/v1/webhook-endpoints/{id}/deliveries',
   RevenueReportQueryDto: 'GET /api/v1/reports/revenue',
 };

@@ -168,6 +168,7 @@ describe('Every answer of a walk over the whole API matches docs/openapi.json (a
       body: { lines: [{ product: 'Extra seat', price: 1500, quantity: 2 }], currency: 'RUB', when: 'next_renewal', subscriptionId: subscription.id },
     });
     await ok('GET', '/api/v1/subscriptions/{id}/pending-items', { path: { id: subscription.id } });
+    await ok('GET', '/api/v1/customers/{id}/pending-items', { path: { id: payer.id }, query: { status: 'pending' } });
     await ok('GET', '/api/v1/pending-items/{id}', { path: { id: item.id } });
     await ok('DELETE', '/api/v1/pending-items/{id}', { path: { id: item.id } });
     await ok('GET', '/api/v1/customers/{id}/balance', { path: { id: payer.id } });

@@ -96,7 +96,8 @@ interface Charge {
     await b.page.getByRole('combobox', { name: 'Type' }).click();
     await b.page.getByRole('option', { name: 'subscription.canceled' }).click();
     const events = b.page.getByRole('table', { name: 'Events, newest first' });
-    await events.getByRole('row', { name: /subscription\.canceled/ }).getByRole('link', { name: paying.id.slice(0, 8) }).click();
+    // The link names the customer and plan; its title is the subscription's id.
+    await events.getByRole('row', { name: /subscription\.canceled/ }).getByRole('link', { name: /paying@example\.com/ }).and(b.page.getByTitle(paying.id)).click();
     await b.heading(/Subscription .*canceled/);
     expect(new URL(page.url()).pathname).toBe(`/console/subscriptions/${paying.id}`);
   });
@@ -130,6 +131,6 @@ interface Charge {
     expect(payments).toHaveLength(1);
 
     await b.open('/events?type=charge.succeeded');
-    await page.getByRole('table', { name: 'Events, newest first' }).getByRole('link', { name: declinedCharge.id.slice(0, 8) }).waitFor();
+    await page.getByRole('table', { name: 'Events, newest first' }).getByRole('link', { name: /short@example\.com/ }).and(page.getByTitle(declinedCharge.id)).waitFor();
   });
 });

@@ -56,6 +56,7 @@ describe('Customers admin API', () => {
       status: 'unready',
       card: null,
       pendingBinding: null,
+      cardExpired: false,
       readyAt: null,
       email: null,
       phone: null,

@@ -30,6 +30,8 @@ export const CARDS = {
   threeDsTimeout: '5112000200000002',
   /** Binds, then declines every charge on it with authorization_failed:insufficient_funds (dunning without scripts). */
   renewalInsufficientFunds: '4000000000009995',
+  /** Binds, then declines every charge on it with ...:bank_card_rejected:card_expired (the card expired after binding). */
+  renewalExpiredCard: '4000000000009987',
   /** Binds and pays; every refund of a payment made with it fails (authorization_failed, "Refund rejected by the issuer"). */
   refundsFail: '4000000000009961',
   /** A valid Visa number that is not in the test bank: "Unsupported Card" for charges, a success for payouts. */

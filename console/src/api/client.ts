@@ -2,13 +2,17 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import { i18next } from '../i18n/i18n';
 import type { paths } from './openapi.gen';
 
-/** An answer of the admin API that was not a success: its stable `code`, its message, and the field at fault. */
+/**
+ * An answer of the admin API that was not a success: its stable `code`, its message (the daemon's, in English), the
+ * field at fault, and the rest of the error body (`scope`, `providerCode`…) that a translated message may name.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly field?: string,
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -42,9 +46,9 @@ api.use(consoleHeader);
 /** The body of a successful answer, or an ApiError built from the error body. */
 export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.response.ok && result.data !== undefined) return result.data;
-  const body = (result.error ?? {}) as { code?: string; message?: string | string[]; field?: string };
+  const body = (typeof result.error === 'object' && result.error !== null ? result.error : {}) as { code?: string; message?: string | string[]; field?: string };
   const message = Array.isArray(body.message) ? body.message.join('; ') : (body.message ?? i18next.t('error.answered', { status: result.response.status }));
-  throw new ApiError(result.response.status, body.code ?? 'error', message, body.field);
+  throw new ApiError(result.response.status, body.code ?? 'error', message, body.field, body as Record<string, unknown>);
 }
 
 /** A new Idempotency-Key: one per intended action, so a repeated click replays the first answer instead of acting twice. */

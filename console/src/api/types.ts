@@ -14,6 +14,9 @@ export type CreatePlan = Schemas['CreatePlan'];
 export type Payout = Schemas['Payout'];
 export type PayoutBatch = Schemas['PayoutBatch'];
 export type MerchantEvent = Schemas['Event'];
+/** An event as the list answers it: with what it is about, by name. */
+export type ListedEvent = Schemas['EventListItem'];
+export type PendingItem = Schemas['PendingItem'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookAttempt = Schemas['WebhookDeliveryAttempt'];
 export type Dashboard = Schemas['Dashboard'];

@@ -36,6 +36,7 @@ export function PagedTable<T>(props: {
   const page = useQuery({ queryKey: [...props.queryKey, 'page', cursor ?? null], queryFn: () => props.fetchPage(cursor), placeholderData: keepPreviousData });
 
   if (page.error) return <ErrorNotice error={page.error} />;
+  // A role, so its label is allowed (axe: aria-prohibited-attr) and read out while the page loads.
   if (!page.data) return <Loader size="sm" role="status" aria-label={t('common.loading')} />;
   const next = page.data.nextCursor ?? null;
   return (

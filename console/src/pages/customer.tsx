@@ -12,6 +12,8 @@ import { PagedTable } from '../components/paged-table';
 import { Field, Json, Status, Time } from '../components/values';
 import { useValueLabel } from '../i18n/value-label';
 import { CardReplacementFlag } from '../components/card-replacement-flag';
+import { CardExpiredFlag } from '../components/card-expired-flag';
+import { CustomerPendingItems } from '../components/customer-pending-items';
 
 export default function CustomerPage() {
   const { t } = useTranslation();
@@ -42,6 +44,7 @@ export default function CustomerPage() {
           <Time value={c.readyAt} />
         </Field>
       </SimpleGrid>
+      <CardExpiredFlag cardExpired={c.cardExpired} />
       <CardReplacementFlag customerId={c.id} />
       <Card withBorder>
         <Title order={2} size="h4">
@@ -79,6 +82,7 @@ export default function CustomerPage() {
         </Group>
       </Card>
       <CustomerMoney customerId={id} />
+      <CustomerPendingItems customerId={id} />
       <section aria-labelledby="bindings">
         <Title order={2} size="h4" id="bindings">
           {t('customer.bindings')}

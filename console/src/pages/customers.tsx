@@ -1,4 +1,4 @@
-import { Button, Group, Stack, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../api/client';
@@ -42,7 +42,20 @@ export default function CustomersPage() {
           { header: t('col.customer'), cell: (c) => <IdLink to={`/customers/${c.id}`} id={c.id} /> },
           { header: t('col.email'), cell: (c) => c.email ?? '—' },
           { header: t('col.status'), cell: (c) => <Status value={c.status} /> },
-          { header: t('col.card'), cell: (c) => (c.card ? `${c.card.paymentSystem ?? ''} •••• ${c.card.lastDigits ?? ''}` : '—') },
+          {
+            header: t('col.card'),
+            cell: (c) => (
+              <>
+                {c.card ? `${c.card.paymentSystem ?? ''} •••• ${c.card.lastDigits ?? ''}` : '—'}
+                {c.cardExpired && (
+                  // The colour is in the dot, the text in the page's own (AA contrast); never squeezed to nothing on a phone.
+                  <Badge ml={6} variant="dot" color="orange" radius="sm" style={{ textTransform: 'none', minWidth: 'max-content' }}>
+                    {t('cardExpired.short')}
+                  </Badge>
+                )}
+              </>
+            ),
+          },
           { header: t('col.created'), cell: (c) => <Time value={c.createdAt} /> },
         ]}
       />

@@ -8,7 +8,7 @@ import { ActionButton } from '../components/action-button';
 import { ErrorNotice } from '../components/error-notice';
 import { Field, Json, Time } from '../components/values';
 import { useValueLabel } from '../i18n/value-label';
-import { objectLink } from './events';
+import { objectLink } from '../components/event-link';
 
 export default function EventPage() {
   const { t } = useTranslation();

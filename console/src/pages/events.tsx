@@ -2,20 +2,11 @@ import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { EVENT_TYPES } from '../../../src/events/event-types';
 import { api, unwrap } from '../api/client';
-import type { MerchantEvent } from '../api/types';
+import type { ListedEvent, MerchantEvent } from '../api/types';
+import { EventAbout } from '../components/event-about';
 import { StatusFilter, useFilter } from '../components/filters';
 import { PagedTable } from '../components/paged-table';
 import { IdLink, Time } from '../components/values';
-
-const OBJECT_PAGES: Record<string, string> = { customer: '/customers', subscription: '/subscriptions', charge: '/charges', payout: '/payouts' };
-
-/** The console page of the object an event is about: `subscription.canceled` → /subscriptions/<id>. */
-export function objectLink(event: MerchantEvent): string | null {
-  const id = (event.data.object as { id?: unknown } | undefined)?.id;
-  if (typeof id !== 'string') return null;
-  const base = OBJECT_PAGES[event.type.split('.')[0]];
-  return base ? `${base}/${id}` : null;
-}
 
 export default function EventsPage() {
   const { t } = useTranslation();
@@ -27,7 +18,7 @@ export default function EventsPage() {
       </Title>
       {/* Every type a merchant can receive, from the daemon's own list: a new type shows up here by itself. */}
       <StatusFilter label={t('events.type')} group={null} values={EVENT_TYPES} value={type} onChange={setType} />
-      <PagedTable<MerchantEvent>
+      <PagedTable<ListedEvent>
         caption={t('events.caption')}
         queryKey={['events', { type }]}
         fetchPage={async (cursor) => unwrap(await api.GET('/api/v1/events', { params: { query: { type: type as MerchantEvent['type'] | undefined, cursor, limit: 25 } } }))}
@@ -36,14 +27,7 @@ export default function EventsPage() {
         columns={[
           { header: t('col.event'), cell: (e) => <IdLink to={`/events/${e.id}`} id={e.id} /> },
           { header: t('col.type'), cell: (e) => e.type },
-          {
-            header: t('col.about'),
-            cell: (e) => {
-              const to = objectLink(e);
-              const id = (e.data.object as { id?: string }).id ?? '';
-              return to ? <IdLink to={to} id={id} /> : '—';
-            },
-          },
+          { header: t('col.about'), cell: (e) => <EventAbout event={e} /> },
           { header: t('col.when'), cell: (e) => <Time value={e.createdAt} /> },
         ]}
       />

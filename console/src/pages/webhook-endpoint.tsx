@@ -108,6 +108,7 @@ export default function EndpointPage() {
             empty={t('endpoint.noDelivery')}
             columns={[
               { header: t('col.event'), cell: (a) => <IdLink to={`/events/${a.eventId}`} id={a.eventId} /> },
+              { header: t('col.type'), cell: (a) => a.eventType ?? '—' },
               { header: t('col.attempt'), cell: (a) => a.attempt },
               { header: t('col.result'), cell: (a) => <Status value={a.status} /> },
               { header: t('col.http'), cell: (a) => a.responseStatus ?? '—' },

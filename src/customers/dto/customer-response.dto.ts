@@ -22,6 +22,14 @@ export class CustomerResponseDto {
   @ApiProperty({ type: PendingBindingResponseDto, nullable: true, description: 'The newest binding still in progress, and what it waits for from the payer.' })
   pendingBinding: PendingBindingResponseDto | null;
 
+  @ApiProperty({
+    type: Boolean,
+    description:
+      "Read-only: the customer's newest declined charge was declined for an expired card (the provider's `card_expired`) and that card is still the active one: no new card was bound since. The daemon never sees a card's expiry date, so this is the only sign of it. False in the copies events carry.",
+    example: false,
+  })
+  cardExpired: boolean;
+
   @ApiTimeProperty('When the customer first became ready.', { nullable: true })
   readyAt: string | null;
 

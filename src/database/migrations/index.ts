@@ -32,6 +32,7 @@ import { ChangeActors1795883362136 } from './1795883362136-ChangeActors';
 import { RateLimitBuckets1795883647643 } from './1795883647643-RateLimitBuckets';
 import { ChargeRecovery1795891676954 } from './1795891676954-ChargeRecovery';
 import { RecoveryLinks1795891702268 } from './1795891702268-RecoveryLinks';
+import { PendingItemsByCustomer1795903969200 } from './1795903969200-PendingItemsByCustomer';
 
 /** Every migration, in order. Generate new ones with `npm run migration:generate -- src/database/migrations/<Name>`. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -70,4 +71,5 @@ export const MIGRATIONS: Function[] = [
   RateLimitBuckets1795883647643,
   ChargeRecovery1795891676954,
   RecoveryLinks1795891702268,
+  PendingItemsByCustomer1795903969200,
 ];

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { EVENT_TYPES } from '../../events/event-types';
 import { ApiIdProperty, ApiNullableText, ApiTimeProperty } from '../../common/api-docs/api-properties';
 
 /** Documentation of one delivery attempt (webhook-responses.ts). */
@@ -12,6 +13,9 @@ export class WebhookAttemptResponseDto {
 
   @ApiIdProperty('The event sent (its webhook-id).')
   eventId: string;
+
+  @ApiProperty({ enum: EVENT_TYPES, nullable: true, description: 'Read-only: the type of the event sent; null once the event is no longer kept (30 days).', example: 'charge.succeeded' })
+  eventType: string | null;
 
   @ApiProperty({ type: 'integer', minimum: 1, description: '1 for the first attempt of its delivery.', example: 1 })
   attempt: number;

@@ -49,8 +49,10 @@ async function allPages<T>(api: Api, path: string, query: Record<string, string>
   return all;
 }
 
-export function allEvents(api: Api, type?: string): Promise<EventView[]> {
-  return allPages<EventView>(api, '/api/v1/events', type ? { type } : {});
+/** Every event as its webhooks carry it: the list's read-only `about` (names of what it is about) left out. */
+export async function allEvents(api: Api, type?: string): Promise<EventView[]> {
+  const listed = await allPages<EventView & { about?: unknown }>(api, '/api/v1/events', type ? { type } : {});
+  return listed.map(({ about: _about, ...event }) => event);
 }
 
 export function allAttempts(api: Api, endpointId: string, query: Record<string, string> = {}): Promise<AttemptView[]> {
