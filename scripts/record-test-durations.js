@@ -41,5 +41,5 @@ function fromConsoleOutput(output) {
 
 const sorted = Object.fromEntries(Object.entries(seconds).sort(([, a], [, b]) => b - a));
 const out = path.join(root, 'test/support/test-durations.json');
-fs.writeFileSync(out, JSON.stringify({ note: 'Seconds per test file from one run; see test/support/longest-first.sequencer.js', seconds: sorted }, null, 2) + '\n');
+fs.writeFileSync(out, JSON.stringify({ note: 'Seconds per test file from one run (only files over 30 s when read from jest output); see test/support/longest-first.sequencer.js', seconds: sorted }, null, 2) + '\n');
 console.log(`${Object.keys(sorted).length} files recorded in ${path.relative(root, out)}`);

@@ -1,8 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { inHoldout } from './dunning-holdout';
 
 describe('the dunning holdout', () => {
-  const ids = Array.from({ length: 20_000 }, () => randomUUID());
+  // Fixed ids (UUID-shaped hashes of 0..19,999): random ones made this test fail about once in 250 runs.
+  const ids = Array.from({ length: 20_000 }, (_, i) => {
+    const hex = createHash('sha256').update(`subscription ${i}`).digest('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  });
 
   it('keeps no one out at 0 % and about the asked share otherwise', () => {
     expect(ids.some((id) => inHoldout(id, 0))).toBe(false);
