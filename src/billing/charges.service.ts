@@ -1,11 +1,13 @@
 import { ConflictException, Inject, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
+import { SystemClock } from '../common/clock/system-clock';
 import { Page } from '../common/http/pagination';
 import { ApplyOutcome, ProviderEventRouter, ReceivedProviderEvent } from '../provider-webhooks/provider-event-router.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { SubscriptionNoticesService } from '../subscriptions/subscription-notices.service';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { CHARGES_QUEUE } from './billing-scheduler.service';
+import { BillingTuning } from './billing-tuning';
 import { Charge } from './charge.entity';
 import { ChargeAttempt } from './charge-attempt.entity';
 import { ChargeAttemptsRepository } from './charge-attempts.repository';
@@ -14,6 +16,9 @@ import { CHARGE_QUEUE, ChargeQueue } from './charge-queue';
 import { ChargesRepository } from './charges.repository';
 import { ListChargesQueryDto } from './list-charges-query.dto';
 import { RefundableChargesService } from './refundable-charges.service';
+
+/** Between two reads of a charge another worker is attempting for a manual retry, at most. */
+const OTHER_WORKER_READ_MS = 200;
 
 /** Events that may settle a payment of the invoice. */
 const PAYMENT_EVENTS = new Set(['PaymentCaptured', 'PaymentFailed', 'PaymentCancelled', 'InvoicePaid', 'InvoiceCancelled']);
@@ -31,6 +36,8 @@ export class ChargesService implements OnModuleInit {
     private readonly runner: WorkRunnerService,
     private readonly notices: SubscriptionNoticesService,
     private readonly refundable: RefundableChargesService,
+    private readonly tuning: BillingTuning,
+    private readonly realClock: SystemClock,
   ) {}
 
   /**
@@ -79,7 +86,9 @@ export class ChargesService implements OnModuleInit {
       throw new ConflictException(`A ${charge.status} charge cannot be retried now`);
     }
     const [claim] = await this.queue.claim(1, { dueAt: now, onlyId: id });
-    const outcome = claim ? await this.processor.process(claim) : undefined;
+    // Due again, the charge may be taken first by the engine's own loop (or a replica's): the answer then waits for
+    // that worker's attempt, so it tells what the retry did rather than the decline before it.
+    const outcome = claim ? await this.processor.process(claim) : await this.attemptByAnotherWorker(id, attemptsBefore, now);
     const after = await this.get(id);
     // The processor put a dunned charge back on its ladder (a one-off back to failed) without an attempt: the card
     // network's cap allows none now.
@@ -90,5 +99,23 @@ export class ChargesService implements OnModuleInit {
       );
     }
     return after;
+  }
+
+  /**
+   * Waits, at most as long as a worker polls a payment, until the worker that took the retried charge is done with it:
+   * the charge no longer leased, with an attempt more than before the retry or moved off `now` (the card networks'
+   * cap put it back on its ladder). A charge nobody took yet (claimed and released by a replica in between) is not
+   * waited for beyond the deadline either: the answer is then the charge as it stands.
+   */
+  private async attemptByAnotherWorker(id: string, attemptsBefore: number, requeuedAt: Date): Promise<undefined> {
+    const deadline = this.realClock.now().getTime() + this.tuning.paymentPollMs;
+    for (let delay = 10; this.realClock.now().getTime() < deadline; delay = Math.min(delay * 2, OTHER_WORKER_READ_MS)) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      const charge = await this.charges.findById(id);
+      if (!charge || charge.leaseOwner !== null) continue;
+      const movedOn = charge.nextAttemptAt === null || charge.nextAttemptAt.getTime() > requeuedAt.getTime();
+      if (movedOn || (await this.attempts.ofCharge(id)).length > attemptsBefore) return undefined;
+    }
+    return undefined;
   }
 }
