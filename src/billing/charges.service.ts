@@ -5,6 +5,7 @@ import { Page } from '../common/http/pagination';
 import { ApplyOutcome, ProviderEventRouter, ReceivedProviderEvent } from '../provider-webhooks/provider-event-router.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { SubscriptionNoticesService } from '../subscriptions/subscription-notices.service';
+import { isHeld } from '../work/leased-row';
 import { WorkRunnerService } from '../work/work-runner.service';
 import { CHARGES_QUEUE } from './billing-scheduler.service';
 import { BillingTuning } from './billing-tuning';
@@ -112,7 +113,7 @@ export class ChargesService implements OnModuleInit {
     for (let delay = 10; this.realClock.now().getTime() < deadline; delay = Math.min(delay * 2, OTHER_WORKER_READ_MS)) {
       await new Promise((resolve) => setTimeout(resolve, delay));
       const charge = await this.charges.findById(id);
-      if (!charge || charge.leaseOwner !== null) continue;
+      if (!charge || isHeld(charge)) continue;
       const movedOn = charge.nextAttemptAt === null || charge.nextAttemptAt.getTime() > requeuedAt.getTime();
       if (movedOn || (await this.attempts.ofCharge(id)).length > attemptsBefore) return undefined;
     }

@@ -14,3 +14,8 @@ export abstract class LeasedRow {
   @Column({ type: 'bigint', default: 0, transformer: BIGINT_NUMBER })
   fence: number;
 }
+
+/** Whether a worker held the row when it was read (one that stopped heartbeating still counts: the engine takes it back). */
+export function isHeld(row: LeasedRow): boolean {
+  return row.leaseOwner !== null;
+}
