@@ -89,7 +89,8 @@ export class ChargesService implements OnModuleInit {
     const [claim] = await this.queue.claim(1, { dueAt: now, onlyId: id });
     // Due again, the charge may be taken first by the engine's own loop (or a replica's): the answer then waits for
     // that worker's attempt, so it tells what the retry did rather than the decline before it.
-    const outcome = claim ? await this.processor.process(claim) : await this.attemptByAnotherWorker(id, attemptsBefore, now);
+    const outcome = claim ? await this.processor.process(claim) : undefined;
+    if (!claim) await this.anotherWorkersAttempt(id, attemptsBefore, now);
     const after = await this.get(id);
     // The processor put a dunned charge back on its ladder (a one-off back to failed) without an attempt: the card
     // network's cap allows none now.
@@ -108,15 +109,14 @@ export class ChargesService implements OnModuleInit {
    * cap put it back on its ladder). A charge nobody took yet (claimed and released by a replica in between) is not
    * waited for beyond the deadline either: the answer is then the charge as it stands.
    */
-  private async attemptByAnotherWorker(id: string, attemptsBefore: number, requeuedAt: Date): Promise<undefined> {
+  private async anotherWorkersAttempt(id: string, attemptsBefore: number, requeuedAt: Date): Promise<void> {
     const deadline = this.realClock.now().getTime() + this.tuning.paymentPollMs;
     for (let delay = 10; this.realClock.now().getTime() < deadline; delay = Math.min(delay * 2, OTHER_WORKER_READ_MS)) {
       await new Promise((resolve) => setTimeout(resolve, delay));
       const charge = await this.charges.findById(id);
       if (!charge || isHeld(charge)) continue;
       const movedOn = charge.nextAttemptAt === null || charge.nextAttemptAt.getTime() > requeuedAt.getTime();
-      if (movedOn || (await this.attempts.ofCharge(id)).length > attemptsBefore) return undefined;
+      if (movedOn || (await this.attempts.ofCharge(id)).length > attemptsBefore) return;
     }
-    return undefined;
   }
 }
