@@ -18,7 +18,8 @@ function nameOf(text: string): string {
 
 /**
  * The embedded database (PGlite) serves every connection from one session, so a statement name prepared by one
- * connection would clash on another: named statements only on a real server.
+ * connection would clash on another: named statements only on a real server. A failed check (the database was
+ * away) is not remembered, or one outage at the first statement would leave the process unprepared for good.
  */
 function canPrepare(dataSource: DataSource): Promise<boolean> {
   let known = preparable.get(dataSource);
@@ -26,7 +27,10 @@ function canPrepare(dataSource: DataSource): Promise<boolean> {
     known = dataSource
       .query<{ version: string }[]>('SELECT version() AS version')
       .then(([row]) => !/PGlite|emscripten/i.test(row.version))
-      .catch(() => false);
+      .catch(() => {
+        preparable.delete(dataSource);
+        return false;
+      });
     preparable.set(dataSource, known);
   }
   return known;

@@ -53,7 +53,10 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   };
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off`;
+  // fsync=off only risks what an operating-system crash would lose, and these tests stop the server, not the machine.
+  // Commits stay synchronous: with them asynchronous, an immediate stop loses commits the clients were told about,
+  // which no production server does, and a test that counts the rows it saw before the stop would find some gone.
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off`;
   const databaseUrl = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
   const client = (tool: string, args: string[]) => execFileSync(join(bin, tool), args, { stdio: 'pipe', timeout: 120_000 });
   const cluster: ThrowawayPostgres = {

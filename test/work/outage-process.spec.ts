@@ -81,15 +81,16 @@ describe('charges in flight survive a 20 s database outage', () => {
     pg.start();
     const back = Date.now();
 
+    // The counts are the last value a timeout reports: open charges, or charges gone (a commit the server lost).
     await waitFor(
-      async () => {
-        const rows = await query<{ open: number; made: number }>(
-          `SELECT count(*) FILTER (WHERE status <> 'succeeded')::int AS open, count(*)::int AS made FROM charges WHERE id = ANY($1::uuid[])`,
-          [inFlight],
-        ).catch(() => [{ open: -1, made: 0 }]);
-        return rows[0].open === 0 && rows[0].made === inFlight.length ? true : undefined;
-      },
-      (value) => value !== undefined,
+      async () =>
+        (
+          await query<{ open: number; made: number }>(
+            `SELECT count(*) FILTER (WHERE status <> 'succeeded')::int AS open, count(*)::int AS made FROM charges WHERE id = ANY($1::uuid[])`,
+            [inFlight],
+          ).catch((error: Error) => [{ open: -1, made: 0, error: error.message }])
+        )[0],
+      (counts) => counts.open === 0 && counts.made === inFlight.length,
       { timeoutMs: 2 * RECOVERY_LIMIT_MS, everyMs: 200, what: 'the in-flight charges finished' },
     );
     const recoveryMs = Date.now() - back;
