@@ -30,8 +30,7 @@ describe('a claim whose answer is lost', () => {
   beforeAll(async () => {
     pg = await startThrowawayPostgres();
     await runMigrations(pg.url);
-    // The cluster runs with synchronous_commit off; its daemons' sessions wait for the (absent) standby when asked to.
-    await query(`ALTER DATABASE billing SET synchronous_commit = on`);
+    // The cluster commits synchronously, so the daemons' sessions wait for the (absent) standby once it is named.
     sandbox = await SandboxClient.start({ shopId: SANDBOX_SHOP_ID });
     setup = await startEngine(pg.url, sandbox.url);
     live = await startEngine(pg.url, sandbox.url, FAST_TUNING, { SCHEDULER_ENABLED: 'true', BILLING_INTERVAL_MS: '300' });
