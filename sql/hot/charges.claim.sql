@@ -14,7 +14,7 @@ WITH orphaned AS (
          FOR UPDATE OF t SKIP LOCKED),
       picked AS (
         SELECT * FROM (SELECT * FROM orphaned UNION ALL SELECT * FROM free) x ORDER BY rank, due_at LIMIT $2)
-      UPDATE charges t SET lease_owner = $3, fence = t.fence + 1
+      UPDATE charges t SET lease_owner = $3, fence = GREATEST(t.fence + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint)
         FROM picked
        WHERE t.id = picked.id
       RETURNING t.*, picked.previous_owner AS "__previous_owner"

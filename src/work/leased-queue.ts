@@ -5,6 +5,7 @@ import { hotQuery } from '../database/prepared-statements';
 import { HeldClaims } from './held-claims';
 import { LeaseLostError } from './lease-lost.error';
 import { ownerIsLiveSql } from './owner-liveness';
+import { nextFenceSql } from './next-fence';
 import { columnValues, WakeShape, WakeTarget, wakeUpdate, WakeWhere } from './queue-wake';
 import { drainQueue, WorkTail } from './worker-pool';
 import { WorkMetricsService } from './work-metrics.service';
@@ -120,7 +121,7 @@ export class LeasedQueue<T extends ObjectLiteral> {
          FOR UPDATE OF t SKIP LOCKED),
       picked AS (
         SELECT * FROM (SELECT * FROM orphaned UNION ALL SELECT * FROM free) x ORDER BY rank, due_at LIMIT ${limit})
-      UPDATE ${table} t SET lease_owner = ${owner}, fence = t.fence + 1
+      UPDATE ${table} t SET lease_owner = ${owner}, fence = ${nextFenceSql('t')}
         FROM picked
        WHERE t.id = picked.id
       RETURNING t.*, picked.previous_owner AS "__previous_owner"${definition.extraReturning ? `, ${definition.extraReturning}` : ''}`;

@@ -35,7 +35,7 @@ describe('the payout destination follower under a lost claim', () => {
 
   async function row(id: string): Promise<DestinationRow> {
     const [found] = await t.dataSource.query<DestinationRow[]>(
-      'SELECT status, lease_owner, fence::int AS fence, next_sync_at, authorized_at FROM payout_destinations WHERE id = $1',
+      'SELECT status, lease_owner, fence::float8 AS fence, next_sync_at, authorized_at FROM payout_destinations WHERE id = $1',
       [id],
     );
     return found;

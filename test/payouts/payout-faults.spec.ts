@@ -151,7 +151,8 @@ describe('Single payouts under provider faults: an unknown outcome is replayed, 
     await t.dataSource.query(`INSERT INTO workers (id, host, pid, heartbeat_at) VALUES ('killed-worker', 'h', 1, now() - interval '1 hour')`);
     await t.dataSource.query(`UPDATE payouts SET lease_owner = 'killed-worker' WHERE id = $1`, [id]);
     const [second] = await queue.claim(10, { dueAt });
-    expect(second).toMatchObject({ row: { id }, fence: first.fence + 1 });
+    expect(second.row.id).toBe(id);
+    expect(second.fence).toBeGreaterThan(first.fence);
     await queue.write(second, {}, { release: true });
     await t.processor.runOnce();
     expect((await getPayout(t, id)).status).toBe('succeeded');
