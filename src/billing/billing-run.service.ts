@@ -1,6 +1,8 @@
 import { SubscriptionNoticesService } from '../subscriptions/subscription-notices.service';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
+import { pollUntil } from '../common/clock/poll-until';
+import { SystemClock } from '../common/clock/system-clock';
 import { ShutdownSignal } from '../common/shutdown-signal';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -39,7 +41,6 @@ export interface BillingRunSummary {
 }
 
 const emptySummary = (): BillingRunSummary => ({ due: 0, succeeded: 0, declined: 0, unknown: 0, waitingForAllowedHours: 0, waitingForAttemptCap: 0, skippedNotReady: 0, created: 0, failedSubscriptions: 0 });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Most charges of other workers an admin run waits for; past that it answers what it knows after the wait. */
 const IN_FLIGHT_WAIT_LIMIT = 1000;
 /** Charges one pass makes before it refreshes the planner's statistics on them (and again each time they double). */
@@ -69,6 +70,7 @@ export class BillingRunService {
     private readonly notices: SubscriptionNoticesService,
     private readonly oneOffs: OneOffChargesRepository,
     private readonly recoveryLinks: RecoveryLinksService,
+    private readonly realClock: SystemClock,
   ) {}
 
   /**
@@ -218,9 +220,7 @@ export class BillingRunService {
     const summary = { ...pass, awaitingProvider: undefined };
     const own = new Set(pass.awaitingProvider ?? []);
     const waiting = new Set([...own, ...(await this.charges.inFlightIds(IN_FLIGHT_WAIT_LIMIT))]);
-    const deadline = Date.now() + this.tuning.paymentPollMs;
-    for (let delay = 20; waiting.size > 0 && Date.now() < deadline && !this.shutdown.isShuttingDown; delay = Math.min(delay * 2, 500)) {
-      await sleep(delay);
+    const settled = async () => {
       for (const { id, status } of await this.charges.statusesOf([...waiting])) {
         if (status === 'processing' || status === 'pending') continue;
         waiting.delete(id);
@@ -229,7 +229,9 @@ export class BillingRunService {
         if (status === 'succeeded') summary.succeeded++;
         else if (status === 'retrying' || status === 'failed') summary.declined++;
       }
-    }
+      return waiting.size === 0 || this.shutdown.isShuttingDown;
+    };
+    if (waiting.size > 0 && !this.shutdown.isShuttingDown) await pollUntil(settled, { clock: this.realClock, forMs: this.tuning.paymentPollMs, firstMs: 20, capMs: 500 });
     return summary;
   }
 

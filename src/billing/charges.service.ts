@@ -1,6 +1,7 @@
 import { ConflictException, Inject, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { SystemClock } from '../common/clock/system-clock';
+import { pollUntil } from '../common/clock/poll-until';
 import { Page } from '../common/http/pagination';
 import { ApplyOutcome, ProviderEventRouter, ReceivedProviderEvent } from '../provider-webhooks/provider-event-router.service';
 import { SubscriptionLifecycleService } from '../subscriptions/subscription-lifecycle.service';
@@ -110,13 +111,14 @@ export class ChargesService implements OnModuleInit {
    * waited for beyond the deadline either: the answer is then the charge as it stands.
    */
   private async anotherWorkersAttempt(id: string, attemptsBefore: number, requeuedAt: Date): Promise<void> {
-    const deadline = this.realClock.now().getTime() + this.tuning.paymentPollMs;
-    for (let delay = 10; this.realClock.now().getTime() < deadline; delay = Math.min(delay * 2, OTHER_WORKER_READ_MS)) {
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      const charge = await this.charges.findById(id);
-      if (!charge || isHeld(charge)) continue;
-      const movedOn = charge.nextAttemptAt === null || charge.nextAttemptAt.getTime() > requeuedAt.getTime();
-      if (movedOn || (await this.attempts.ofCharge(id)).length > attemptsBefore) return;
-    }
+    await pollUntil(
+      async () => {
+        const charge = await this.charges.findById(id);
+        if (!charge || isHeld(charge)) return false;
+        const movedOn = charge.nextAttemptAt === null || charge.nextAttemptAt.getTime() > requeuedAt.getTime();
+        return movedOn || (await this.attempts.ofCharge(id)).length > attemptsBefore;
+      },
+      { clock: this.realClock, forMs: this.tuning.paymentPollMs, firstMs: 10, capMs: OTHER_WORKER_READ_MS },
+    );
   }
 }
